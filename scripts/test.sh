@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Builds weld with tests and runs every test (the README's test command).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD_DIR="${BUILD_DIR:-build-test}"
+if [ -f tests/node/package.json ] && [ ! -d tests/node/node_modules ]; then
+  (cd tests/node && npm install --no-audit --no-fund --loglevel=error)
+fi
+cmake -S . -B "$BUILD_DIR" -DWELD_BUILD_TESTS=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo ${WELD_CMAKE_ARGS:-}
+cmake --build "$BUILD_DIR" -j"$(nproc)"
+ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$(nproc)" --timeout 600

@@ -1,0 +1,23 @@
+// weld's only main(): picks the subcommand and hands over argv. Everything
+// else lives in the libraries; see commands.h.
+
+#include <cstring>
+#include <iostream>
+#include <string_view>
+
+#include "commands.h"
+
+int main(int argc, char** argv) {
+  if (argc > 1) {
+    std::string_view command = argv[1];
+    if (command == "schema") return weld::cli::schema_main(argc - 1, argv + 1);
+    if (command == "sample") return weld::cli::sample_main(argc - 1, argv + 1);
+    if (command == "proxy") return weld::cli::proxy_main(argc - 1, argv + 1);
+    if (command == "agents") return weld::cli::agents_main(argc - 1, argv + 1);
+    if (command == "--version" || command == "version") {
+      std::cout << "weld " WELD_VERSION "\n";
+      return 0;
+    }
+  }
+  return weld::cli::run_main(argc, argv);
+}

@@ -1,0 +1,84 @@
+#include "weld/json/utf8.h"
+
+namespace weld::json {
+
+std::size_t count_code_points(std::string_view s) {
+  std::size_t count = 0;
+  for (unsigned char c : s) count += (c & 0xC0) != 0x80;
+  return count;
+}
+
+// Table-free validation following RFC 3629 §4 (rejects overlongs and
+// surrogates).
+bool is_valid_utf8(std::string_view s) {
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  const auto* end = p + s.size();
+  while (p < end) {
+    unsigned char c = *p;
+    if (c < 0x80) { ++p; continue; }
+    std::size_t need;
+    unsigned char lo = 0x80, hi = 0xBF;
+    if (c >= 0xC2 && c <= 0xDF) need = 1;
+    else if (c == 0xE0) { need = 2; lo = 0xA0; }
+    else if (c >= 0xE1 && c <= 0xEC) need = 2;
+    else if (c == 0xED) { need = 2; hi = 0x9F; }
+    else if (c >= 0xEE && c <= 0xEF) need = 2;
+    else if (c == 0xF0) { need = 3; lo = 0x90; }
+    else if (c >= 0xF1 && c <= 0xF3) need = 3;
+    else if (c == 0xF4) { need = 3; hi = 0x8F; }
+    else return false;
+    if (static_cast<std::size_t>(end - p) < need + 1) return false;
+    if (p[1] < lo || p[1] > hi) return false;
+    for (std::size_t k = 2; k <= need; ++k) {
+      if ((p[k] & 0xC0) != 0x80) return false;
+    }
+    p += need + 1;
+  }
+  return true;
+}
+
+void append_utf8(std::string& out, char32_t cp) {
+  if (cp < 0x80) {
+    out.push_back(static_cast<char>(cp));
+  } else if (cp < 0x800) {
+    out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else if (cp < 0x10000) {
+    out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else {
+    out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  }
+}
+
+char32_t decode_utf8(std::string_view s, std::size_t& i) {
+  auto c = static_cast<unsigned char>(s[i]);
+  if (c < 0x80) { ++i; return c; }
+  std::size_t need = c >= 0xF0 ? 3 : c >= 0xE0 ? 2 : c >= 0xC0 ? 1 : 0;
+  if (need == 0 || i + need >= s.size()) { ++i; return 0xFFFD; }
+  char32_t cp = c & (0x3F >> need);
+  for (std::size_t k = 1; k <= need; ++k) {
+    auto cc = static_cast<unsigned char>(s[i + k]);
+    if ((cc & 0xC0) != 0x80) { ++i; return 0xFFFD; }
+    cp = (cp << 6) | (cc & 0x3F);
+  }
+  i += need + 1;
+  return cp;
+}
+
+std::string_view utf8_prefix(std::string_view s, std::size_t max_code_points) {
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) {
+      if (count == max_code_points) return s.substr(0, i);
+      ++count;
+    }
+  }
+  return s;
+}
+
+}  // namespace weld::json

@@ -1,0 +1,127 @@
+#pragma once
+/// \file
+/// The provider-neutral conversation model that the run loop speaks, and the
+/// `Model` interface each wire protocol (OpenAI Chat Completions, Anthropic
+/// Messages, the offline model) implements. SPEC §2.2, §4.
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "weld/base/result.h"
+#include "weld/json/value.h"
+
+namespace weld::provider {
+
+/// A tool offered to the model.
+struct ToolSpec {
+  std::string name;
+  std::string description;
+  /// JSON Schema of the arguments (sent as-is, or adapted by the protocol
+  /// converter — e.g. Anthropic needs a root "type":"object").
+  json::Value parameters;
+};
+
+/// A tool call made by the model.
+struct ToolCall {
+  /// Provider call id ("call_…" / "toolu_…").
+  std::string id;
+  std::string name;
+  /// Argument text exactly as the model produced it (fragments joined). May
+  /// be empty or invalid JSON; parsing and repair are the caller's job.
+  std::string arguments;
+};
+
+/// The result of one tool call, sent back to the model.
+struct ToolResult {
+  std::string tool_call_id;
+  std::string content;
+  /// Marked as an error (Anthropic `is_error`; OpenAI has no flag, so the
+  /// converter prefixes nothing and relies on the content).
+  bool is_error = false;
+};
+
+/// Who speaks.
+enum class Role { User, Assistant };
+
+/// One message of the conversation. An assistant message has `text` and/or
+/// `tool_calls`; a user message has `text` and/or `tool_results`.
+struct Message {
+  Role role = Role::User;
+  std::string text;
+  std::vector<ToolCall> tool_calls;
+  std::vector<ToolResult> tool_results;
+};
+
+/// Token counts as the provider reported them.
+struct Usage {
+  std::int64_t input_tokens = 0;
+  std::int64_t output_tokens = 0;
+  std::int64_t cache_read_input_tokens = 0;
+  std::int64_t cache_creation_input_tokens = 0;
+  Usage& operator+=(const Usage& other) {
+    input_tokens += other.input_tokens;
+    output_tokens += other.output_tokens;
+    cache_read_input_tokens += other.cache_read_input_tokens;
+    cache_creation_input_tokens += other.cache_creation_input_tokens;
+    return *this;
+  }
+};
+
+/// One model request.
+struct Request {
+  std::string model;
+  std::string system;
+  std::vector<Message> messages;
+  std::vector<ToolSpec> tools;
+  /// When set, tool_choice is forced to this tool.
+  std::optional<std::string> forced_tool;
+  std::int64_t max_tokens = 8192;
+};
+
+/// The model's answer to one request.
+struct Response {
+  /// Role::Assistant, with text and tool calls in the order produced.
+  Message message;
+  /// The provider's stop reason as sent ("end_turn", "tool_use", "stop",
+  /// "tool_calls", "length", …).
+  std::string stop_reason;
+  Usage usage;
+  /// Provider message id, when given.
+  std::string id;
+};
+
+/// Observes a streaming response as it arrives.
+struct StreamObserver {
+  /// Each provider stream event, as the provider's own JSON (the `data:`
+  /// payload of an SSE event), for `--include-partial-messages`.
+  std::function<void(const json::Value& event)> on_event;
+};
+
+/// Cooperative cancellation shared between the run loop and a request in
+/// flight (set from a signal handler via the atomic flag).
+struct CancelToken {
+  std::atomic<bool> cancelled{false};
+};
+
+/// Error codes a `Model::complete` may return in `Error::code`:
+/// "auth" (401/403: exit 41), "http" (other status after retries),
+/// "network" (connection failures after retries), "timeout", "protocol"
+/// (malformed or truncated stream), "cancelled".
+///
+/// A model: one call per turn. Implementations retry transient failures
+/// (429/5xx/connection) themselves, honouring Retry-After.
+class Model {
+ public:
+  virtual ~Model() = default;
+  /// Sends `request`, streams the answer, returns it complete.
+  virtual Result<Response> complete(const Request& request, const StreamObserver& observer,
+                                    CancelToken& cancel) = 0;
+  /// Provider name for the init message: "openai", "anthropic", "offline".
+  virtual std::string provider_name() const = 0;
+};
+
+}  // namespace weld::provider

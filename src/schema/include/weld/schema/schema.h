@@ -1,0 +1,140 @@
+#pragma once
+/// \file
+/// The schema engine's public API: compile a JSON Schema once, validate many
+/// instances, from several threads, with no global state (SPEC §1.2).
+///
+/// \code
+///   weld::schema::Schema schema = weld::schema::Schema::compile(schema_json);  // throws SchemaError
+///   weld::schema::ValidationResult result = schema.validate(instance);
+///   if (!result.valid) std::cerr << weld::schema::describe(result.violations, "params");
+/// \endcode
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "weld/json/value.h"
+
+namespace weld::schema {
+
+/// The JSON Schema dialects weld understands.
+enum class Dialect { Draft4, Draft6, Draft7, Draft2019_09, Draft2020_12 };
+
+/// Parses "draft4", "draft6", "draft7", "2019-09", "2020-12"; nullopt otherwise.
+std::optional<Dialect> parse_dialect_name(std::string_view name);
+
+/// Supplies documents for URIs that are not inside the schema (e.g. the test
+/// suite's remotes). Returns nullptr when it does not know the URI; the
+/// compiler then fails naming the URI. Dialect meta-schemas are built in.
+using Resolver = std::function<std::optional<json::Value>(std::string_view uri)>;
+
+/// Options for `Schema::compile`.
+struct CompileOptions {
+  /// Dialect used when the schema has no `$schema`. nullopt: SPEC §1.1 rule
+  /// (2020-12, or draft-07 when the schema uses a draft-07-only form).
+  std::optional<Dialect> default_dialect;
+  /// Ajv-style `strictSchema` checks (SPEC §1.1 step 6). Off: only what is
+  /// needed to compile (meta-schema validation is still done).
+  bool strict = true;
+  /// Assert `format` (SPEC §1.2 list). On by default.
+  bool assert_formats = true;
+  /// Remote documents; unset means no remote `$ref` resolves.
+  Resolver resolver;
+};
+
+/// A schema that does not compile. `pointer` is the JSON Pointer of the
+/// offending keyword inside the schema, `message` names the keyword.
+class SchemaError : public std::runtime_error {
+ public:
+  SchemaError(std::string pointer, std::string message)
+      : std::runtime_error(message + (pointer.empty() ? "" : " at " + pointer)),
+        pointer_(std::move(pointer)), message_(std::move(message)) {}
+  /// JSON Pointer into the schema ("" for the root).
+  const std::string& pointer() const { return pointer_; }
+  /// Message without the location.
+  const std::string& message() const { return message_; }
+
+ private:
+  std::string pointer_;
+  std::string message_;
+};
+
+/// A non-fatal remark from compilation (unknown format, tuple without
+/// bounds…), printed by the CLI on stderr.
+struct Warning {
+  std::string pointer;
+  std::string message;
+};
+
+/// One failed assertion, shaped like an Ajv error object.
+struct Violation {
+  /// JSON Pointer into the instance, e.g. "/risk_level".
+  std::string instance_path;
+  /// Schema location as Ajv writes it, e.g. "#/properties/risk_level/enum".
+  std::string schema_path;
+  /// The keyword that failed, e.g. "enum".
+  std::string keyword;
+  /// Keyword parameters as Ajv gives them, e.g. {"allowedValues":[…]}.
+  json::Value params;
+  /// Ajv's message, e.g. "must be equal to one of the allowed values".
+  std::string message;
+};
+
+/// How many violations to collect.
+enum class Collect { First, All };
+
+/// The outcome of validating one instance.
+struct ValidationResult {
+  bool valid = true;
+  std::vector<Violation> violations;
+};
+
+class Program;  // compiled form; plain data, printable as JSON
+
+/// A compiled schema. Immutable after `compile`; `validate` and `is_valid`
+/// may be called concurrently from many threads.
+class Schema {
+ public:
+  /// Compiles `schema`. Throws `SchemaError` when it is invalid.
+  static Schema compile(const json::Value& schema, const CompileOptions& options = {});
+
+  /// The verdict only; stops at the first failure.
+  bool is_valid(const json::Value& instance) const;
+  /// The verdict and the violations (all of them, or the first).
+  ValidationResult validate(const json::Value& instance, Collect collect = Collect::All) const;
+
+  /// The dialect the root was compiled as.
+  Dialect dialect() const;
+  /// Warnings produced while compiling.
+  const std::vector<Warning>& warnings() const;
+  /// The source schema as given.
+  const json::Value& source() const;
+
+  Schema(Schema&&) noexcept;
+  Schema& operator=(Schema&&) noexcept;
+  ~Schema();
+
+ private:
+  explicit Schema(std::shared_ptr<const Program> program);
+  // shared: a compiled program is immutable and may be shared by copies of
+  // registries across reloads (proxy) without recompiling.
+  std::shared_ptr<const Program> program_;
+};
+
+/// One line of text for a violation, Ajv's `errorsText` wording with
+/// `data_var` as the root name:
+/// `params/risk_level must be equal to one of the allowed values`.
+std::string describe(const Violation& violation, std::string_view data_var = "params");
+
+/// All violations, one per line (joined with "\n").
+std::string describe(const std::vector<Violation>& violations, std::string_view data_var = "params");
+
+/// A violation as an Ajv-shaped JSON object
+/// {"instancePath","schemaPath","keyword","params","message"}.
+json::Value to_json(const Violation& violation);
+
+}  // namespace weld::schema
