@@ -1,0 +1,44 @@
+#pragma once
+/// \file
+/// Reading a schema argument the way `--json-schema VALUE` does (SPEC §1.1):
+/// inline JSON or `@path`, with every rule and message of the spec.
+///
+/// \code
+///   weld::Result<weld::json::Value> doc = weld::schema::read_schema_argument(arg);
+///   if (!doc) { std::cerr << doc.error().message << "\n"; return 52; }
+/// \endcode
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "weld/base/result.h"
+#include "weld/json/value.h"
+#include "weld/schema/schema.h"
+
+namespace weld::schema {
+
+/// Steps 1–4 of SPEC §1.1: trim, `@path` (stat first, 4 MiB cap, UTF-8),
+/// parse, must be an object. `flag` names the option in messages
+/// ("--json-schema"). `cwd` resolves relative paths (empty: the process's).
+Result<json::Value> read_schema_argument(std::string_view value, std::string_view flag = "--json-schema",
+                                         const std::string& cwd = {});
+
+/// Step 5: the root must accept object values. Returns the error message, or
+/// nullopt when the root can accept an object.
+std::optional<std::string> check_root_accepts_object(const json::Value& schema);
+
+/// A schema loaded for a run: compiled, with its compile warnings.
+struct LoadedSchema {
+  json::Value source;
+  Schema schema;
+  std::vector<Warning> warnings;
+};
+
+/// All six steps: read, root-accepts-object, strict compile. Errors carry
+/// the exact SPEC message (code "config", exit 52 in the CLI).
+Result<LoadedSchema> load_json_schema(std::string_view value, const CompileOptions& options = {},
+                                      std::string_view flag = "--json-schema", const std::string& cwd = {});
+
+}  // namespace weld::schema
