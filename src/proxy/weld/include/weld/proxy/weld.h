@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "weld/json/value.h"
+#include "weld/repair/repair.h"
 #include "weld/schema/schema.h"
 
 namespace weld::proxy {
@@ -105,14 +106,6 @@ class StreamReader {
   std::shared_ptr<State> state_;
 };
 
-/// One repair applied to a candidate (SPEC §1.3), e.g.
-/// {"kind":"clamp","path":"/confidence","detail":"1.4 -> 1"}.
-struct Repair {
-  std::string kind;
-  std::string path;
-  std::string detail;
-};
-
 /// The verdict on a candidate.
 struct Verdict {
   bool valid = false;
@@ -120,7 +113,7 @@ struct Verdict {
   json::Value value;
   /// Compact JSON text of `value`, in the model's key order.
   std::string text;
-  std::vector<Repair> repairs;
+  std::vector<repair::Repair> repairs;
   /// Validation messages, one per line, Ajv wording (`params/x must …`).
   std::string errors;
 };

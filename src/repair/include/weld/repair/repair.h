@@ -1,0 +1,67 @@
+#pragma once
+/// \file
+/// Repair before retry (SPEC §1.3): repairs that cannot change a correct
+/// answer's meaning, accepted only when the repaired value then validates.
+/// Shared by the headless run and the proxy.
+///
+/// \code
+///   weld::repair::Options options;            // parse + coerce on, clamp off
+///   weld::repair::Checked c = weld::repair::check_arguments(args_text, schema, options);
+///   if (c.valid) emit(c.value);               // c.repairs lists what changed
+///   else feed_back(weld::schema::describe(c.validation.violations));
+/// \endcode
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "weld/json/value.h"
+#include "weld/schema/schema.h"
+
+namespace weld::repair {
+
+/// One repair applied, reported in the result envelope's `repairs`.
+struct Repair {
+  /// "code_fence", "trailing_comma", "single_quotes", "unquoted_keys",
+  /// "python_literals", "extracted_json", "coerce_boolean", "coerce_number",
+  /// "coerce_json_string", "clamp", "empty_arguments".
+  std::string kind;
+  /// JSON Pointer into the value ("" for the whole text).
+  std::string path;
+  /// Human-readable detail, e.g. "\"true\" -> true", "1.4 -> 1".
+  std::string detail;
+};
+
+/// Which repairs are allowed.
+struct Options {
+  /// Parse repairs of the argument text. (`--no-repair` turns all off.)
+  bool parse = true;
+  /// Schema-aligned coercions.
+  bool coerce = true;
+  /// Clamp numbers into minimum/maximum (proxy `clamp`, run `--clamp`).
+  bool clamp = false;
+};
+
+/// Result of checking a tool call's argument text against a schema.
+struct Checked {
+  /// True when `value` validates.
+  bool valid = false;
+  /// False when the text could not be parsed as JSON even after repair.
+  bool parsed = false;
+  /// The value (repaired when repairs were accepted).
+  json::Value value;
+  /// Repairs applied to reach `value` (empty unless accepted).
+  std::vector<Repair> repairs;
+  /// Validation of the final value (all violations); when !parsed, a single
+  /// pseudo-violation describing the parse error.
+  schema::ValidationResult validation;
+};
+
+/// Parses `text` (empty → {}), validates; when invalid, tries the allowed
+/// repairs and keeps them only if the result validates.
+Checked check_arguments(std::string_view text, const schema::Schema& schema, const Options& options);
+
+/// As an envelope entry: {"kind":…,"path":…,"detail":…}.
+json::Value to_json(const Repair& repair);
+
+}  // namespace weld::repair
