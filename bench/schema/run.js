@@ -58,6 +58,7 @@ for (const name of names) {
 
 const ok = rows.filter((r) => r.weld.mean_ns && r.blaze.mean_ns && r.ajv.mean_ns);
 const lines = [];
+const noUnicode = rows.filter((r) => r.ajv.unicode_regexp === false).map((r) => r.name);
 lines.push(`| dataset | instances | weld ns/val | Blaze ns/val | Ajv ns/val | weld/Blaze | weld/Ajv | all valid in all 3 | weld compile | weld compile (wall) | Blaze compile (wall) | Ajv compile |`);
 lines.push(`|---|---:|---:|---:|---:|---:|---:|:---:|---:|---:|---:|---:|`);
 for (const r of rows) {
@@ -73,6 +74,7 @@ const summary = [
   `weld ${fmt(geo(ok.map((r) => Math.max(r.weld.compile_wall_ns, 1e3))))} (wall, subtracted), ` +
   `Blaze ${fmt(geo(ok.map((r) => Math.max(r.blaze.compile_ns, 1e3))))} (wall, subtracted), Ajv ${fmt(geo(ok.map((r) => r.ajv.compile_ns)))} (in-process)`,
   `all three engines agree every instance is valid: ${rows.every((r) => r.agree) ? 'yes' : 'NO (see table)'}`,
+  `Ajv needed unicodeRegExp: false (patterns invalid under the u flag) for: ${noUnicode.join(', ') || 'none'}`,
 ];
 const table = lines.join('\n');
 console.log(table);
