@@ -153,7 +153,7 @@ std::optional<milliseconds> parse_retry_after(std::string_view value,
   char weekday[4] = {}, month[4] = {}, zone[4] = {};
   int day = 0, year = 0, hour = 0, minute = 0, second = 0;
   std::string text(value);
-  if (std::sscanf(text.c_str(), "%3s %d %3s %d %d:%d:%d %3s", weekday, &day, month, &year, &hour,
+  if (std::sscanf(text.c_str(), "%3s, %d %3s %d %d:%d:%d %3s", weekday, &day, month, &year, &hour,
                   &minute, &second, zone) != 8)
     return std::nullopt;
   static constexpr std::string_view kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
