@@ -419,5 +419,39 @@ TEST(HttpModelProxy, NoProxyBypassesTheProxy) {
   EXPECT_EQ(requests[0].target, "/v1/chat/completions");
 }
 
+TEST(HttpModelFallback, PlainJsonAnswerToAStreamingRequest) {
+  LoopbackServer server({
+      testing::plain_response(200, "application/json",
+                              R"({"id":"chatcmpl-1","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":null,"tool_calls":[{"id":"call_9","type":"function","function":{"name":"structured_output","arguments":"{\"a\":1}"}}]},"finish_reason":"tool_calls"}],"usage":{"prompt_tokens":5,"completion_tokens":3,"total_tokens":8}})"),
+      testing::plain_response(200, "application/json; charset=utf-8",
+                              R"({"id":"msg_1","type":"message","role":"assistant","content":[{"type":"text","text":"Sure."},{"type":"tool_use","id":"toolu_9","name":"structured_output","input":{"b":2}}],"stop_reason":"tool_use","usage":{"input_tokens":7,"output_tokens":4}})"),
+  });
+  auto model = model_for(config_for("openai", server));
+  Outcome r = run(*model, simple_request());
+  ASSERT_TRUE(r.result) << r.result.error().message;
+  ASSERT_EQ(r.result->message.tool_calls.size(), 1u);
+  EXPECT_EQ(r.result->message.tool_calls[0].id, "call_9");
+  EXPECT_EQ(r.result->message.tool_calls[0].arguments, R"({"a":1})");
+  EXPECT_EQ(r.result->usage.input_tokens, 5);
+  EXPECT_EQ(r.result->stop_reason, "tool_calls");
+
+  auto anthropic = model_for(config_for("anthropic", server));
+  r = run(*anthropic, simple_request());
+  ASSERT_TRUE(r.result) << r.result.error().message;
+  EXPECT_EQ(r.result->message.text, "Sure.");
+  ASSERT_EQ(r.result->message.tool_calls.size(), 1u);
+  EXPECT_EQ(r.result->message.tool_calls[0].arguments, R"({"b":2})");
+  EXPECT_EQ(r.result->usage.output_tokens, 4);
+}
+
+TEST(HttpModelFallback, MalformedPlainJsonIsAProtocolError) {
+  LoopbackServer server({testing::plain_response(200, "application/json", R"({"choices":[)")});
+  auto model = model_for(config_for("openai", server));
+  Outcome r = run(*model, simple_request());
+  ASSERT_FALSE(r.result);
+  EXPECT_EQ(r.result.error().code, "protocol");
+  EXPECT_EQ(r.result.error().message.rfind("the JSON response is malformed: ", 0), 0u) << r.result.error().message;
+}
+
 }  // namespace
 }  // namespace weld::provider

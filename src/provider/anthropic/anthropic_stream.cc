@@ -183,3 +183,39 @@ Result<Response> AnthropicStreamParser::finish() {
 }
 
 }  // namespace weld::provider
+
+namespace weld::provider {
+
+Result<Response> anthropic_response_from_json(const json::Value& body) {
+  if (!body.is_object()) return Error{"protocol", "the response body is not a JSON object", ""};
+  const std::string* type = string_member(&body, "type");
+  if (type && *type == "error") {
+    const json::Value* error = body.find("error");
+    const std::string* message = string_member(error, "message");
+    return Error{"http", "the server answered with an error: " + (message ? *message : json::serialize(body)), ""};
+  }
+  const json::Value* content = body.find("content");
+  if (!content || !content->is_array()) return Error{"protocol", "the response has no `content`", ""};
+  Response response;
+  response.message.role = Role::Assistant;
+  if (const std::string* id = string_member(&body, "id")) response.id = *id;
+  if (const std::string* reason = string_member(&body, "stop_reason")) response.stop_reason = *reason;
+  read_usage(body.find("usage"), response.usage);
+  for (const json::Value& block : content->as_array()) {
+    const std::string* block_type = string_member(&block, "type");
+    if (!block_type) continue;
+    if (*block_type == "text") {
+      if (const std::string* text = string_member(&block, "text")) response.message.text += *text;
+    } else if (*block_type == "tool_use") {
+      ToolCall call;
+      if (const std::string* id = string_member(&block, "id")) call.id = *id;
+      if (const std::string* name = string_member(&block, "name")) call.name = *name;
+      if (const json::Value* input = block.find("input"); input && !input->is_null())
+        call.arguments = input->is_string() ? input->as_string() : json::serialize(*input);
+      response.message.tool_calls.push_back(std::move(call));
+    }
+  }
+  return response;
+}
+
+}  // namespace weld::provider

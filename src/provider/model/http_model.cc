@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "weld/json/parse.h"
 #include "weld/json/serialize.h"
 #include "weld/provider/anthropic.h"
 #include "weld/provider/config.h"
@@ -15,13 +16,37 @@ namespace {
 
 enum class Wire { OpenAi, Anthropic };
 
+// Feeds an SSE body to the protocol's stream parser. A server that ignores
+// `stream:true` and answers with plain JSON (some proxies and older
+// compatible servers do) gets its body buffered and converted whole.
 class ParserConsumer : public BodyConsumer {
  public:
-  explicit ParserConsumer(StreamParser** parser) : parser_(parser) {}
-  Status on_data(std::string_view chunk) override { return (*parser_)->feed(chunk); }
+  static constexpr std::size_t kMaxJsonBody = 64u << 20;
+
+  void reset(StreamParser* parser) {
+    parser_ = parser;
+    json_mode_ = false;
+    json_body_.clear();
+  }
+  void on_start(const HttpHeaders& headers) override {
+    const std::string* type = find_header(headers, "content-type");
+    json_mode_ = type && type->find("json") != std::string::npos &&
+                 type->find("event-stream") == std::string::npos;
+  }
+  Status on_data(std::string_view chunk) override {
+    if (!json_mode_) return parser_->feed(chunk);
+    if (json_body_.size() + chunk.size() > kMaxJsonBody)
+      return Error{"protocol", "the JSON response is larger than 64 MiB", ""};
+    json_body_.append(chunk);
+    return Ok{};
+  }
+  bool json_mode() const { return json_mode_; }
+  const std::string& json_body() const { return json_body_; }
 
  private:
-  StreamParser** parser_;
+  StreamParser* parser_ = nullptr;
+  bool json_mode_ = false;
+  std::string json_body_;
 };
 
 class HttpModel : public Model {
@@ -42,17 +67,28 @@ class HttpModel : public Model {
                             CancelToken& cancel) override {
     HttpRequest http = build(request);
     std::unique_ptr<StreamParser> parser;
-    StreamParser* current = nullptr;
-    ParserConsumer consumer(&current);
+    ParserConsumer consumer;
     auto new_consumer = [&]() -> BodyConsumer& {
       if (wire_ == Wire::OpenAi) parser = std::make_unique<OpenAiStreamParser>(&observer);
       else parser = std::make_unique<AnthropicStreamParser>(&observer);
-      current = parser.get();
+      consumer.reset(parser.get());
       return consumer;
     };
     Status sent = send_with_retries(context_, http, new_consumer, cancel);
     if (!sent) return sent.error();
     if (!parser) return scrub(Error{"protocol", "the server sent no response body", ""}, http);
+    if (consumer.json_mode()) {
+      auto body = json::parse(consumer.json_body());
+      if (!body)
+        return scrub(Error{"protocol", "the JSON response is malformed: " + body.error().message + " at " +
+                                           body.error().where, ""},
+                     http);
+      if (observer.on_event) observer.on_event(*body);
+      Result<Response> response =
+          wire_ == Wire::OpenAi ? openai_response_from_json(*body) : anthropic_response_from_json(*body);
+      if (!response) return scrub(response.error(), http);
+      return response;
+    }
     Result<Response> response = parser->finish();
     if (!response) return scrub(response.error(), http);
     return response;

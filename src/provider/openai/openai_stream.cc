@@ -183,3 +183,53 @@ Result<Response> OpenAiStreamParser::finish() {
 }
 
 }  // namespace weld::provider
+
+namespace weld::provider {
+
+Result<Response> openai_response_from_json(const json::Value& body) {
+  if (!body.is_object()) return Error{"protocol", "the response body is not a JSON object", ""};
+  const json::Value* error = body.find("error");
+  const std::string* object = string_member(body, "object");
+  if ((error && !error->is_null()) || (object && *object == "error")) {
+    const json::Value& detail = error && error->is_object() ? *error : body;
+    const std::string* message = string_member(detail, "message");
+    return Error{"http", "the server answered with an error: " + (message ? *message : json::serialize(detail)), ""};
+  }
+  const json::Value* choices = body.find("choices");
+  if (!choices || !choices->is_array() || choices->size() == 0 || !choices->as_array()[0].is_object())
+    return Error{"protocol", "the response has no `choices`", ""};
+  const json::Value& choice = choices->as_array()[0];
+  Response response;
+  response.message.role = Role::Assistant;
+  if (const std::string* id = string_member(body, "id")) response.id = *id;
+  if (const std::string* finish = string_member(choice, "finish_reason")) response.stop_reason = *finish;
+  if (const json::Value* message = choice.find("message"); message && message->is_object()) {
+    if (const std::string* content = string_member(*message, "content")) response.message.text = *content;
+    if (const json::Value* calls = message->find("tool_calls"); calls && calls->is_array()) {
+      std::size_t n = 0;
+      for (const json::Value& call : calls->as_array()) {
+        if (!call.is_object()) continue;
+        ++n;
+        ToolCall out;
+        if (const std::string* id = string_member(call, "id")) out.id = *id;
+        if (out.id.empty()) out.id = "call_weld_" + std::to_string(n);
+        if (const json::Value* function = call.find("function"); function && function->is_object()) {
+          if (const std::string* name = string_member(*function, "name")) out.name = *name;
+          if (const json::Value* args = function->find("arguments")) {
+            if (args->is_string()) out.arguments = args->as_string();
+            else if (!args->is_null()) out.arguments = json::serialize(*args);
+          }
+        }
+        response.message.tool_calls.push_back(std::move(out));
+      }
+    }
+  }
+  if (const json::Value* usage = body.find("usage"); usage && usage->is_object()) {
+    response.usage.input_tokens = integer_member(usage, "prompt_tokens");
+    response.usage.output_tokens = integer_member(usage, "completion_tokens");
+    response.usage.cache_read_input_tokens = integer_member(usage->find("prompt_tokens_details"), "cached_tokens");
+  }
+  return response;
+}
+
+}  // namespace weld::provider

@@ -33,6 +33,11 @@ json::Value anthropic_input_schema(const json::Value& schema);
 /// `{base}/v1/messages`; a base already ending in `/v1` is accepted.
 std::string anthropic_messages_url(std::string_view base_url);
 
+/// A non-streamed Messages response (`{"type":"message","content":[…]}`) as a
+/// Response (for servers that answer `stream:true` with plain JSON). A
+/// tool_use `input` given as a string is taken as the argument text.
+Result<Response> anthropic_response_from_json(const json::Value& body);
+
 /// Parses an Anthropic Messages SSE stream into a Response: text blocks
 /// joined, tool_use blocks with their `partial_json` fragments joined, usage
 /// from `message_start` and `message_delta`, `stop_reason`; `error` events

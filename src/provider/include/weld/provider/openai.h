@@ -28,6 +28,11 @@ json::Value openai_request_body(const Request& request);
 /// `{base}/chat/completions` (a trailing slash on the base is ignored).
 std::string openai_chat_url(std::string_view base_url);
 
+/// A non-streamed `chat.completion` object as a Response (for servers that
+/// answer `stream:true` with plain JSON). An `{"error":…}` body is an
+/// "http" error; a body without `choices` is a "protocol" error.
+Result<Response> openai_response_from_json(const json::Value& body);
+
 /// Parses an OpenAI-style SSE stream: `choices[0].delta.content`,
 /// `delta.tool_calls[]` fragments per `index`, `finish_reason`, the usage
 /// chunk, `data: [DONE]`, in-stream `{"error":…}` objects.
