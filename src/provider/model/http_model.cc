@@ -113,7 +113,7 @@ class HttpModel : public Model {
     if (wire_ == Wire::OpenAi) {
       http.url = openai_chat_url(config_.base_url);
       if (!config_.api_key.empty()) http.headers.emplace_back("Authorization", "Bearer " + config_.api_key);
-      http.body = json::serialize(openai_request_body(effective));
+      http.body = json::serialize(openai_request_body(effective, openai_dialect_for(config_.base_url)));
     } else {
       http.url = anthropic_messages_url(config_.base_url);
       if (!config_.api_key.empty()) http.headers.emplace_back("x-api-key", config_.api_key);

@@ -1,6 +1,7 @@
 // Request building for OpenAI Chat Completions (issue 3): the conversation
 // in the API's own shape, tools as {type:"function",function:{…}}, a forced
 // tool_choice for the structured_output contract, streaming with usage.
+#include <cctype>
 #include <string>
 
 #include "weld/json/parse.h"
@@ -31,7 +32,15 @@ std::string openai_chat_url(std::string_view base_url) {
   return base + "/chat/completions";
 }
 
-json::Value openai_request_body(const Request& request) {
+OpenAiDialect openai_dialect_for(std::string_view base_url) {
+  OpenAiDialect dialect;
+  std::string lower(base_url);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  dialect.max_completion_tokens = lower.rfind("https://api.openai.com/", 0) == 0 || lower == "https://api.openai.com";
+  return dialect;
+}
+
+json::Value openai_request_body(const Request& request, const OpenAiDialect& dialect) {
   json::Array messages;
   if (!request.system.empty())
     messages.push_back(json::Object{{"role", "system"}, {"content", request.system}});
@@ -83,7 +92,7 @@ json::Value openai_request_body(const Request& request) {
                                            {"function", json::Object{{"name", *request.forced_tool}}}});
     }
   }
-  body.set("max_tokens", request.max_tokens);
+  body.set(dialect.max_completion_tokens ? "max_completion_tokens" : "max_tokens", request.max_tokens);
   body.set("stream", true);
   body.set("stream_options", json::Object{{"include_usage", true}});
   return body;

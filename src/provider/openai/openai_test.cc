@@ -82,6 +82,19 @@ TEST(OpenAiRequest, UserTextBesideToolResultsFollowsThem) {
             R"([{"role":"tool","tool_call_id":"c","content":"done"},{"role":"user","content":"Also: be brief."}])");
 }
 
+TEST(OpenAiRequest, OpenAiItselfGetsMaxCompletionTokens) {
+  Request request;
+  request.model = "gpt-5";
+  request.max_tokens = 100;
+  request.messages.push_back(Message{Role::User, "hi", {}, {}});
+  EXPECT_TRUE(openai_dialect_for("https://api.openai.com/v1").max_completion_tokens);
+  EXPECT_FALSE(openai_dialect_for("http://127.0.0.1:8000/v1").max_completion_tokens);
+  EXPECT_FALSE(openai_dialect_for("https://api.openai.com.evil.example/v1").max_completion_tokens);
+  EXPECT_EQ(json::serialize(openai_request_body(request, openai_dialect_for("https://api.openai.com/v1"))),
+            R"({"model":"gpt-5","messages":[{"role":"user","content":"hi"}],"max_completion_tokens":100,)"
+            R"("stream":true,"stream_options":{"include_usage":true}})");
+}
+
 TEST(OpenAiUrl, AppendsChatCompletions) {
   EXPECT_EQ(openai_chat_url("http://127.0.0.1:8000/v1"), "http://127.0.0.1:8000/v1/chat/completions");
   EXPECT_EQ(openai_chat_url("https://api.openai.com/v1/"), "https://api.openai.com/v1/chat/completions");

@@ -15,6 +15,17 @@
 
 namespace weld::provider {
 
+/// Differences between OpenAI-compatible servers that the request respects.
+struct OpenAiDialect {
+  /// Send the token limit as `max_completion_tokens` (api.openai.com, whose
+  /// reasoning models reject `max_tokens`) rather than `max_tokens` (what
+  /// vLLM, llama.cpp, Ollama and SGLang all read).
+  bool max_completion_tokens = false;
+};
+
+/// The dialect for a base URL: `max_completion_tokens` for api.openai.com.
+OpenAiDialect openai_dialect_for(std::string_view base_url);
+
 /// The request body for `request` (with `"stream":true` and
 /// `"stream_options":{"include_usage":true}`). Assistant tool-call arguments
 /// that are not valid JSON are sent as "{}" (servers such as vLLM parse them).
@@ -23,7 +34,7 @@ namespace weld::provider {
 ///   weld::json::Value body = weld::provider::openai_request_body(request);
 ///   std::string text = weld::json::serialize(body);
 /// \endcode
-json::Value openai_request_body(const Request& request);
+json::Value openai_request_body(const Request& request, const OpenAiDialect& dialect = {});
 
 /// `{base}/chat/completions` (a trailing slash on the base is ignored).
 std::string openai_chat_url(std::string_view base_url);
