@@ -158,6 +158,26 @@ TEST(CheckCandidate, NoToolCall) {
             v.errors);
 }
 
+TEST(CheckCandidate, NativeChecksTheText) {
+  Agent a = router();
+  a.mechanism = Mechanism::Native;
+  Candidate c = read_response(Api::OpenAI, j(R"({"choices":[{"message":{"role":"assistant",
+      "content":"```json\n{\"action\": \"search\"}\n```"}}]})"), "router");
+  Verdict v = check_candidate(c, a);
+  EXPECT_TRUE(v.valid);
+  EXPECT_EQ(R"({"action":"search"})", v.text);
+
+  c.text = R"({"action":"fly"})";
+  v = check_candidate(c, a);
+  EXPECT_FALSE(v.valid);
+  EXPECT_EQ("params/action must be equal to one of the allowed values", v.errors);
+
+  c.text = " \n";
+  v = check_candidate(c, a);
+  EXPECT_FALSE(v.valid);
+  EXPECT_EQ("the answer was empty: answer with only a JSON value that matches the schema", v.errors);
+}
+
 TEST(CheckCandidate, StreamedAndWholeAnswersGiveTheSameVerdict) {
   StreamReader reader(Api::OpenAI, "router");
   for (const char* e : {R"({"choices":[{"delta":{"tool_calls":[{"index":0,"id":"c","function":{"name":"router","arguments":"{\"action\":"}}]}}]})",

@@ -163,6 +163,51 @@ TEST(BuildUpstreamRequest, OpenAITwoPhase) {
   EXPECT_EQ(R"({"enable_thinking":false})", s(*up.find("chat_template_kwargs")));
 }
 
+TEST(BuildUpstreamRequest, AnthropicNative) {
+  Agent a = router();
+  a.mechanism = Mechanism::Native;
+  json::Value client = j(R"({"model":"m__schema=router","max_tokens":5,"messages":[],
+    "tools":[{"name":"Bash","input_schema":{"type":"object"}}],"tool_choice":{"type":"auto"},
+    "thinking":{"type":"enabled","budget_tokens":1024},"output_config":{"effort":"low"}})");
+  json::Value up = build_upstream_request(Api::Anthropic, client, a, "m", true, false);
+  EXPECT_EQ(
+      R"({"model":"m","max_tokens":5,"messages":[],)"
+      R"("output_config":{"effort":"low","format":{"type":"json_schema","schema":{"type":"object","properties":{"action":{"type":"string","enum":["search","refund"]}},"required":["action"]}}},)"
+      R"("stream":true})",
+      s(up));
+}
+
+TEST(BuildUpstreamRequest, OpenAINative) {
+  Agent a = router();
+  a.mechanism = Mechanism::Native;
+  json::Value client = j(R"({"model":"q__schema=router","messages":[],"response_format":{"type":"text"},
+    "tools":[{"type":"function","function":{"name":"f"}}],"tool_choice":"auto"})");
+  json::Value up = build_upstream_request(Api::OpenAI, client, a, "q", false, false);
+  EXPECT_EQ(
+      R"({"model":"q","messages":[],"response_format":{"type":"json_schema","json_schema":{"name":"router","description":"Pick an action",)"
+      R"("schema":{"type":"object","properties":{"action":{"type":"string","enum":["search","refund"]}},"required":["action"]}}},)"
+      R"("chat_template_kwargs":{"enable_thinking":false},"stream":false})",
+      s(up));
+}
+
+TEST(BuildUpstreamRequest, AutoMechanismUsesTheTool) {
+  Agent a = router();
+  a.mechanism = Mechanism::Auto;
+  json::Value up = build_upstream_request(Api::OpenAI, j(R"({"model":"q","messages":[]})"), a, "q", false, false);
+  EXPECT_EQ(R"({"type":"function","function":{"name":"router"}})", s(*up.find("tool_choice")));
+}
+
+TEST(BuildUpstreamRequest, EmptyDescriptionLeftOut) {
+  Agent a = router();
+  a.description.clear();
+  a.input_schema = j(R"({"type":"object"})");
+  json::Value body = j(R"({"model":"q","messages":[]})");
+  EXPECT_EQ(R"([{"name":"router","input_schema":{"type":"object"}}])",
+            s(*build_upstream_request(Api::Anthropic, body, a, "q", false, false).find("tools")));
+  EXPECT_EQ(R"([{"type":"function","function":{"name":"router","parameters":{"type":"object"}}}])",
+            s(*build_upstream_request(Api::OpenAI, body, a, "q", false, false).find("tools")));
+}
+
 TEST(BuildUpstreamRequest, NonObjectBodyBecomesObject) {
   json::Value up = build_upstream_request(Api::Anthropic, j("[1,2]"), router(), "m", false, false);
   EXPECT_EQ("m", up.find("model")->as_string());

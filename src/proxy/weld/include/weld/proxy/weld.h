@@ -84,6 +84,12 @@ std::optional<ModelTag> parse_model_tag(std::string_view model);
 /// Everything else (messages, system, max_tokens, temperature, metadata…) is
 /// kept in the client's key order.
 ///
+/// Mechanism (SPEC §4), forced mode only: `Native` offers no tool and sets
+/// the provider's own format instead (Anthropic `output_config.format`
+/// json_schema, OpenAI `response_format` json_schema); the answer is then the
+/// message text (see `check_candidate`). `Auto` is treated as `Tool`: the
+/// caller resolves it (by probing the upstream) into Tool or Native.
+///
 /// \code
 ///   json::Value up = build_upstream_request(Api::Anthropic, body, agent, tag->base_model,
 ///                                           /*upstream_stream=*/false, /*force_agent_tool=*/false);
@@ -182,7 +188,9 @@ struct Verdict {
 /// parse repairs and coercions (SPEC §1.3); clamping follows `agent.clamp`
 /// alone. A candidate without the tool call (`!found`) is invalid with the
 /// message "the answer did not call the tool '<agent>': call it with
-/// arguments that match its input schema".
+/// arguments that match its input schema". A forced `Native` agent checks
+/// `candidate.text` instead of the arguments (empty text is invalid: "the
+/// answer was empty: answer with only a JSON value that matches the schema").
 ///
 /// \code
 ///   Verdict v = check_candidate(candidate, agent);
