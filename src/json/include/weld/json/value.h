@@ -41,17 +41,17 @@ std::string_view type_name(Type type);
 class Value {
  public:
   /// null
-  Value() = default;
-  Value(std::nullptr_t) {}                                  // NOLINT
-  Value(bool b) : data_(b) {}                                // NOLINT
-  Value(int i) : data_(std::int64_t{i}) {}                   // NOLINT
-  Value(std::int64_t i) : data_(i) {}                        // NOLINT
-  Value(double d) : data_(d) {}                              // NOLINT
-  Value(const char* s) : data_(std::string(s)) {}            // NOLINT
-  Value(std::string_view s) : data_(std::string(s)) {}       // NOLINT
-  Value(std::string s) : data_(std::move(s)) {}              // NOLINT
-  Value(Array a) : data_(std::move(a)) {}                    // NOLINT
-  Value(Object o) : data_(std::move(o)) {}                   // NOLINT
+  Value();
+  Value(std::nullptr_t);          // NOLINT: implicit by design, like JSON literals
+  Value(bool b);                  // NOLINT
+  Value(int i);                   // NOLINT
+  Value(std::int64_t i);          // NOLINT
+  Value(double d);                // NOLINT
+  Value(const char* s);           // NOLINT
+  Value(std::string_view s);      // NOLINT
+  Value(std::string s);           // NOLINT
+  Value(Array a);                 // NOLINT
+  Value(Object o);                // NOLINT
 
   /// The JSON type.
   Type type() const { return static_cast<Type>(data_.index()); }
@@ -76,10 +76,10 @@ class Value {
   }
   const std::string& as_string() const { return std::get<std::string>(data_); }
   std::string& as_string() { return std::get<std::string>(data_); }
-  const Array& as_array() const { return std::get<Array>(data_); }
-  Array& as_array() { return std::get<Array>(data_); }
-  const Object& as_object() const { return std::get<Object>(data_); }
-  Object& as_object() { return std::get<Object>(data_); }
+  const Array& as_array() const;
+  Array& as_array();
+  const Object& as_object() const;
+  Object& as_object();
 
   /// Member lookup by key; nullptr when not an object or absent.
   const Value* find(std::string_view key) const;
@@ -110,5 +110,23 @@ struct Member {
   std::string key;
   Value value;
 };
+
+// Defined here, where Member is complete: constructing the variant needs
+// every alternative's destructor (clang checks this eagerly).
+inline Value::Value() = default;
+inline Value::Value(std::nullptr_t) {}
+inline Value::Value(bool b) : data_(b) {}
+inline Value::Value(int i) : data_(std::int64_t{i}) {}
+inline Value::Value(std::int64_t i) : data_(i) {}
+inline Value::Value(double d) : data_(d) {}
+inline Value::Value(const char* s) : data_(std::string(s)) {}
+inline Value::Value(std::string_view s) : data_(std::string(s)) {}
+inline Value::Value(std::string s) : data_(std::move(s)) {}
+inline Value::Value(Array a) : data_(std::move(a)) {}
+inline Value::Value(Object o) : data_(std::move(o)) {}
+inline const Array& Value::as_array() const { return std::get<Array>(data_); }
+inline Array& Value::as_array() { return std::get<Array>(data_); }
+inline const Object& Value::as_object() const { return std::get<Object>(data_); }
+inline Object& Value::as_object() { return std::get<Object>(data_); }
 
 }  // namespace weld::json
