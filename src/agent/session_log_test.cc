@@ -39,7 +39,7 @@ TEST(SessionLog, RedactsStructuredOutputArgumentsAndReadsBack) {
   s << in.rdbuf();
   std::string text = s.str();
   EXPECT_EQ(text.find("s3cr3t"), std::string::npos);
-  EXPECT_NE(text.find(R"({\"__redacted\":\"structured_output payload (see stdout result)\"})"), std::string::npos);
+  EXPECT_NE(text.find(R"x({\"__redacted\":\"structured_output payload (see stdout result)\"})x"), std::string::npos);
   EXPECT_EQ(fs::status(path).permissions() & fs::perms::others_read, fs::perms::none);
 
   auto messages = read_session(path);
@@ -47,7 +47,7 @@ TEST(SessionLog, RedactsStructuredOutputArgumentsAndReadsBack) {
   ASSERT_EQ(messages->size(), 3u);
   EXPECT_EQ((*messages)[0].text, "hi");
   EXPECT_EQ((*messages)[1].tool_calls[0].arguments,
-            R"({"__redacted":"structured_output payload (see stdout result)"})");
+            R"x({"__redacted":"structured_output payload (see stdout result)"})x");
   EXPECT_EQ((*messages)[1].tool_calls[1].arguments, R"({"path":"a"})");
   EXPECT_EQ((*messages)[2].tool_results[1].content, "contents");
 
