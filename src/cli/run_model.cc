@@ -6,10 +6,7 @@
 
 #include "run_support.h"
 #include "weld/provider/config.h"
-#if __has_include("weld/sample/offline_model.h")
-#include "weld/sample/offline_model.h"
-#define WELD_HAVE_OFFLINE_MODEL 1
-#endif
+#include "offline_model.h"  // src/sample (target weld_offline)
 
 namespace weld::cli {
 namespace {
@@ -32,11 +29,7 @@ Result<ModelChoice> choose_model(const ModelFlags& flags) {
   std::string provider_name = flags.provider.value_or(has_value(env, "WELD_PROVIDER") ? env["WELD_PROVIDER"] : "");
   if (!configured || provider_name == "offline") {
     ModelChoice choice;
-#ifdef WELD_HAVE_OFFLINE_MODEL
-    choice.model = sample::make_offline_model(flags.seed);
-#else
-    return Error{"config", "The offline model is not part of this build; configure a provider (see docs/run.md).", ""};
-#endif
+    choice.model = std::make_unique<sample::OfflineModel>(flags.seed);
     choice.model_name = flags.model.value_or("offline");
     choice.offline = true;
     choice.offline_by_default = !configured;
