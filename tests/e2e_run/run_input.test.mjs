@@ -173,3 +173,58 @@ test('conflicting flags: exit 1', async () => {
   assert.equal(r.stderr, 'weld: Cannot use both --yolo (-y) and --approval-mode together. Use --approval-mode=yolo instead.\n'
     + "Run 'weld --help' for usage.\n");
 });
+
+for (const api of APIS) {
+  test(`${api}: settings deny structured_output unless --bare; approval modes pick the tools`, async () => {
+    const home = tempDir();
+    const cwd = path.join(home, 'proj');
+    fs.mkdirSync(path.join(cwd, '.weld'), { recursive: true });
+    fs.writeFileSync(path.join(cwd, '.weld/settings.json'), JSON.stringify({ permissions: { deny: ['structured_output'] } }));
+    const server = await startServer([{ text: 'plain' }, so(OK), so(OK)]);
+    try {
+      const denied = await runWeld([...providerArgs(api, server.port), '-p', 'x', '--json-schema', SCHEMA_TEXT], { env, home, cwd });
+      assert.equal(denied.code, 1);
+      const bare = await runWeld([...providerArgs(api, server.port), '-p', 'x', '--json-schema', SCHEMA_TEXT, '--bare',
+        '--approval-mode', 'auto-edit'], { env, home, cwd });
+      assert.equal(bare.code, 0, bare.stderr);
+      const yolo = await runWeld([...providerArgs(api, server.port), '-p', 'x', '--json-schema', SCHEMA_TEXT, '--bare',
+        '--yolo'], { env, home, cwd });
+      assert.equal(yolo.code, 0, yolo.stderr);
+      const names = (q) => (q.body.tools || []).map((t) => (api === 'openai' ? t.function.name : t.name));
+      const requests = await server.requests();
+      assert.deepEqual(names(requests[0]), ['read_file', 'list_directory', 'glob', 'grep_search']);
+      assert.deepEqual(names(requests[1]), ['read_file', 'list_directory', 'glob', 'grep_search', 'write_file', 'edit',
+        'structured_output']);
+      assert.deepEqual(names(requests[2]), ['read_file', 'list_directory', 'glob', 'grep_search', 'write_file', 'edit',
+        'run_shell_command', 'structured_output']);
+    } finally { await server.close(); }
+  });
+
+  test(`${api}: --continue resumes the newest session with its messages (payload redacted)`, async () => {
+    const home = tempDir();
+    const cwd = path.join(home, 'proj');
+    fs.mkdirSync(cwd);
+    const server = await startServer([
+      so('{"summary":"first-secret"}', 'call_a'), so(OK, 'call_b'), so(OK, 'call_c'),
+    ]);
+    try {
+      const first = await runWeld([...providerArgs(api, server.port), '-p', 'first prompt', '--json-schema', SCHEMA_TEXT,
+        '--output-format', 'json'], { env, home, cwd });
+      assert.equal(first.code, 0, first.stderr);
+      const sessionId = JSON.parse(first.stdout).at(-1).session_id;
+      const second = await runWeld([...providerArgs(api, server.port), '--continue', '-p', 'second prompt',
+        '--json-schema', SCHEMA_TEXT, '--output-format', 'json'], { env, home, cwd });
+      assert.equal(second.code, 0, second.stderr);
+      assert.equal(JSON.parse(second.stdout).at(-1).session_id, sessionId);
+      const requests = await server.requests();
+      const body = JSON.stringify(requests[2].body.messages);
+      assert.ok(body.includes('first prompt') && body.includes('second prompt'), body);
+      assert.ok(body.includes('structured_output payload (see stdout result)'), body);
+      assert.ok(!body.includes('first-secret'), body);
+      const missing = await runWeld([...providerArgs(api, server.port), '--resume', 'no-such-session', '-p', 'x'],
+        { env, home, cwd });
+      assert.equal(missing.code, 1);
+      assert.match(missing.stderr, /^No session "no-such-session" for /);
+    } finally { await server.close(); }
+  });
+}
