@@ -148,7 +148,7 @@ TEST_F(RunLoopTest, PlainTextEndsWithExitOneAndAPreview) {
   EXPECT_EQ(out.exit_code, 1);
   EXPECT_EQ(out.error_message,
             "Model produced plain text instead of calling the structured_output tool as required by --json-schema "
-            "after 1 turn(s). Output preview (26 chars): \"I think it is \\\"low\\\" risk.\".");
+            "after 1 turn(s). Output preview (25 chars): \"I think it is \\\"low\\\" risk.\".");
 }
 
 TEST_F(RunLoopTest, PlainTextWithoutAnyTextHasNoPreview) {
