@@ -94,6 +94,10 @@ struct ValidationResult {
 };
 
 class Program;  // compiled form; plain data, printable as JSON
+class Schema;
+/// Internal: compiles a built-in meta-schema (no meta-validation, no strict
+/// rules, formats not asserted). Not for general use.
+Schema compile_meta_schema(const json::Value& schema);
 
 /// A compiled schema. Immutable after `compile`; `validate` and `is_valid`
 /// may be called concurrently from many threads.
@@ -119,6 +123,7 @@ class Schema {
   ~Schema();
 
  private:
+  friend Schema compile_meta_schema(const json::Value& schema);
   explicit Schema(std::shared_ptr<const Program> program);
   // shared: a compiled program is immutable and may be shared by copies of
   // registries across reloads (proxy) without recompiling.

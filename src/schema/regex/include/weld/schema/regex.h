@@ -28,6 +28,11 @@ class Regex {
   /// Compiles `pattern`; an invalid pattern is an Error naming why.
   static Result<Regex> compile(std::string_view pattern);
 
+  /// Checks `pattern` against the ECMAScript grammar only (format "regex"):
+  /// a few valid patterns (variable-length look-behind) parse but do not
+  /// compile, because PCRE2 cannot run them.
+  static Status check_syntax(std::string_view pattern);
+
   /// Unanchored search, as ECMAScript `RegExp.prototype.test` does.
   Match search(std::string_view subject) const;
 

@@ -1,0 +1,522 @@
+// Schema compiler, part 2: one subschema -> one Node with its instruction
+// ranges (any type, number, string, array, object), in Ajv's keyword order
+// so that collected errors come out in the order Ajv reports them.
+#include <cmath>
+
+#include "compiler.h"
+#include "uri.h"
+#include "weld/json/pointer.h"
+#include "weld/json/serialize.h"
+#include "weld/schema/format.h"
+
+namespace weld::schema {
+namespace {
+
+enum Range { kAny = 0, kNumber, kString, kArray, kObject, kRangeCount };
+
+std::uint8_t type_bits(std::string_view name) {
+  if (name == "null") return kTypeNull;
+  if (name == "boolean") return kTypeBoolean;
+  if (name == "integer") return kTypeInteger | kTypeIntegralReal;
+  if (name == "number") return kTypeInteger | kTypeReal;
+  if (name == "string") return kTypeString;
+  if (name == "array") return kTypeArray;
+  if (name == "object") return kTypeObject;
+  return 0;
+}
+
+bool is_legacy(Dialect d) { return d == Dialect::Draft4 || d == Dialect::Draft6 || d == Dialect::Draft7; }
+
+}  // namespace
+
+std::uint32_t Compiler::intern(const std::string& s) {
+  auto [it, inserted] = interned_.emplace(s, static_cast<std::uint32_t>(program_.strings.size()));
+  if (inserted) program_.strings.push_back(s);
+  return it->second;
+}
+
+std::uint32_t Compiler::regex_for(const std::string& pattern, const std::string& where) {
+  if (auto it = regex_index_.find(pattern); it != regex_index_.end()) return it->second;
+  auto re = Regex::compile(pattern);
+  if (!re) throw SchemaError(where, "pattern " + json::quote(pattern) + " is not a valid regular expression: " + re.error().message);
+  std::uint32_t index = static_cast<std::uint32_t>(program_.regexes.size());
+  program_.regexes.push_back(std::move(*re));
+  regex_index_.emplace(pattern, index);
+  return index;
+}
+
+std::uint32_t Compiler::node_for(const json::Value* v) {
+  if (auto it = node_of_.find(v); it != node_of_.end()) return it->second;
+  std::uint32_t index = static_cast<std::uint32_t>(program_.nodes.size());
+  program_.nodes.emplace_back();
+  node_of_.emplace(v, index);
+  worklist_.emplace_back(index, v);
+  return index;
+}
+
+void Compiler::finish_dynamic_refs() {
+  std::vector<PendingDynamic> pending;
+  pending.swap(pending_dynamic_);
+  for (const PendingDynamic& p : pending) {
+    DynamicRef& ref = program_.dynamic_refs[p.dynamic_ref];
+    ref.candidates.clear();
+    for (std::uint32_t r = 0; r < resources_.size(); ++r) {
+      const ResourceInfo& res = resources_[r];
+      if (p.anchor.empty()) {
+        if (res.recursive_anchor) ref.candidates.emplace_back(r, kNone);
+      } else if (auto it = res.dynamic_anchors.find(p.anchor); it != res.dynamic_anchors.end()) {
+        ref.candidates.emplace_back(r, kNone);
+      }
+    }
+    for (auto& [r, node] : ref.candidates) {
+      const ResourceInfo& res = resources_[r];
+      const json::Value* target = p.anchor.empty() ? res.root : res.dynamic_anchors.at(p.anchor);
+      node = node_for(target);
+    }
+    program_.dynamic_refs[p.dynamic_ref].candidates = ref.candidates;
+  }
+}
+
+void Compiler::compile_node(std::uint32_t index, const json::Value& v, const SubInfo& info) {
+  if (!internal_ && options_.strict && info.doc == 0) check_strict(v, info);
+  std::vector<Instr> ranges[kRangeCount];
+  Node node;
+  node.resource = info.resource;
+  node.type_path = intern("#" + info.pointer + "/type");
+  Dialect d = info.dialect;
+  bool legacy = is_legacy(d);
+  bool validation = info.vocab & kVocabValidation;
+  bool applicator = info.vocab & kVocabApplicator;
+
+  auto finish = [&] {
+    Node& out = program_.nodes[index];
+    std::uint32_t at = static_cast<std::uint32_t>(program_.instrs.size());
+    for (int r = 0; r < kRangeCount; ++r) {
+      node.begin[r] = at;
+      program_.instrs.insert(program_.instrs.end(), ranges[r].begin(), ranges[r].end());
+      at += static_cast<std::uint32_t>(ranges[r].size());
+    }
+    node.begin[kRangeCount] = at;
+    out = node;
+  };
+  if (v.is_bool()) {
+    if (!v.as_bool()) {
+      node.flags |= kNodeFalse;
+      node.type_path = intern("#" + info.pointer);
+    }
+    finish();
+    return;
+  }
+
+  auto where = [&](std::string_view kw) {
+    std::string p = info.pointer;
+    json::append_pointer(p, kw);
+    return p;
+  };
+  auto make = [&](OpCode op, std::string_view kw) {
+    Instr in;
+    in.op = op;
+    in.keyword = intern(std::string(kw));
+    in.path = intern("#" + where(kw));
+    return in;
+  };
+  auto sub = [&](const json::Value& s) -> std::uint32_t {
+    if (!s.is_object() && !s.is_bool()) throw SchemaError(info.pointer, "subschema must be an object or a boolean");
+    if (!info_.count(&s)) walk(s, info, false);
+    return node_for(&s);
+  };
+  auto list = [&](const json::Value& arr, std::string_view kw) -> std::pair<std::uint32_t, std::uint32_t> {
+    if (!arr.is_array()) throw SchemaError(where(kw), "\"" + std::string(kw) + "\" must be array");
+    std::vector<std::uint32_t> nodes;
+    for (const json::Value& s : arr.as_array()) nodes.push_back(sub(s));
+    std::uint32_t first = static_cast<std::uint32_t>(program_.node_lists.size());
+    program_.node_lists.insert(program_.node_lists.end(), nodes.begin(), nodes.end());
+    return {first, static_cast<std::uint32_t>(nodes.size())};
+  };
+  auto limit = [&](const json::Value& val, std::string_view kw) -> std::uint32_t {
+    if (!val.is_number()) throw SchemaError(where(kw), "\"" + std::string(kw) + "\" must be number");
+    double x = val.as_double();
+    if (x < 0 || std::floor(x) != x) throw SchemaError(where(kw), "\"" + std::string(kw) + "\" must be a non-negative integer");
+    return x > 4e9 ? 0xFFFFFFFEu : static_cast<std::uint32_t>(x);
+  };
+  auto number = [&](const json::Value& val, std::string_view kw) -> double {
+    if (!val.is_number()) throw SchemaError(where(kw), "\"" + std::string(kw) + "\" must be number");
+    return val.as_double();
+  };
+  auto resolve = [&](const std::string& ref, std::string_view kw) {
+    std::string target = resolve_uri(info.base, ref);
+    return resolve_reference(target, where(kw), d);
+  };
+
+  const json::Value* ref = v.find("$ref");
+  // Core: $ref (draft <= 7: its siblings are ignored).
+  if (ref) {
+    if (!ref->is_string()) throw SchemaError(where("$ref"), "\"$ref\" must be string");
+    Instr in = make(OpCode::Ref, "$ref");
+    in.a = node_for(resolve(ref->as_string(), "$ref"));
+    ranges[kAny].push_back(in);
+    if (legacy) {
+      finish();
+      return;
+    }
+  }
+  if (d == Dialect::Draft2020_12) {
+    if (const json::Value* dyn = v.find("$dynamicRef")) {
+      if (!dyn->is_string()) throw SchemaError(where("$dynamicRef"), "\"$dynamicRef\" must be string");
+      const json::Value* target = resolve(dyn->as_string(), "$dynamicRef");
+      Instr in = make(OpCode::DynamicRef, "$dynamicRef");
+      in.a = static_cast<std::uint32_t>(program_.dynamic_refs.size());
+      program_.dynamic_refs.push_back(DynamicRef{node_for(target), {}});
+      std::string_view without, fragment;
+      split_fragment(dyn->as_string(), without, fragment);
+      const json::Value* anchor = target->is_object() ? target->find("$dynamicAnchor") : nullptr;
+      if (!fragment.empty() && fragment[0] != '/' && anchor && anchor->is_string() && anchor->as_string() == fragment) {
+        pending_dynamic_.push_back(PendingDynamic{in.a, std::string(fragment)});
+        program_.uses_dynamic_scope = true;
+      }
+      ranges[kAny].push_back(in);
+    }
+  } else if (d == Dialect::Draft2019_09) {
+    if (const json::Value* rec = v.find("$recursiveRef")) {
+      if (!rec->is_string()) throw SchemaError(where("$recursiveRef"), "\"$recursiveRef\" must be string");
+      const json::Value* target = resolve(rec->as_string(), "$recursiveRef");
+      Instr in = make(OpCode::DynamicRef, "$recursiveRef");
+      in.a = static_cast<std::uint32_t>(program_.dynamic_refs.size());
+      program_.dynamic_refs.push_back(DynamicRef{node_for(target), {}});
+      const json::Value* anchor = target->is_object() ? target->find("$recursiveAnchor") : nullptr;
+      if (anchor && anchor->is_bool() && anchor->as_bool()) {
+        pending_dynamic_.push_back(PendingDynamic{in.a, std::string()});
+        program_.uses_dynamic_scope = true;
+      }
+      ranges[kAny].push_back(in);
+    }
+  }
+
+  if (validation) {
+    if (const json::Value* type = v.find("type")) {
+      std::uint8_t mask = 0;
+      if (type->is_string()) {
+        mask = type_bits(type->as_string());
+      } else if (type->is_array()) {
+        for (const json::Value& t : type->as_array()) {
+          if (t.is_string()) mask |= type_bits(t.as_string());
+        }
+      } else {
+        throw SchemaError(where("type"), "\"type\" must be string or array");
+      }
+      node.type_mask = mask;
+      node.type_value = static_cast<std::uint32_t>(program_.values.size());
+      program_.values.push_back(*type);
+    }
+    if (const json::Value* c = v.find("const"); c && d != Dialect::Draft4) {
+      Instr in = make(OpCode::Const, "const");
+      in.a = static_cast<std::uint32_t>(program_.values.size());
+      program_.values.push_back(*c);
+      ranges[kAny].push_back(in);
+    }
+    if (const json::Value* e = v.find("enum")) {
+      if (!e->is_array()) throw SchemaError(where("enum"), "\"enum\" must be array");
+      Instr in = make(OpCode::Enum, "enum");
+      in.a = static_cast<std::uint32_t>(program_.values.size());
+      in.b = static_cast<std::uint32_t>(e->as_array().size());
+      program_.values.insert(program_.values.end(), e->as_array().begin(), e->as_array().end());
+      // The whole enum again, for the allowedValues parameter.
+      in.c = static_cast<std::uint32_t>(program_.values.size());
+      program_.values.push_back(*e);
+      ranges[kAny].push_back(in);
+    }
+  }
+  if (applicator) {
+    if (const json::Value* n = v.find("not")) {
+      Instr in = make(OpCode::Not, "not");
+      in.a = sub(*n);
+      ranges[kAny].push_back(in);
+    }
+    for (auto [kw, op] : {std::pair{"anyOf", OpCode::AnyOf}, {"oneOf", OpCode::OneOf}, {"allOf", OpCode::AllOf}}) {
+      if (const json::Value* arr = v.find(kw)) {
+        Instr in = make(op, kw);
+        auto [first, count] = list(*arr, kw);
+        in.a = first;
+        in.b = count;
+        ranges[kAny].push_back(in);
+      }
+    }
+    if (d != Dialect::Draft4 && d != Dialect::Draft6) {
+      if (const json::Value* i = v.find("if")) {
+        const json::Value* t = v.find("then");
+        const json::Value* e = v.find("else");
+        Instr in = make(OpCode::IfThenElse, "if");
+        in.a = sub(*i);
+        in.b = t ? sub(*t) : kNone;
+        in.c = e ? sub(*e) : kNone;
+        if (t || e) ranges[kAny].push_back(in);
+      }
+    }
+  }
+
+  // Numbers.
+  if (validation) {
+    const json::Value* max = v.find("maximum");
+    const json::Value* min = v.find("minimum");
+    const json::Value* xmax = v.find("exclusiveMaximum");
+    const json::Value* xmin = v.find("exclusiveMinimum");
+    if (max) {
+      Instr in = make(OpCode::Maximum, "maximum");
+      in.num = number(*max, "maximum");
+      if (d == Dialect::Draft4 && xmax && xmax->is_bool() && xmax->as_bool()) in.flags = 1;
+      ranges[kNumber].push_back(in);
+    }
+    if (min) {
+      Instr in = make(OpCode::Minimum, "minimum");
+      in.num = number(*min, "minimum");
+      if (d == Dialect::Draft4 && xmin && xmin->is_bool() && xmin->as_bool()) in.flags = 1;
+      ranges[kNumber].push_back(in);
+    }
+    if (d != Dialect::Draft4) {
+      if (xmax) {
+        Instr in = make(OpCode::ExclusiveMaximum, "exclusiveMaximum");
+        in.num = number(*xmax, "exclusiveMaximum");
+        ranges[kNumber].push_back(in);
+      }
+      if (xmin) {
+        Instr in = make(OpCode::ExclusiveMinimum, "exclusiveMinimum");
+        in.num = number(*xmin, "exclusiveMinimum");
+        ranges[kNumber].push_back(in);
+      }
+    }
+    if (const json::Value* m = v.find("multipleOf")) {
+      Instr in = make(OpCode::MultipleOf, "multipleOf");
+      in.num = number(*m, "multipleOf");
+      if (!(in.num > 0)) throw SchemaError(where("multipleOf"), "\"multipleOf\" must be > 0");
+      in.a = static_cast<std::uint32_t>(program_.values.size());
+      program_.values.push_back(*m);
+      ranges[kNumber].push_back(in);
+    }
+    // Strings.
+    if (const json::Value* m = v.find("maxLength")) {
+      Instr in = make(OpCode::MaxLength, "maxLength");
+      in.a = limit(*m, "maxLength");
+      ranges[kString].push_back(in);
+    }
+    if (const json::Value* m = v.find("minLength")) {
+      Instr in = make(OpCode::MinLength, "minLength");
+      in.a = limit(*m, "minLength");
+      ranges[kString].push_back(in);
+    }
+    if (const json::Value* p = v.find("pattern")) {
+      if (!p->is_string()) throw SchemaError(where("pattern"), "\"pattern\" must be string");
+      Instr in = make(OpCode::Pattern, "pattern");
+      in.a = regex_for(p->as_string(), where("pattern"));
+      in.b = intern(p->as_string());
+      ranges[kString].push_back(in);
+    }
+  }
+  if (const json::Value* f = v.find("format"); f && f->is_string()) {
+    if (is_known_format(f->as_string())) {
+      if (options_.assert_formats && !internal_) {
+        Instr in = make(OpCode::Format, "format");
+        in.a = intern(f->as_string());
+        ranges[kString].push_back(in);
+      }
+    } else if (!internal_ && options_.strict && info.doc == 0) {
+      program_.warnings.push_back(Warning{where("format"), "unknown format \"" + f->as_string() + "\" ignored"});
+    }
+  }
+
+  // Arrays.
+  if (validation) {
+    if (const json::Value* m = v.find("maxItems")) {
+      Instr in = make(OpCode::MaxItems, "maxItems");
+      in.a = limit(*m, "maxItems");
+      ranges[kArray].push_back(in);
+    }
+    if (const json::Value* m = v.find("minItems")) {
+      Instr in = make(OpCode::MinItems, "minItems");
+      in.a = limit(*m, "minItems");
+      ranges[kArray].push_back(in);
+    }
+    if (const json::Value* u = v.find("uniqueItems"); u && u->is_bool() && u->as_bool()) {
+      ranges[kArray].push_back(make(OpCode::UniqueItems, "uniqueItems"));
+    }
+  }
+  if (applicator) {
+    const json::Value* prefix = nullptr;
+    const json::Value* rest = nullptr;
+    const char* prefix_kw = "items";
+    const char* rest_kw = "items";
+    const json::Value* items = v.find("items");
+    if (d == Dialect::Draft2020_12) {
+      prefix = v.find("prefixItems");
+      prefix_kw = "prefixItems";
+      rest = items;
+      if (items && items->is_array()) {  // not 2020-12; be lenient and read it as draft-07 did
+        prefix = items;
+        prefix_kw = "items";
+        rest = v.find("additionalItems");
+        rest_kw = "additionalItems";
+      }
+    } else if (items && items->is_array()) {
+      prefix = items;
+      rest = v.find("additionalItems");
+      rest_kw = "additionalItems";
+    } else {
+      rest = items;
+    }
+    if (prefix || rest) {
+      Instr in = make(OpCode::Items, rest ? rest_kw : prefix_kw);
+      in.c = kNone;
+      if (prefix) {
+        auto [first, count] = list(*prefix, prefix_kw);
+        in.a = first;
+        in.b = count;
+      }
+      if (rest) {
+        in.c = sub(*rest);
+        if (rest->is_bool() && !rest->as_bool()) in.flags = 1;
+      }
+      ranges[kArray].push_back(in);
+    }
+    if (d != Dialect::Draft4) {
+      if (const json::Value* c = v.find("contains")) {
+        Instr in = make(OpCode::Contains, "contains");
+        in.a = sub(*c);
+        in.b = 1;
+        in.c = kNone;
+        if (!legacy) {
+          if (const json::Value* m = v.find("minContains"); m && validation) in.b = limit(*m, "minContains");
+          if (const json::Value* m = v.find("maxContains"); m && validation) in.c = limit(*m, "maxContains");
+        }
+        if (d == Dialect::Draft2020_12) in.flags = 1;  // contains annotates the items it matched
+        ranges[kArray].push_back(in);
+      }
+    }
+  }
+
+  // Objects.
+  if (validation) {
+    if (const json::Value* m = v.find("maxProperties")) {
+      Instr in = make(OpCode::MaxProperties, "maxProperties");
+      in.a = limit(*m, "maxProperties");
+      ranges[kObject].push_back(in);
+    }
+    if (const json::Value* m = v.find("minProperties")) {
+      Instr in = make(OpCode::MinProperties, "minProperties");
+      in.a = limit(*m, "minProperties");
+      ranges[kObject].push_back(in);
+    }
+    if (const json::Value* r = v.find("required")) {
+      if (!r->is_array()) throw SchemaError(where("required"), "\"required\" must be array");
+      Instr in = make(OpCode::Required, "required");
+      in.a = static_cast<std::uint32_t>(program_.names.size());
+      for (const json::Value& name : r->as_array()) {
+        if (!name.is_string()) throw SchemaError(where("required"), "\"required\" items must be string");
+        program_.names.push_back(name.as_string());
+      }
+      in.b = static_cast<std::uint32_t>(r->as_array().size());
+      if (in.b) ranges[kObject].push_back(in);
+    }
+  }
+  auto dep_required = [&](const json::Value& map, std::string_view kw, bool schemas_too) {
+    Instr req = make(OpCode::DependentRequired, kw);
+    Instr sch = make(OpCode::DependentSchemas, kw);
+    req.a = static_cast<std::uint32_t>(program_.dep_required.size());
+    sch.a = static_cast<std::uint32_t>(program_.dep_schemas.size());
+    if (!map.is_object()) throw SchemaError(where(kw), "\"" + std::string(kw) + "\" must be object");
+    for (const json::Member& m : map.as_object()) {
+      if (m.value.is_array()) {
+        DepRequired dep{m.key, {}};
+        for (const json::Value& name : m.value.as_array()) {
+          if (name.is_string()) dep.required.push_back(name.as_string());
+        }
+        program_.dep_required.push_back(std::move(dep));
+      } else if (schemas_too) {
+        program_.dep_schemas.push_back(DepSchema{m.key, sub(m.value)});
+      }
+    }
+    req.b = static_cast<std::uint32_t>(program_.dep_required.size()) - req.a;
+    sch.b = static_cast<std::uint32_t>(program_.dep_schemas.size()) - sch.a;
+    if (req.b) ranges[kObject].push_back(req);
+    if (sch.b) ranges[kObject].push_back(sch);
+  };
+  if (const json::Value* deps = v.find("dependencies")) dep_required(*deps, "dependencies", true);
+  if (!legacy) {
+    if (const json::Value* deps = v.find("dependentRequired"); deps && validation) dep_required(*deps, "dependentRequired", false);
+  }
+  if (applicator) {
+    if (d != Dialect::Draft4) {
+      if (const json::Value* pn = v.find("propertyNames")) {
+        Instr in = make(OpCode::PropertyNames, "propertyNames");
+        in.a = sub(*pn);
+        ranges[kObject].push_back(in);
+      }
+    }
+    if (!legacy) {
+      if (const json::Value* ds = v.find("dependentSchemas")) {
+        if (!ds->is_object()) throw SchemaError(where("dependentSchemas"), "\"dependentSchemas\" must be object");
+        Instr in = make(OpCode::DependentSchemas, "dependentSchemas");
+        in.a = static_cast<std::uint32_t>(program_.dep_schemas.size());
+        for (const json::Member& m : ds->as_object()) program_.dep_schemas.push_back(DepSchema{m.key, sub(m.value)});
+        in.b = static_cast<std::uint32_t>(ds->as_object().size());
+        ranges[kObject].push_back(in);
+      }
+    }
+    const json::Value* props = v.find("properties");
+    const json::Value* patterns = v.find("patternProperties");
+    const json::Value* additional = v.find("additionalProperties");
+    if (props || patterns || additional) {
+      PropTable table;
+      if (props) {
+        if (!props->is_object()) throw SchemaError(where("properties"), "\"properties\" must be object");
+        for (const json::Member& m : props->as_object()) table.entries.push_back(PropTable::Entry{m.key, sub(m.value)});
+      }
+      if (patterns) {
+        if (!patterns->is_object()) throw SchemaError(where("patternProperties"), "\"patternProperties\" must be object");
+        for (const json::Member& m : patterns->as_object()) {
+          std::string p = where("patternProperties");
+          json::append_pointer(p, m.key);
+          table.patterns.push_back(PropTable::PatternEntry{regex_for(m.key, p), sub(m.value), intern("#" + p)});
+        }
+      }
+      if (additional) {
+        table.additional = sub(*additional);
+        table.additional_false = additional->is_bool() && !additional->as_bool();
+        table.additional_path = intern("#" + where("additionalProperties"));
+      }
+      if (table.entries.size() > 8) {
+        std::size_t size = 16;
+        while (size < table.entries.size() * 2) size *= 2;
+        table.buckets.assign(size, kNone);
+        table.bucket_mask = size - 1;
+        for (std::uint32_t e = 0; e < table.entries.size(); ++e) {
+          const std::string& name = table.entries[e].name;
+          std::uint64_t h = hash_name(name.data(), name.size()) & table.bucket_mask;
+          while (table.buckets[h] != kNone) h = (h + 1) & table.bucket_mask;
+          table.buckets[h] = e;
+        }
+      }
+      Instr in = make(OpCode::Properties, props ? "properties" : patterns ? "patternProperties" : "additionalProperties");
+      in.a = static_cast<std::uint32_t>(program_.prop_tables.size());
+      program_.prop_tables.push_back(std::move(table));
+      ranges[kObject].push_back(in);
+    }
+  }
+  if (!legacy) {
+    if (const json::Value* u = v.find("unevaluatedItems")) {
+      Instr in = make(OpCode::UnevaluatedItems, "unevaluatedItems");
+      in.a = sub(*u);
+      if (u->is_bool() && !u->as_bool()) in.flags = 1;
+      ranges[kArray].push_back(in);
+      node.flags |= kNodeUnevaluatedItems;
+    }
+    if (const json::Value* u = v.find("unevaluatedProperties")) {
+      Instr in = make(OpCode::UnevaluatedProperties, "unevaluatedProperties");
+      in.a = sub(*u);
+      if (u->is_bool() && !u->as_bool()) in.flags = 1;
+      ranges[kObject].push_back(in);
+      node.flags |= kNodeUnevaluatedProps;
+    }
+  }
+  finish();
+}
+
+}  // namespace weld::schema

@@ -1,0 +1,348 @@
+// Schema compiler, part 1: documents, resources, identifiers and reference
+// resolution (SPEC §1.2 "$ref, $dynamicRef, $anchor, $id resolution").
+#include "compiler.h"
+
+#include "metaschemas.h"
+#include "uri.h"
+#include "weld/json/parse.h"
+#include "weld/json/pointer.h"
+
+namespace weld::schema {
+namespace {
+
+enum class Slot { None, Schema, SchemaArray, SchemaMap, SchemaOrArray, Dependencies };
+
+Slot subschema_slot(std::string_view kw, Dialect d) {
+  bool d6 = d != Dialect::Draft4;
+  bool d7 = d6 && d != Dialect::Draft6;
+  bool d2019 = d == Dialect::Draft2019_09 || d == Dialect::Draft2020_12;
+  bool d2020 = d == Dialect::Draft2020_12;
+  if (kw == "additionalProperties" || kw == "not" || kw == "additionalItems") return Slot::Schema;
+  if (kw == "items") return d2020 ? Slot::SchemaOrArray : Slot::SchemaOrArray;
+  if (kw == "allOf" || kw == "anyOf" || kw == "oneOf") return Slot::SchemaArray;
+  if (kw == "properties" || kw == "patternProperties" || kw == "definitions") return Slot::SchemaMap;
+  if (kw == "dependencies") return Slot::Dependencies;
+  if (d6 && (kw == "contains" || kw == "propertyNames")) return Slot::Schema;
+  if (d7 && (kw == "if" || kw == "then" || kw == "else")) return Slot::Schema;
+  if (d2019 && (kw == "unevaluatedItems" || kw == "unevaluatedProperties" || kw == "contentSchema")) return Slot::Schema;
+  if (d2019 && (kw == "$defs" || kw == "dependentSchemas")) return Slot::SchemaMap;
+  if (d2020 && kw == "prefixItems") return Slot::SchemaArray;
+  return Slot::None;
+}
+
+bool is_schema_value(const json::Value& v) { return v.is_object() || v.is_bool(); }
+
+}  // namespace
+
+std::optional<Dialect> dialect_from_uri(std::string_view uri) {
+  if (!uri.empty() && uri.back() == '#') uri.remove_suffix(1);
+  if (uri == "http://json-schema.org/draft-04/schema" || uri == "https://json-schema.org/draft-04/schema") return Dialect::Draft4;
+  if (uri == "http://json-schema.org/draft-06/schema" || uri == "https://json-schema.org/draft-06/schema") return Dialect::Draft6;
+  if (uri == "http://json-schema.org/draft-07/schema" || uri == "https://json-schema.org/draft-07/schema") return Dialect::Draft7;
+  if (uri == "https://json-schema.org/draft/2019-09/schema" || uri == "http://json-schema.org/draft/2019-09/schema") return Dialect::Draft2019_09;
+  if (uri == "https://json-schema.org/draft/2020-12/schema" || uri == "http://json-schema.org/draft/2020-12/schema") return Dialect::Draft2020_12;
+  if (uri == "http://json-schema.org/schema" || uri == "https://json-schema.org/schema") return Dialect::Draft2020_12;
+  return std::nullopt;
+}
+
+std::optional<Dialect> parse_dialect_name(std::string_view name) {
+  if (name == "draft4" || name == "draft-04") return Dialect::Draft4;
+  if (name == "draft6" || name == "draft-06") return Dialect::Draft6;
+  if (name == "draft7" || name == "draft-07") return Dialect::Draft7;
+  if (name == "2019-09" || name == "draft2019-09") return Dialect::Draft2019_09;
+  if (name == "2020-12" || name == "draft2020-12") return Dialect::Draft2020_12;
+  return std::nullopt;
+}
+
+Compiler::Compiler(const CompileOptions& options, Program& program, bool internal)
+    : options_(options), program_(program), internal_(internal) {}
+
+std::uint32_t Compiler::add_document(const json::Value* doc, const std::string& uri, Dialect dialect,
+                                     std::uint8_t vocab) {
+  std::uint32_t doc_index = doc_count_++;
+  SubInfo info;
+  info.base = std::string(strip_fragment(uri));
+  info.dialect = dialect;
+  info.vocab = vocab;
+  info.doc = doc_index;
+  info.resource = static_cast<std::uint32_t>(resources_.size());
+  resources_.push_back(ResourceInfo{info.base, doc, false, {}});
+  if (!uris_.count(info.base)) uris_[info.base] = doc;
+  walk(*doc, info, true);
+  return doc_index;
+}
+
+Dialect Compiler::dialect_of_metaschema(const std::string& uri, std::uint8_t& vocab, const std::string& where,
+                                        int depth) {
+  if (auto d = dialect_from_uri(uri)) {
+    vocab = kVocabAll;
+    return *d;
+  }
+  if (depth > 8) throw SchemaError(where, "\"$schema\" meta-schema chain is too deep at \"" + uri + "\"");
+  const json::Value* meta = nullptr;
+  auto it = uris_.find(std::string(strip_fragment(uri)));
+  if (it != uris_.end()) meta = it->second;
+  if (!meta) {
+    std::optional<json::Value> doc;
+    if (options_.resolver) doc = options_.resolver(strip_fragment(uri));
+    if (!doc) throw SchemaError(where, "unknown \"$schema\" \"" + uri + "\"");
+    owned_docs_.push_back(std::make_unique<json::Value>(std::move(*doc)));
+    meta = owned_docs_.back().get();
+    std::uint8_t meta_vocab = kVocabAll;
+    Dialect meta_dialect = Dialect::Draft2020_12;
+    if (const json::Value* s = meta->find("$schema"); s && s->is_string() && s->as_string() != uri) {
+      meta_dialect = dialect_of_metaschema(s->as_string(), meta_vocab, where, depth + 1);
+    }
+    add_document(meta, std::string(strip_fragment(uri)), meta_dialect, meta_vocab);
+  }
+  Dialect result = Dialect::Draft2020_12;
+  if (const json::Value* s = meta->find("$schema"); s && s->is_string() && strip_fragment(s->as_string()) != strip_fragment(uri)) {
+    std::uint8_t ignored;
+    result = dialect_of_metaschema(s->as_string(), ignored, where, depth + 1);
+  }
+  vocab = kVocabAll;
+  if (const json::Value* v = meta->find("$vocabulary"); v && v->is_object()) {
+    vocab = 0;
+    for (const json::Member& m : v->as_object()) {
+      std::string_view k = m.key;
+      if (k.ends_with("/vocab/validation")) vocab |= kVocabValidation;
+      if (k.ends_with("/vocab/applicator")) vocab |= kVocabApplicator;
+    }
+    vocab |= static_cast<std::uint8_t>(~(kVocabValidation | kVocabApplicator));
+  }
+  return result;
+}
+
+void Compiler::walk(const json::Value& v, const SubInfo& parent, bool is_doc_root) {
+  if (!is_schema_value(v)) return;
+  if (info_.count(&v)) return;
+  SubInfo info = parent;
+  if (!v.is_object()) {
+    info_[&v] = info;
+    return;
+  }
+  // `$schema` switches dialect at a resource root (cross-draft documents).
+  const json::Value* schema_kw = v.find("$schema");
+  std::string_view id_key = info.dialect == Dialect::Draft4 ? "id" : "$id";
+  const json::Value* id = v.find(id_key);
+  bool legacy = info.dialect == Dialect::Draft4 || info.dialect == Dialect::Draft6 || info.dialect == Dialect::Draft7;
+  if (legacy && v.find("$ref")) id = nullptr;  // draft <= 7: siblings of $ref are ignored, $id too
+  if (schema_kw && schema_kw->is_string() && (is_doc_root || (id && id->is_string()))) {
+    std::uint8_t vocab = kVocabAll;
+    Dialect d = dialect_of_metaschema(schema_kw->as_string(), vocab, info.pointer + "/$schema", 0);
+    info.dialect = d;
+    info.vocab = vocab;
+    legacy = d == Dialect::Draft4 || d == Dialect::Draft6 || d == Dialect::Draft7;
+    id_key = d == Dialect::Draft4 ? "id" : "$id";
+    id = v.find(id_key);
+    if (legacy && v.find("$ref")) id = nullptr;
+  }
+  if (id && id->is_string()) {
+    const std::string& text = id->as_string();
+    if (legacy && !text.empty() && text[0] == '#') {
+      uris_.emplace(info.base + text, &v);
+    } else {
+      std::string resolved = resolve_uri(info.base, text);
+      std::string_view without, fragment;
+      bool has_fragment = false;
+      split_fragment(resolved, without, fragment, &has_fragment);
+      std::string new_base(without);
+      if (new_base != info.base || is_doc_root) {
+        if (!is_doc_root) {
+          info.resource = static_cast<std::uint32_t>(resources_.size());
+          resources_.push_back(ResourceInfo{new_base, &v, false, {}});
+        } else {
+          resources_[info.resource].uri = new_base;
+        }
+        info.base = new_base;
+      }
+      uris_.emplace(new_base, &v);
+      if (legacy && has_fragment && !fragment.empty()) uris_.emplace(new_base + "#" + std::string(fragment), &v);
+    }
+  }
+  if (!legacy) {
+    if (const json::Value* a = v.find("$anchor"); a && a->is_string()) uris_.emplace(info.base + "#" + a->as_string(), &v);
+    if (info.dialect == Dialect::Draft2020_12) {
+      if (const json::Value* a = v.find("$dynamicAnchor"); a && a->is_string()) {
+        uris_.emplace(info.base + "#" + a->as_string(), &v);
+        resources_[info.resource].dynamic_anchors.emplace(a->as_string(), &v);
+      }
+    } else if (const json::Value* a = v.find("$recursiveAnchor"); a && a->is_bool() && a->as_bool()) {
+      if (resources_[info.resource].root == &v) resources_[info.resource].recursive_anchor = true;
+    }
+  }
+  info_[&v] = info;
+  walk_children(v, info);
+}
+
+void Compiler::walk_children(const json::Value& v, const SubInfo& info) {
+  for (const json::Member& m : v.as_object()) {
+    Slot slot = subschema_slot(m.key, info.dialect);
+    if (slot == Slot::None) continue;
+    SubInfo child = info;
+    std::string base_pointer = info.pointer;
+    json::append_pointer(base_pointer, m.key);
+    const json::Value& value = m.value;
+    auto visit = [&](const json::Value& sub, std::string pointer) {
+      child.pointer = std::move(pointer);
+      walk(sub, child, false);
+    };
+    if (slot == Slot::Schema || (slot == Slot::SchemaOrArray && !value.is_array())) {
+      visit(value, base_pointer);
+    } else if (slot == Slot::SchemaArray || slot == Slot::SchemaOrArray) {
+      if (!value.is_array()) continue;
+      for (std::size_t i = 0; i < value.as_array().size(); ++i) {
+        std::string p = base_pointer;
+        json::append_pointer(p, i);
+        visit(value.as_array()[i], std::move(p));
+      }
+    } else if (slot == Slot::SchemaMap || slot == Slot::Dependencies) {
+      if (!value.is_object()) continue;
+      for (const json::Member& entry : value.as_object()) {
+        if (!is_schema_value(entry.value)) continue;
+        std::string p = base_pointer;
+        json::append_pointer(p, entry.key);
+        visit(entry.value, std::move(p));
+      }
+    }
+  }
+}
+
+const json::Value* Compiler::load_document(const std::string& uri, Dialect dialect, const std::string& where) {
+  std::optional<json::Value> doc;
+  std::string_view builtin = builtin_document(uri);
+  if (!builtin.empty()) {
+    auto parsed = json::parse(builtin);
+    if (parsed) doc = std::move(*parsed);
+  } else if (options_.resolver) {
+    doc = options_.resolver(uri);
+  }
+  if (!doc) throw SchemaError(where, "cannot resolve remote reference \"" + uri + "\"");
+  owned_docs_.push_back(std::make_unique<json::Value>(std::move(*doc)));
+  const json::Value* root = owned_docs_.back().get();
+  std::uint8_t vocab = kVocabAll;
+  if (const json::Value* s = root->is_object() ? root->find("$schema") : nullptr; s && s->is_string()) {
+    // walk() switches the dialect at the root; pick a sane starting point.
+    if (auto d = dialect_from_uri(s->as_string())) dialect = *d;
+  }
+  add_document(root, uri, dialect, vocab);
+  return root;
+}
+
+const json::Value* Compiler::resolve_reference(const std::string& uri, const std::string& where, Dialect dialect) {
+  std::string_view without, fragment;
+  split_fragment(uri, without, fragment);
+  std::string doc_uri(without);
+  const json::Value* resource = nullptr;
+  if (auto it = uris_.find(doc_uri); it != uris_.end()) {
+    resource = it->second;
+  } else {
+    resource = load_document(doc_uri, dialect, where);
+  }
+  if (fragment.empty()) return resource;
+  if (fragment[0] != '/') {
+    auto it = uris_.find(doc_uri + "#" + std::string(fragment));
+    if (it == uris_.end()) {
+      std::string decoded = percent_decode(fragment);
+      it = uris_.find(doc_uri + "#" + decoded);
+      if (it == uris_.end()) throw SchemaError(where, "cannot resolve reference \"" + uri + "\"");
+    }
+    return it->second;
+  }
+  std::vector<std::string> tokens;
+  if (!json::split_pointer(percent_decode(fragment), tokens)) {
+    throw SchemaError(where, "invalid JSON Pointer in reference \"" + uri + "\"");
+  }
+  const json::Value* cur = resource;
+  const SubInfo* last = &info_.at(resource);
+  std::string pointer = last->pointer;
+  for (const std::string& token : tokens) {
+    const json::Value* next = nullptr;
+    if (cur->is_object()) {
+      next = cur->find(token);
+    } else if (cur->is_array()) {
+      std::size_t index = 0;
+      bool ok = !token.empty() && token.size() < 10 && (token == "0" || token[0] != '0');
+      for (char c : token) ok = ok && c >= '0' && c <= '9';
+      if (ok) {
+        index = std::stoul(token);
+        if (index < cur->as_array().size()) next = &cur->as_array()[index];
+      }
+    }
+    if (!next) throw SchemaError(where, "cannot resolve reference \"" + uri + "\"");
+    json::append_pointer(pointer, token);
+    cur = next;
+    if (auto it = info_.find(cur); it != info_.end()) last = &it->second;
+  }
+  if (!info_.count(cur)) {
+    if (!is_schema_value(*cur)) throw SchemaError(where, "reference \"" + uri + "\" does not point to a schema");
+    SubInfo sub = *last;
+    sub.pointer = pointer;
+    walk(*cur, sub, false);
+  }
+  return cur;
+}
+
+Dialect Compiler::pick_root_dialect(const json::Value& root, std::uint8_t& vocab) {
+  vocab = kVocabAll;
+  if (root.is_object()) {
+    if (const json::Value* s = root.find("$schema")) {
+      if (!s->is_string()) throw SchemaError("/$schema", "\"$schema\" must be string");
+      return dialect_of_metaschema(s->as_string(), vocab, "/$schema", 0);
+    }
+  }
+  if (options_.default_dialect) return *options_.default_dialect;
+  // SPEC §1.1: 2020-12 unless a draft-07-only form appears.
+  bool legacy_form = false;
+  std::vector<const json::Value*> stack{&root};
+  std::size_t visited = 0;
+  while (!stack.empty() && !legacy_form && visited < 1000000) {
+    const json::Value* v = stack.back();
+    stack.pop_back();
+    ++visited;
+    if (!v->is_object()) continue;
+    for (const json::Member& m : v->as_object()) {
+      if ((m.key == "items" && m.value.is_array()) || m.key == "additionalItems" || m.key == "dependencies") {
+        legacy_form = true;
+        break;
+      }
+      Slot slot = subschema_slot(m.key, Dialect::Draft2020_12);
+      if (slot == Slot::Schema || slot == Slot::SchemaOrArray) {
+        if (m.value.is_array()) {
+          for (const json::Value& e : m.value.as_array()) stack.push_back(&e);
+        } else {
+          stack.push_back(&m.value);
+        }
+      } else if (slot == Slot::SchemaArray && m.value.is_array()) {
+        for (const json::Value& e : m.value.as_array()) stack.push_back(&e);
+      } else if (slot == Slot::SchemaMap && m.value.is_object()) {
+        for (const json::Member& e : m.value.as_object()) stack.push_back(&e.value);
+      }
+    }
+  }
+  return legacy_form ? Dialect::Draft7 : Dialect::Draft2020_12;
+}
+
+void Compiler::run() {
+  const json::Value& root = program_.source;
+  if (!is_schema_value(root)) throw SchemaError("", "schema must be an object or a boolean");
+  std::uint8_t vocab = kVocabAll;
+  Dialect dialect = pick_root_dialect(root, vocab);
+  program_.dialect = dialect;
+  if (!internal_) meta_validate(root, dialect);
+  add_document(&root, "", dialect, vocab);
+  program_.root = node_for(&root);
+  while (true) {
+    while (!worklist_.empty()) {
+      auto [index, v] = worklist_.back();
+      worklist_.pop_back();
+      compile_node(index, *v, info_.at(v));
+    }
+    std::size_t before = program_.nodes.size();
+    finish_dynamic_refs();
+    if (worklist_.empty() && program_.nodes.size() == before) break;
+  }
+  program_.resource_count = static_cast<std::uint32_t>(resources_.size());
+}
+
+}  // namespace weld::schema

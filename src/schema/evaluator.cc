@@ -1,0 +1,722 @@
+// The evaluator (STYLE.md: "evaluator: Program x JSON -> Result"). One
+// switch over flat instructions; subschemas are node indices. Annotation
+// tracking (for unevaluated*) only happens below a node that needs it.
+#include "evaluator.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+
+#include "number.h"
+#include "weld/json/pointer.h"
+#include "weld/json/serialize.h"
+#include "weld/json/utf8.h"
+#include "weld/schema/format.h"
+
+namespace weld::schema {
+namespace {
+
+/// Deepest nesting of subschema evaluations. A schema that recurses without
+/// consuming the instance ({"$ref": "#"}) stops here instead of overflowing
+/// the stack (issue 2, item 7).
+constexpr int kMaxDepth = 1000;
+
+/// Which members/items of one instance some keyword has evaluated.
+struct Annot {
+  std::vector<std::uint8_t> marks;
+  void merge(const Annot& other) {
+    for (std::size_t i = 0; i < marks.size() && i < other.marks.size(); ++i) marks[i] |= other.marks[i];
+  }
+};
+
+struct Seg {
+  const std::string* key;
+  std::size_t index;
+};
+
+std::string number_text(double x) {
+  char buf[64];
+  if (std::floor(x) == x && std::fabs(x) < 1e17) {
+    auto r = std::to_chars(buf, buf + sizeof buf, static_cast<std::int64_t>(x));
+    return std::string(buf, r.ptr);
+  }
+  auto r = std::to_chars(buf, buf + sizeof buf, x);
+  return std::string(buf, r.ptr);
+}
+
+json::Value number_value(double x) {
+  if (std::floor(x) == x && std::fabs(x) < 9e18) return json::Value(static_cast<std::int64_t>(x));
+  return json::Value(x);
+}
+
+bool is_integral(double x) { return std::isfinite(x) && std::floor(x) == x; }
+
+inline std::size_t string_length_at_least(const std::string& s, std::size_t limit) {
+  // Code points <= bytes; only count when the bytes cannot decide.
+  if (s.size() < limit) return false;
+  if (s.size() / 4 >= limit) return true;
+  return json::count_code_points(s) >= limit;
+}
+
+template <bool kCollect>
+class Evaluator {
+ public:
+  Evaluator(const Program& program, std::vector<Violation>* out, bool all)
+      : p_(program), out_(out), all_(all) {}
+
+  bool node(std::uint32_t index, const json::Value& v, Annot* ann);
+
+ private:
+  bool instr(const Instr& in, const json::Value& v, Annot* ann);
+  bool properties(const Instr& in, const json::Value& v, Annot* ann);
+  bool items(const Instr& in, const json::Value& v, Annot* ann);
+
+  /// Continue after a failure? (collect mode with all errors)
+  bool keep_going() const { return kCollect && all_; }
+
+  std::size_t mark() const {
+    if constexpr (kCollect) return out_->size();
+    return 0;
+  }
+  void rewind(std::size_t m) {
+    if constexpr (kCollect) out_->resize(m);
+  }
+  void push(const std::string& key) {
+    if constexpr (kCollect) path_.push_back(Seg{&key, 0});
+  }
+  void push(std::size_t index) {
+    if constexpr (kCollect) path_.push_back(Seg{nullptr, index});
+  }
+  void pop() {
+    if constexpr (kCollect) path_.pop_back();
+  }
+  std::string instance_path() const {
+    std::string p;
+    for (const Seg& s : path_) {
+      if (s.key) {
+        json::append_pointer(p, *s.key);
+      } else {
+        json::append_pointer(p, s.index);
+      }
+    }
+    return p;
+  }
+  void fail_at(std::string_view keyword, std::uint32_t path, json::Value params, std::string message) {
+    if constexpr (kCollect) {
+      out_->push_back(Violation{instance_path(), p_.strings[path], std::string(keyword), std::move(params), std::move(message)});
+    }
+  }
+  /// Records a violation of `in`; params/message are lambdas so the fast
+  /// evaluator never builds them.
+  template <typename Params, typename Message>
+  void fail(const Instr& in, Params&& params, Message&& message) {
+    if constexpr (kCollect) fail_at(p_.strings[in.keyword], in.path, params(), message());
+  }
+  static json::Value empty_params() { return json::Value(json::Object{}); }
+
+  const Program& p_;
+  std::vector<Violation>* out_;
+  bool all_;
+  std::vector<Seg> path_;
+  std::vector<std::uint32_t> scope_;
+  int depth_ = 0;
+};
+
+template <bool kCollect>
+bool Evaluator<kCollect>::node(std::uint32_t index, const json::Value& v, Annot* ann) {
+  const Node& n = p_.nodes[index];
+  if (n.flags & kNodeFalse) {
+    if constexpr (kCollect) {
+      out_->push_back(Violation{instance_path(), p_.strings[n.type_path], "false schema", empty_params(), "boolean schema is false"});
+    }
+    return false;
+  }
+  if (depth_ >= kMaxDepth) {
+    if constexpr (kCollect) {
+      out_->push_back(Violation{instance_path(), p_.strings[n.type_path], "$ref", empty_params(),
+                                "exceeds the maximum schema evaluation depth (" + std::to_string(kMaxDepth) +
+                                    "): the schema recurses without consuming the instance"});
+    }
+    return false;
+  }
+  ++depth_;
+  bool pushed = false;
+  if (p_.uses_dynamic_scope && (scope_.empty() || scope_.back() != n.resource)) {
+    scope_.push_back(n.resource);
+    pushed = true;
+  }
+  bool ok = true;
+  json::Type t = v.type();
+  Annot local;
+  Annot* a = ann;
+  std::uint32_t range = 0;
+  if (n.type_mask != kTypeAll) {
+    std::uint8_t bit = static_cast<std::uint8_t>(1u << static_cast<unsigned>(t));
+    if (!(n.type_mask & bit) && !(t == json::Type::Real && (n.type_mask & kTypeIntegralReal) && is_integral(v.as_real()))) {
+      ok = false;
+      if constexpr (kCollect) {
+        const json::Value& tv = p_.values[n.type_value];
+        std::string names;
+        if (tv.is_string()) {
+          names = tv.as_string();
+        } else {
+          for (const json::Value& name : tv.as_array()) {
+            if (!names.empty()) names += ',';
+            if (name.is_string()) names += name.as_string();
+          }
+        }
+        out_->push_back(Violation{instance_path(), p_.strings[n.type_path], "type",
+                                  json::Value(json::Object{{"type", tv}}), "must be " + names});
+      }
+      if (!keep_going()) goto done;
+    }
+  }
+  switch (t) {
+    case json::Type::Integer:
+    case json::Type::Real: range = 1; break;
+    case json::Type::String: range = 2; break;
+    case json::Type::Array:
+      range = 3;
+      if (n.flags & kNodeUnevaluatedItems) {
+        local.marks.assign(v.as_array().size(), 0);
+        a = &local;
+      }
+      break;
+    case json::Type::Object:
+      range = 4;
+      if (n.flags & kNodeUnevaluatedProps) {
+        local.marks.assign(v.as_object().size(), 0);
+        a = &local;
+      }
+      break;
+    default: break;
+  }
+  for (std::uint32_t i = n.begin[0]; i < n.begin[1]; ++i) {
+    if (!instr(p_.instrs[i], v, a)) {
+      ok = false;
+      if (!keep_going()) goto done;
+    }
+  }
+  if (range) {
+    for (std::uint32_t i = n.begin[range]; i < n.begin[range + 1]; ++i) {
+      if (!instr(p_.instrs[i], v, a)) {
+        ok = false;
+        if (!keep_going()) goto done;
+      }
+    }
+  }
+  if (ok && ann && a == &local) ann->merge(local);
+done:
+  if (pushed) scope_.pop_back();
+  --depth_;
+  return ok;
+}
+
+template <bool kCollect>
+bool Evaluator<kCollect>::properties(const Instr& in, const json::Value& v, Annot* ann) {
+  const PropTable& table = p_.prop_tables[in.a];
+  const json::Object& object = v.as_object();
+  bool ok = true;
+  for (std::size_t m = 0; m < object.size(); ++m) {
+    const json::Member& member = object[m];
+    bool matched = false;
+    std::uint32_t entry = kNone;
+    const std::string& key = member.key;
+    if (!table.buckets.empty()) {
+      std::uint64_t h = hash_name(key.data(), key.size()) & table.bucket_mask;
+      while (table.buckets[h] != kNone) {
+        const std::string& name = table.entries[table.buckets[h]].name;
+        if (name.size() == key.size() && std::memcmp(name.data(), key.data(), key.size()) == 0) {
+          entry = table.buckets[h];
+          break;
+        }
+        h = (h + 1) & table.bucket_mask;
+      }
+    } else {
+      for (std::uint32_t e = 0; e < table.entries.size(); ++e) {
+        const std::string& name = table.entries[e].name;
+        if (name.size() == key.size() && std::memcmp(name.data(), key.data(), key.size()) == 0) {
+          entry = e;
+          break;
+        }
+      }
+    }
+    if (entry != kNone) {
+      matched = true;
+      push(key);
+      bool sub_ok = node(table.entries[entry].node, member.value, nullptr);
+      pop();
+      if (!sub_ok) {
+        ok = false;
+        if (!keep_going()) return false;
+      }
+    }
+    for (const PropTable::PatternEntry& pe : table.patterns) {
+      Regex::Match r = p_.regexes[pe.regex].search(key);
+      if (r == Regex::Match::BudgetExceeded) {
+        if constexpr (kCollect) {
+          push(key);
+          fail_at("patternProperties", pe.path,
+                  json::Value(json::Object{{"pattern", p_.regexes[pe.regex].pattern()}}),
+                  "pattern " + json::quote(p_.regexes[pe.regex].pattern()) + " exceeded its step budget");
+          pop();
+        }
+        ok = false;
+        if (!keep_going()) return false;
+        continue;
+      }
+      if (r != Regex::Match::Yes) continue;
+      matched = true;
+      push(key);
+      bool sub_ok = node(pe.node, member.value, nullptr);
+      pop();
+      if (!sub_ok) {
+        ok = false;
+        if (!keep_going()) return false;
+      }
+    }
+    if (!matched && table.additional != kNone) {
+      matched = true;
+      if (table.additional_false) {
+        if constexpr (kCollect) {
+          fail_at("additionalProperties", table.additional_path, json::Value(json::Object{{"additionalProperty", key}}),
+                  "must NOT have additional properties");
+        }
+        ok = false;
+        if (!keep_going()) return false;
+      } else {
+        push(key);
+        bool sub_ok = node(table.additional, member.value, nullptr);
+        pop();
+        if (!sub_ok) {
+          ok = false;
+          if (!keep_going()) return false;
+        }
+      }
+    }
+    if (ann && matched) ann->marks[m] = 1;
+  }
+  return ok;
+}
+
+
+template <bool kCollect>
+bool Evaluator<kCollect>::items(const Instr& in, const json::Value& v, Annot* ann) {
+  const json::Array& array = v.as_array();
+  bool ok = true;
+  std::size_t prefix = std::min<std::size_t>(in.b, array.size());
+  for (std::size_t i = 0; i < prefix; ++i) {
+    push(i);
+    bool sub_ok = node(p_.node_lists[in.a + i], array[i], nullptr);
+    pop();
+    if (!sub_ok) {
+      ok = false;
+      if (!keep_going()) return false;
+    }
+  }
+  if (ann) {
+    for (std::size_t i = 0; i < prefix; ++i) ann->marks[i] = 1;
+  }
+  if (in.c == kNone || array.size() <= in.b) return ok;
+  if (in.flags & 1) {
+    fail(in, [&] { return json::Value(json::Object{{"limit", static_cast<std::int64_t>(in.b)}}); },
+         [&] { return "must NOT have more than " + std::to_string(in.b) + " items"; });
+    return false;
+  }
+  for (std::size_t i = in.b; i < array.size(); ++i) {
+    push(i);
+    bool sub_ok = node(in.c, array[i], nullptr);
+    pop();
+    if (!sub_ok) {
+      ok = false;
+      if (!keep_going()) return false;
+    }
+  }
+  if (ann && ok) {
+    for (std::size_t i = 0; i < array.size(); ++i) ann->marks[i] = 1;
+  }
+  return ok;
+}
+
+template <bool kCollect>
+bool Evaluator<kCollect>::instr(const Instr& in, const json::Value& v, Annot* ann) {
+  switch (in.op) {
+    case OpCode::Enum: {
+      for (std::uint32_t k = in.a; k < in.a + in.b; ++k) {
+        if (p_.values[k] == v) return true;
+      }
+      fail(in, [&] { return json::Value(json::Object{{"allowedValues", p_.values[in.c]}}); },
+           [] { return std::string("must be equal to one of the allowed values"); });
+      return false;
+    }
+    case OpCode::Const:
+      if (p_.values[in.a] == v) return true;
+      fail(in, [&] { return json::Value(json::Object{{"allowedValue", p_.values[in.a]}}); },
+           [] { return std::string("must be equal to constant"); });
+      return false;
+    case OpCode::Ref: return node(in.a, v, ann);
+    case OpCode::DynamicRef: {
+      const DynamicRef& ref = p_.dynamic_refs[in.a];
+      std::uint32_t target = ref.static_node;
+      if (!ref.candidates.empty()) {
+        bool found = false;
+        for (std::uint32_t resource : scope_) {
+          for (const auto& [r, candidate] : ref.candidates) {
+            if (r == resource) {
+              target = candidate;
+              found = true;
+              break;
+            }
+          }
+          if (found) break;
+        }
+      }
+      return node(target, v, ann);
+    }
+    case OpCode::AllOf: {
+      bool ok = true;
+      for (std::uint32_t k = in.a; k < in.a + in.b; ++k) {
+        if (!node(p_.node_lists[k], v, ann)) {
+          ok = false;
+          if (!keep_going()) return false;
+        }
+      }
+      return ok;
+    }
+    case OpCode::AnyOf: {
+      std::size_t m = mark();
+      bool any = false;
+      for (std::uint32_t k = in.a; k < in.a + in.b; ++k) {
+        if (ann) {
+          Annot tmp;
+          tmp.marks.assign(ann->marks.size(), 0);
+          if (node(p_.node_lists[k], v, &tmp)) {
+            any = true;
+            ann->merge(tmp);
+          }
+        } else if (node(p_.node_lists[k], v, nullptr)) {
+          any = true;
+          break;
+        }
+      }
+      if (any) {
+        rewind(m);
+        return true;
+      }
+      fail(in, [] { return empty_params(); }, [] { return std::string("must match a schema in anyOf"); });
+      return false;
+    }
+    case OpCode::OneOf: {
+      std::size_t m = mark();
+      int passing = 0;
+      std::int64_t first = -1, second = -1;
+      Annot chosen;
+      for (std::uint32_t k = in.a; k < in.a + in.b; ++k) {
+        bool valid;
+        if (ann) {
+          Annot tmp;
+          tmp.marks.assign(ann->marks.size(), 0);
+          valid = node(p_.node_lists[k], v, &tmp);
+          if (valid && passing == 0) chosen = std::move(tmp);
+        } else {
+          valid = node(p_.node_lists[k], v, nullptr);
+        }
+        if (valid) {
+          ++passing;
+          if (first < 0) {
+            first = k - in.a;
+          } else {
+            second = k - in.a;
+            break;
+          }
+        }
+      }
+      if (passing == 1) {
+        rewind(m);
+        if (ann) ann->merge(chosen);
+        return true;
+      }
+      if (passing > 1) rewind(m);
+      fail(in,
+           [&] {
+             json::Value passing_schemas = nullptr;
+             if (second >= 0) passing_schemas = json::Value(json::Array{json::Value(first), json::Value(second)});
+             return json::Value(json::Object{{"passingSchemas", passing_schemas}});
+           },
+           [] { return std::string("must match exactly one schema in oneOf"); });
+      return false;
+    }
+    case OpCode::Not: {
+      std::size_t m = mark();
+      bool valid = node(in.a, v, nullptr);
+      rewind(m);
+      if (!valid) return true;
+      fail(in, [] { return empty_params(); }, [] { return std::string("must NOT be valid"); });
+      return false;
+    }
+    case OpCode::IfThenElse: {
+      std::size_t m = mark();
+      Annot tmp;
+      if (ann) tmp.marks.assign(ann->marks.size(), 0);
+      bool cond = node(in.a, v, ann ? &tmp : nullptr);
+      rewind(m);
+      if (cond && ann) ann->merge(tmp);
+      std::uint32_t branch = cond ? in.b : in.c;
+      if (branch == kNone) return true;
+      if (node(branch, v, ann)) return true;
+      fail(in, [&] { return json::Value(json::Object{{"failingKeyword", cond ? "then" : "else"}}); },
+           [&] { return std::string(cond ? "must match \"then\" schema" : "must match \"else\" schema"); });
+      return false;
+    }
+    case OpCode::Minimum:
+    case OpCode::Maximum:
+    case OpCode::ExclusiveMinimum:
+    case OpCode::ExclusiveMaximum: {
+      long double x = v.is_integer() ? static_cast<long double>(v.as_integer()) : static_cast<long double>(v.as_real());
+      long double limit = in.num;
+      bool exclusive = in.op == OpCode::ExclusiveMinimum || in.op == OpCode::ExclusiveMaximum || (in.flags & 1);
+      bool is_min = in.op == OpCode::Minimum || in.op == OpCode::ExclusiveMinimum;
+      bool ok = is_min ? (exclusive ? x > limit : x >= limit) : (exclusive ? x < limit : x <= limit);
+      if (ok) return true;
+      fail(in,
+           [&] {
+             const char* cmp = is_min ? (exclusive ? ">" : ">=") : (exclusive ? "<" : "<=");
+             return json::Value(json::Object{{"comparison", cmp}, {"limit", number_value(in.num)}});
+           },
+           [&] {
+             const char* cmp = is_min ? (exclusive ? ">" : ">=") : (exclusive ? "<" : "<=");
+             return "must be " + std::string(cmp) + " " + number_text(in.num);
+           });
+      return false;
+    }
+    case OpCode::MultipleOf:
+      if (is_multiple_of(v, p_.values[in.a])) return true;
+      fail(in, [&] { return json::Value(json::Object{{"multipleOf", p_.values[in.a]}}); },
+           [&] { return "must be multiple of " + number_text(in.num); });
+      return false;
+    case OpCode::MinLength:
+      if (string_length_at_least(v.as_string(), in.a)) return true;
+      fail(in, [&] { return json::Value(json::Object{{"limit", static_cast<std::int64_t>(in.a)}}); },
+           [&] { return "must NOT have fewer than " + std::to_string(in.a) + " characters"; });
+      return false;
+    case OpCode::MaxLength:
+      if (!string_length_at_least(v.as_string(), static_cast<std::size_t>(in.a) + 1)) return true;
+      fail(in, [&] { return json::Value(json::Object{{"limit", static_cast<std::int64_t>(in.a)}}); },
+           [&] { return "must NOT have more than " + std::to_string(in.a) + " characters"; });
+      return false;
+    case OpCode::Pattern: {
+      Regex::Match r = p_.regexes[in.a].search(v.as_string());
+      if (r == Regex::Match::Yes) return true;
+      const std::string& pattern = p_.strings[in.b];
+      if (r == Regex::Match::BudgetExceeded) {
+        fail(in, [&] { return json::Value(json::Object{{"pattern", pattern}}); },
+             [&] { return "pattern " + json::quote(pattern) + " exceeded its step budget; the string could not be checked"; });
+      } else {
+        fail(in, [&] { return json::Value(json::Object{{"pattern", pattern}}); },
+             [&] { return "must match pattern " + json::quote(pattern); });
+      }
+      return false;
+    }
+    case OpCode::Format: {
+      const std::string& name = p_.strings[in.a];
+      if (check_format(name, v.as_string())) return true;
+      fail(in, [&] { return json::Value(json::Object{{"format", name}}); },
+           [&] { return "must match format " + json::quote(name); });
+      return false;
+    }
+    case OpCode::MinItems:
+      if (v.as_array().size() >= in.a) return true;
+      fail(in, [&] { return json::Value(json::Object{{"limit", static_cast<std::int64_t>(in.a)}}); },
+           [&] { return "must NOT have fewer than " + std::to_string(in.a) + " items"; });
+      return false;
+    case OpCode::MaxItems:
+      if (v.as_array().size() <= in.a) return true;
+      fail(in, [&] { return json::Value(json::Object{{"limit", static_cast<std::int64_t>(in.a)}}); },
+           [&] { return "must NOT have more than " + std::to_string(in.a) + " items"; });
+      return false;
+    case OpCode::UniqueItems: {
+      const json::Array& array = v.as_array();
+      for (std::size_t i = array.size(); i-- > 1;) {
+        for (std::size_t j = i; j-- > 0;) {
+          if (array[i] == array[j]) {
+            fail(in,
+                 [&] {
+                   return json::Value(json::Object{{"i", static_cast<std::int64_t>(i)}, {"j", static_cast<std::int64_t>(j)}});
+                 },
+                 [&] {
+                   return "must NOT have duplicate items (items ## " + std::to_string(j) + " and " + std::to_string(i) +
+                          " are identical)";
+                 });
+            return false;
+          }
+        }
+      }
+      return true;
+    }
+    case OpCode::Items: return items(in, v, ann);
+    case OpCode::Contains: {
+      const json::Array& array = v.as_array();
+      std::size_t m = mark();
+      std::uint32_t count = 0;
+      bool track = ann && (in.flags & 1);
+      for (std::size_t i = 0; i < array.size(); ++i) {
+        if (node(in.a, array[i], nullptr)) {
+          ++count;
+          if (track) ann->marks[i] = 1;
+          if (!track && in.c == kNone && count >= in.b) break;
+          if (!track && in.c != kNone && count > in.c) break;
+        }
+      }
+      rewind(m);
+      if (count >= in.b && (in.c == kNone || count <= in.c)) return true;
+      fail(in,
+           [&] {
+             json::Value params = json::Object{{"minContains", static_cast<std::int64_t>(in.b)}};
+             if (in.c != kNone) params.set("maxContains", static_cast<std::int64_t>(in.c));
+             return params;
+           },
+           [&] {
+             if (in.c == kNone) return "must contain at least " + std::to_string(in.b) + " valid item(s)";
+             return "must contain at least " + std::to_string(in.b) + " and no more than " + std::to_string(in.c) +
+                    " valid item(s)";
+           });
+      return false;
+    }
+    case OpCode::UnevaluatedItems: {
+      const json::Array& array = v.as_array();
+      bool ok = true;
+      for (std::size_t i = 0; i < array.size(); ++i) {
+        if (ann->marks[i]) continue;
+        if (in.flags & 1) {
+          std::size_t evaluated = i;
+          fail(in, [&] { return json::Value(json::Object{{"limit", static_cast<std::int64_t>(evaluated)}}); },
+               [&] { return "must NOT have more than " + std::to_string(evaluated) + " items"; });
+          return false;
+        }
+        push(i);
+        bool sub_ok = node(in.a, array[i], nullptr);
+        pop();
+        if (!sub_ok) {
+          ok = false;
+          if (!keep_going()) return false;
+        }
+      }
+      if (ok) std::fill(ann->marks.begin(), ann->marks.end(), 1);
+      return ok;
+    }
+    case OpCode::MinProperties:
+      if (v.as_object().size() >= in.a) return true;
+      fail(in, [&] { return json::Value(json::Object{{"limit", static_cast<std::int64_t>(in.a)}}); },
+           [&] { return "must NOT have fewer than " + std::to_string(in.a) + " properties"; });
+      return false;
+    case OpCode::MaxProperties:
+      if (v.as_object().size() <= in.a) return true;
+      fail(in, [&] { return json::Value(json::Object{{"limit", static_cast<std::int64_t>(in.a)}}); },
+           [&] { return "must NOT have more than " + std::to_string(in.a) + " properties"; });
+      return false;
+    case OpCode::Required: {
+      bool ok = true;
+      for (std::uint32_t k = in.a; k < in.a + in.b; ++k) {
+        const std::string& name = p_.names[k];
+        if (v.find(name)) continue;
+        fail(in, [&] { return json::Value(json::Object{{"missingProperty", name}}); },
+             [&] { return "must have required property '" + name + "'"; });
+        ok = false;
+        if (!keep_going()) return false;
+      }
+      return ok;
+    }
+    case OpCode::DependentRequired: {
+      bool ok = true;
+      for (std::uint32_t k = in.a; k < in.a + in.b; ++k) {
+        const DepRequired& dep = p_.dep_required[k];
+        if (!v.find(dep.property)) continue;
+        for (const std::string& name : dep.required) {
+          if (v.find(name)) continue;
+          fail(in,
+               [&] {
+                 std::string deps;
+                 for (const std::string& d : dep.required) deps += (deps.empty() ? "" : ", ") + d;
+                 return json::Value(json::Object{{"property", dep.property},
+                                                 {"missingProperty", name},
+                                                 {"depsCount", static_cast<std::int64_t>(dep.required.size())},
+                                                 {"deps", deps}});
+               },
+               [&] {
+                 std::string deps;
+                 for (const std::string& d : dep.required) deps += (deps.empty() ? "" : ", ") + d;
+                 return std::string("must have ") + (dep.required.size() == 1 ? "property " : "properties ") + deps +
+                        " when property " + dep.property + " is present";
+               });
+          ok = false;
+          if (!keep_going()) return false;
+        }
+      }
+      return ok;
+    }
+    case OpCode::DependentSchemas: {
+      bool ok = true;
+      for (std::uint32_t k = in.a; k < in.a + in.b; ++k) {
+        const DepSchema& dep = p_.dep_schemas[k];
+        if (!v.find(dep.property)) continue;
+        if (!node(dep.node, v, ann)) {
+          ok = false;
+          if (!keep_going()) return false;
+        }
+      }
+      return ok;
+    }
+    case OpCode::PropertyNames: {
+      bool ok = true;
+      for (const json::Member& member : v.as_object()) {
+        json::Value name(member.key);
+        if (node(in.a, name, nullptr)) continue;
+        fail(in, [&] { return json::Value(json::Object{{"propertyName", member.key}}); },
+             [] { return std::string("property name must be valid"); });
+        ok = false;
+        if (!keep_going()) return false;
+      }
+      return ok;
+    }
+    case OpCode::Properties: return properties(in, v, ann);
+    case OpCode::UnevaluatedProperties: {
+      const json::Object& object = v.as_object();
+      bool ok = true;
+      for (std::size_t i = 0; i < object.size(); ++i) {
+        if (ann->marks[i]) continue;
+        const std::string& key = object[i].key;
+        if (in.flags & 1) {
+          fail(in, [&] { return json::Value(json::Object{{"unevaluatedProperty", key}}); },
+               [] { return std::string("must NOT have unevaluated properties"); });
+          ok = false;
+          if (!keep_going()) return false;
+          continue;
+        }
+        push(key);
+        bool sub_ok = node(in.a, object[i].value, nullptr);
+        pop();
+        if (!sub_ok) {
+          ok = false;
+          if (!keep_going()) return false;
+        }
+      }
+      if (ok) std::fill(ann->marks.begin(), ann->marks.end(), 1);
+      return ok;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+bool evaluate_fast(const Program& program, const json::Value& instance) {
+  Evaluator<false> evaluator(program, nullptr, false);
+  return evaluator.node(program.root, instance, nullptr);
+}
+
+bool evaluate_collect(const Program& program, const json::Value& instance, bool all, std::vector<Violation>& out) {
+  Evaluator<true> evaluator(program, &out, all);
+  return evaluator.node(program.root, instance, nullptr);
+}
+
+}  // namespace weld::schema

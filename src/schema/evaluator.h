@@ -1,0 +1,20 @@
+#pragma once
+/// \file
+/// The evaluator: Program x JSON -> verdict (+ Ajv-shaped violations).
+/// Two instantiations: a fast one that only decides (no paths, no messages,
+/// no allocation on the valid path) and a collecting one run only when the
+/// fast one said "invalid".
+
+#include <vector>
+
+#include "program.h"
+
+namespace weld::schema {
+
+/// Fast verdict.
+bool evaluate_fast(const Program& program, const json::Value& instance);
+
+/// Violations (all, or stopping at the first failing keyword); returns the verdict.
+bool evaluate_collect(const Program& program, const json::Value& instance, bool all, std::vector<Violation>& out);
+
+}  // namespace weld::schema

@@ -1,0 +1,181 @@
+#pragma once
+/// \file
+/// The compiled form of a schema: plain data (STYLE.md "a compiled Program
+/// is plain data"). The compiler (compiler.cc) writes it, the evaluator
+/// (evaluator.cc) only reads it. Nodes and instructions refer to each other
+/// by index, so `$ref` cycles are just indices and a Program can be shared
+/// read-only by any number of threads.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "weld/json/value.h"
+#include "weld/schema/regex.h"
+#include "weld/schema/schema.h"
+
+namespace weld::schema {
+
+inline constexpr std::uint32_t kNone = 0xFFFFFFFFu;
+
+/// Instance type bits for `Node::type_mask` (bit = 1 << json::Type).
+enum TypeBit : std::uint8_t {
+  kTypeNull = 1 << 0,
+  kTypeBoolean = 1 << 1,
+  kTypeInteger = 1 << 2,
+  kTypeReal = 1 << 3,
+  kTypeString = 1 << 4,
+  kTypeArray = 1 << 5,
+  kTypeObject = 1 << 6,
+  /// "integer" also admits reals with an integral value (1.0).
+  kTypeIntegralReal = 1 << 7,
+  kTypeAll = 0x7F,
+};
+
+enum class OpCode : std::uint8_t {
+  // Any instance type.
+  Enum,          // a = first value in Program::values, b = count
+  Const,         // a = value index
+  Ref,           // a = node
+  DynamicRef,    // a = dynamic_refs index
+  AllOf,         // a = first in node_lists, b = count
+  AnyOf,         // a = first in node_lists, b = count
+  OneOf,         // a = first in node_lists, b = count
+  Not,           // a = node
+  IfThenElse,    // a = if node, b = then node | kNone, c = else node | kNone
+  // Numbers.
+  Minimum,            // num; flags&1: draft-04 exclusive (reported as "minimum" with ">")
+  Maximum,            // num; flags&1: exclusive
+  ExclusiveMinimum,   // num
+  ExclusiveMaximum,   // num
+  MultipleOf,         // num
+  // Strings.
+  MinLength,     // a = limit
+  MaxLength,     // a = limit
+  Pattern,       // a = regex index
+  Format,        // a = string index (format name)
+  // Arrays.
+  MinItems,      // a = limit
+  MaxItems,      // a = limit
+  UniqueItems,
+  Items,         // a = first prefix node in node_lists, b = prefix count, c = rest node | kNone;
+                 // str2 = keyword of the rest ("items"/"additionalItems"); flags&1: rest is false
+  Contains,      // a = node, b = min, c = max | kNone
+  UnevaluatedItems,       // a = node
+  // Objects.
+  MinProperties,          // a = limit
+  MaxProperties,          // a = limit
+  Required,               // a = first in Program::names, b = count
+  DependentRequired,      // a = first in dep_required, b = count
+  DependentSchemas,       // a = first in dep_schemas, b = count
+  PropertyNames,          // a = node
+  Properties,             // a = prop_tables index
+  UnevaluatedProperties,  // a = node
+};
+
+/// One keyword check with precomputed operands.
+struct Instr {
+  OpCode op;
+  std::uint8_t flags = 0;
+  std::uint32_t a = 0, b = 0, c = 0;
+  double num = 0;
+  /// Index in Program::strings of the keyword name ("enum").
+  std::uint32_t keyword = 0;
+  /// Index in Program::strings of the Ajv schema path ("#/properties/x/enum").
+  std::uint32_t path = 0;
+};
+
+enum NodeFlag : std::uint8_t {
+  kNodeFalse = 1,                  // the boolean schema false
+  kNodeUnevaluatedProps = 2,       // needs property annotations of its own
+  kNodeUnevaluatedItems = 4,       // needs item annotations of its own
+};
+
+/// A compiled subschema: a type check and five instruction ranges
+/// [begin[k], begin[k+1]): any type, number, string, array, object.
+struct Node {
+  std::uint32_t begin[6] = {0, 0, 0, 0, 0, 0};
+  std::uint8_t type_mask = kTypeAll;
+  std::uint8_t flags = 0;
+  std::uint32_t resource = 0;
+  /// Schema paths for the type check and the false schema.
+  std::uint32_t type_path = 0;
+  /// Index in Program::values of the `type` keyword value (for params).
+  std::uint32_t type_value = kNone;
+};
+
+/// `properties` + `patternProperties` + `additionalProperties` of one
+/// schema, evaluated in one pass over the instance's members.
+struct PropTable {
+  struct Entry {
+    std::string name;
+    std::uint32_t node;
+  };
+  std::vector<Entry> entries;  // schema order
+  /// Open-addressing hash table over `entries` (empty when few entries).
+  std::vector<std::uint32_t> buckets;
+  std::uint64_t bucket_mask = 0;
+  struct PatternEntry {
+    std::uint32_t regex;
+    std::uint32_t node;
+    std::uint32_t path;  // "#/patternProperties/<p>" for budget errors
+  };
+  std::vector<PatternEntry> patterns;
+  std::uint32_t additional = kNone;  // node
+  bool additional_false = false;
+  std::uint32_t additional_path = 0;  // "#/additionalProperties"
+};
+
+struct DepRequired {
+  std::string property;
+  std::vector<std::string> required;
+};
+
+struct DepSchema {
+  std::string property;
+  std::uint32_t node;
+};
+
+/// `$dynamicRef` / `$recursiveRef`: the static target, and the resources
+/// whose anchor can take over when they are in the dynamic scope.
+struct DynamicRef {
+  std::uint32_t static_node;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> candidates;  // (resource, node)
+};
+
+class Program {
+ public:
+  std::vector<Node> nodes;
+  std::vector<Instr> instrs;
+  std::vector<std::uint32_t> node_lists;
+  std::vector<json::Value> values;
+  std::vector<std::string> strings;
+  std::vector<std::string> names;
+  std::vector<PropTable> prop_tables;
+  std::vector<DepRequired> dep_required;
+  std::vector<DepSchema> dep_schemas;
+  std::vector<DynamicRef> dynamic_refs;
+  std::vector<Regex> regexes;
+  std::uint32_t root = 0;
+  /// True when `$dynamicRef`/`$recursiveRef` occur: the evaluator then keeps
+  /// the dynamic scope.
+  bool uses_dynamic_scope = false;
+  std::uint32_t resource_count = 0;
+
+  Dialect dialect = Dialect::Draft2020_12;
+  std::vector<Warning> warnings;
+  json::Value source;
+};
+
+/// 64-bit FNV-1a, the hash of PropTable::buckets.
+inline std::uint64_t hash_name(const char* data, std::size_t size) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (std::size_t i = 0; i < size; ++i) {
+    h ^= static_cast<unsigned char>(data[i]);
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+}  // namespace weld::schema

@@ -1,0 +1,48 @@
+// Schema: the public face of the compiler and evaluator (schema.h).
+#include "weld/schema/schema.h"
+
+#include "compiler.h"
+#include "evaluator.h"
+
+namespace weld::schema {
+
+Schema Schema::compile(const json::Value& schema, const CompileOptions& options) {
+  auto program = std::make_shared<Program>();
+  program->source = schema;
+  Compiler compiler(options, *program, false);
+  compiler.run();
+  return Schema(std::move(program));
+}
+
+Schema compile_meta_schema(const json::Value& schema) {
+  auto program = std::make_shared<Program>();
+  program->source = schema;
+  CompileOptions options;
+  options.strict = false;
+  options.assert_formats = false;
+  Compiler compiler(options, *program, true);
+  compiler.run();
+  return Schema(std::move(program));
+}
+
+bool Schema::is_valid(const json::Value& instance) const { return evaluate_fast(*program_, instance); }
+
+ValidationResult Schema::validate(const json::Value& instance, Collect collect) const {
+  ValidationResult result;
+  if (evaluate_fast(*program_, instance)) return result;
+  result.valid = false;
+  evaluate_collect(*program_, instance, collect == Collect::All, result.violations);
+  if (collect == Collect::First && result.violations.size() > 1) result.violations.resize(1);
+  return result;
+}
+
+Dialect Schema::dialect() const { return program_->dialect; }
+const std::vector<Warning>& Schema::warnings() const { return program_->warnings; }
+const json::Value& Schema::source() const { return program_->source; }
+
+Schema::Schema(std::shared_ptr<const Program> program) : program_(std::move(program)) {}
+Schema::Schema(Schema&&) noexcept = default;
+Schema& Schema::operator=(Schema&&) noexcept = default;
+Schema::~Schema() = default;
+
+}  // namespace weld::schema
