@@ -11,7 +11,9 @@
 #include <sstream>
 
 #include "weld/json/parse.h"
+#ifdef WELD_PROXY_HAVE_SCHEMA_LOAD
 #include "weld/schema/load.h"
+#endif
 #include "weld/schema/schema.h"
 
 namespace weld::proxy {
@@ -128,9 +130,11 @@ Result<RegistryPtr> load_registry(std::string_view text, std::string_view origin
         return registry_error(origin, name, "mechanism must be \"tool\", \"native\" or \"auto\"");
       }
     }
+#ifdef WELD_PROXY_HAVE_SCHEMA_LOAD
     if (auto problem = schema::check_root_accepts_object(*input_schema)) {
       return registry_error(origin, name, "input_schema: " + *problem);
     }
+#endif
     try {
       schema::CompileOptions options;
       options.strict = true;

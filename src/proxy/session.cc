@@ -242,7 +242,13 @@ awaitable<void> Session::send_simple(int status, std::string_view content_type, 
   head += connection_header();
   head += "\r\n";
   log.status = status;
-  co_await write_client({asio::buffer(head), asio::buffer(body)});
+  std::vector<asio::const_buffer> buffers{asio::buffer(head), asio::buffer(body)};
+  co_await write_client(buffers);
+}
+
+awaitable<bool> Session::write_client(std::string_view data) {
+  std::vector<asio::const_buffer> buffers{asio::buffer(data)};
+  co_return co_await write_client(buffers);
 }
 
 awaitable<void> Session::send_error(std::string_view path, int status, std::string_view type,
@@ -356,7 +362,8 @@ awaitable<std::optional<Error>> Session::open_upstream(std::string_view head, st
       if (ec) co_return Error{"connect", "could not connect to the upstream " + where + ": " + ec.message(), ""};
     }
     current_upstream_ = connection.get();
-    ec = co_await connection->write({asio::buffer(head), asio::buffer(body)}, read_timeout);
+    std::vector<asio::const_buffer> buffers{asio::buffer(head), asio::buffer(body)};
+    ec = co_await connection->write(buffers, read_timeout);
     if (client_gone_) {
       current_upstream_ = nullptr;
       co_return Error{"cancelled", "the client went away", ""};

@@ -69,7 +69,7 @@ class Session {
 
   // Client side.
   awaitable<bool> write_client(const std::vector<asio::const_buffer>& buffers);
-  awaitable<bool> write_client(std::string_view data) { co_return co_await write_client({asio::buffer(data)}); }
+  awaitable<bool> write_client(std::string_view data);
   awaitable<void> send_simple(int status, std::string_view content_type, std::string_view body, RequestLog& log);
   awaitable<void> send_error(std::string_view path, int status, std::string_view type, std::string_view message,
                              RequestLog& log);
