@@ -5,6 +5,7 @@
 #include "session.h"
 
 #include <cstring>
+#include <limits>
 
 #include "weld/json/serialize.h"
 #include "weld/proxy/tag_scan.h"
@@ -375,7 +376,8 @@ awaitable<std::optional<Error>> Session::open_upstream(std::string_view head, st
                       "could not send the request to the upstream " + where + ": " + ec.message(), ""};
     }
     parser.emplace();
-    parser->body_limit(boost::none);
+    // Not boost::none: Beast 1.74 compares a Content-Length against an empty optional as "greater".
+    parser->body_limit(std::numeric_limits<std::uint64_t>::max());
     parser->header_limit(256u << 10);
     if (head_request) parser->skip(true);
     ec = co_await connection->read_header(*parser, read_timeout);
