@@ -96,6 +96,12 @@ awaitable<void> Session::run() {
       co_await send_error("", 431, "invalid_request_error", "request header fields too large", log);
       break;
     }
+    if (ec == http::error::body_limit) {  // the Content-Length alone is over the limit
+      std::string_view target = parser.get().target();
+      co_await send_error(target.substr(0, target.find('?')), 413, "request_too_large",
+                          "request body is larger than " + std::to_string(config.max_body_bytes) + " bytes", log);
+      break;
+    }
     if (ec == beast::error::timeout) {
       co_await send_error("", 408, "invalid_request_error", "request header not received in time", log);
       break;
