@@ -53,9 +53,19 @@ struct Shared {
 
 /// One per worker thread; touched only from that thread (after start).
 struct Worker {
-  explicit Worker(Shared& shared) : shared(shared), io(1) {}
+  explicit Worker(Shared& shared) : shared(shared) {}
+  // Sockets before their io_context, and the io_context (whose destruction
+  // destroys suspended sessions) before the session set they unregister from.
+  ~Worker() {
+    acceptor.reset();
+    pool.clear();
+    io_owner.reset();
+  }
+  Worker(const Worker&) = delete;
+  Worker& operator=(const Worker&) = delete;
   Shared& shared;
-  asio::io_context io;
+  std::unique_ptr<asio::io_context> io_owner = std::make_unique<asio::io_context>(1);
+  asio::io_context& io = *io_owner;
   std::optional<tcp::acceptor> acceptor;
   UpstreamPool pool;
   std::unordered_set<Session*> sessions;

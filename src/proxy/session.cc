@@ -7,6 +7,7 @@
 #include <cstring>
 #include <limits>
 
+#include "weld/json/parse.h"
 #include "weld/json/serialize.h"
 #include "weld/proxy/tag_scan.h"
 
@@ -30,6 +31,19 @@ bool ends_with(std::string_view s, std::string_view suffix) {
 
 double seconds_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+// Removes `__schema=<agent>` from the top-level model of a JSON body, in
+// place; leaves anything else (and unparsable bodies) untouched.
+void strip_model_suffix(Request& req) {
+  Result<json::Value> body = json::parse(req.body());
+  if (!body || !body->is_object()) return;
+  json::Value* model = body->find("model");
+  if (model == nullptr || !model->is_string()) return;
+  auto tag = parse_model_tag(model->as_string());
+  if (!tag) return;
+  *model = json::Value(tag->base_model);
+  req.body() = json::serialize(*body);
 }
 
 }  // namespace
@@ -190,6 +204,10 @@ awaitable<void> Session::handle(Request& req, RequestLog& log) {
         co_await weld(req, *api, agent_header, log);
         co_return;
       }
+    } else if (may_be_suffix_tagged(req.body())) {
+      // Other model calls of a tagged client (e.g. /v1/messages/count_tokens
+      // from Claude Code): the upstream must not see the suffix (SPEC §3.3).
+      strip_model_suffix(req);
     }
   }
   co_await relay(req, log);

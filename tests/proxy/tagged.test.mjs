@@ -211,3 +211,11 @@ test('the access log names the agent and the attempts, without bodies', async ()
   assert.equal(typeof entry.total_ms, 'number');
   assert.ok(!proxy.logs.join('\n').includes('money back'));
 });
+
+test('other model calls of a tagged client lose the suffix (count_tokens)', async () => {
+  await fake.reset({ responses: [] });
+  await postJson(`${proxy.url}/v1/messages/count_tokens`, { model: 'qwen__schema=router', messages: [] });
+  const [sent] = await fake.requests();
+  assert.equal(sent.path, '/v1/messages/count_tokens');
+  assert.deepEqual(sent.body, { model: 'qwen', messages: [] });
+});
