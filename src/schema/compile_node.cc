@@ -249,7 +249,7 @@ void Compiler::compile_node(std::uint32_t index, const json::Value& v, const Sub
         in.a = sub(*i);
         in.b = t ? sub(*t) : kNone;
         in.c = e ? sub(*e) : kNone;
-        if (t || e) ranges[kAny].push_back(in);
+        ranges[kAny].push_back(in);  // even alone: `if` annotates for unevaluated*
       }
     }
   }

@@ -455,6 +455,7 @@ bool Evaluator<kCollect>::instr(const Instr& in, const json::Value& v, Annot* an
       return false;
     }
     case OpCode::IfThenElse: {
+      if (!ann && in.b == kNone && in.c == kNone) return true;
       std::size_t m = mark();
       Annot tmp;
       if (ann) tmp.marks.assign(ann->marks.size(), 0);

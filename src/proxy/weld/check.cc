@@ -9,7 +9,13 @@ namespace weld::proxy {
 
 Verdict check_candidate(const Candidate& candidate, const Agent& agent, bool allow_repair) {
   Verdict verdict;
-  if (!candidate.found) {
+  // SPEC §4 `native`: the answer is the message text, not a tool call.
+  const bool native = agent.mode == Mode::Forced && agent.mechanism == Mechanism::Native;
+  if (native && candidate.text.find_first_not_of(" \t\r\n") == std::string::npos) {
+    verdict.errors = "the answer was empty: answer with only a JSON value that matches the schema";
+    return verdict;
+  }
+  if (!native && !candidate.found) {
     // The server ignored the forced tool_choice (or, two-phase, the model
     // answered in text). The message goes back to the model as is.
     verdict.errors = "the answer did not call the tool '" + agent.name +
@@ -28,7 +34,8 @@ Verdict check_candidate(const Candidate& candidate, const Agent& agent, bool all
   // Clamping is the registry's explicit request (source: confidence into
   // [0,1]), so it follows the agent, not the repair switch.
   options.clamp = agent.clamp;
-  repair::Checked checked = repair::check_arguments(candidate.arguments, *agent.schema, options);
+  repair::Checked checked =
+      repair::check_arguments(native ? candidate.text : candidate.arguments, *agent.schema, options);
   verdict.valid = checked.valid;
   verdict.repairs = std::move(checked.repairs);
   if (checked.valid) {

@@ -89,6 +89,28 @@ void set_stream(Api api, json::Value& body, bool upstream_stream) {
   }
 }
 
+// Anthropic `output_config.format` (other output_config members kept);
+// OpenAI `response_format` json_schema (vLLM, SGLang, llama.cpp and Ollama
+// read it too). Not `strict`: OpenAI's strict mode refuses most schemas, and
+// weld validates locally whatever the server enforced.
+void set_native_format(Api api, json::Value& body, const Agent& agent) {
+  json::Value schema = wire::tool_schema(agent.input_schema);
+  if (api == Api::Anthropic) {
+    json::Value format = json::Object{{"type", "json_schema"}, {"schema", std::move(schema)}};
+    json::Value* config = body.find("output_config");
+    if (config == nullptr || !config->is_object()) {
+      body.set("output_config", json::Object{{"format", std::move(format)}});
+    } else {
+      config->set("format", std::move(format));
+    }
+    return;
+  }
+  json::Value json_schema = json::Object{{"name", agent.name}};
+  if (!agent.description.empty()) json_schema.set("description", agent.description);
+  json_schema.set("schema", std::move(schema));
+  body.set("response_format", json::Object{{"type", "json_schema"}, {"json_schema", std::move(json_schema)}});
+}
+
 }  // namespace
 
 json::Value build_upstream_request(Api api, const json::Value& client_body, const Agent& agent,
@@ -97,6 +119,17 @@ json::Value build_upstream_request(Api api, const json::Value& client_body, cons
   json::Value body = client_body.is_object() ? client_body : json::Value(json::Object{});
   body.set("model", base_model);
 
+  if (agent.mode == Mode::Forced && agent.mechanism == Mechanism::Native) {
+    // SPEC §4 `native`: the provider's own constrained decoding; the answer
+    // is the message text, so no tool is offered at all.
+    body.erase("tools");
+    body.erase("tool_choice");
+    drop_conflicts(api, body);
+    set_native_format(api, body, agent);
+    if (api == Api::OpenAI && agent.chat_template_kwargs) thinking_off_kwargs(body);
+    set_stream(api, body, upstream_stream);
+    return body;
+  }
   const bool forced = agent.mode == Mode::Forced || force_agent_tool;
   if (agent.mode == Mode::Forced) {
     body.set("tools", json::Array{wire::agent_tool(api, agent)});

@@ -47,15 +47,15 @@ json::Value tool_schema(const json::Value& input_schema) {
 }
 
 json::Value agent_tool(Api api, const Agent& agent) {
+  // An empty description is left out rather than sent as "".
+  json::Value tool = json::Object{{"name", agent.name}};
+  if (!agent.description.empty()) tool.set("description", agent.description);
   if (api == Api::Anthropic) {
-    return json::Object{{"name", agent.name},
-                        {"description", agent.description},
-                        {"input_schema", tool_schema(agent.input_schema)}};
+    tool.set("input_schema", tool_schema(agent.input_schema));
+    return tool;
   }
-  return json::Object{{"type", "function"},
-                      {"function", json::Object{{"name", agent.name},
-                                                {"description", agent.description},
-                                                {"parameters", tool_schema(agent.input_schema)}}}};
+  tool.set("parameters", tool_schema(agent.input_schema));
+  return json::Object{{"type", "function"}, {"function", std::move(tool)}};
 }
 
 json::Value forced_tool_choice(Api api, std::string_view name) {

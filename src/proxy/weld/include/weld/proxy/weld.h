@@ -84,6 +84,12 @@ std::optional<ModelTag> parse_model_tag(std::string_view model);
 /// Everything else (messages, system, max_tokens, temperature, metadata…) is
 /// kept in the client's key order.
 ///
+/// Mechanism (SPEC §4), forced mode only: `Native` offers no tool and sets
+/// the provider's own format instead (Anthropic `output_config.format`
+/// json_schema, OpenAI `response_format` json_schema); the answer is then the
+/// message text (see `check_candidate`). `Auto` is treated as `Tool`: the
+/// caller resolves it (by probing the upstream) into Tool or Native.
+///
 /// \code
 ///   json::Value up = build_upstream_request(Api::Anthropic, body, agent, tag->base_model,
 ///                                           /*upstream_stream=*/false, /*force_agent_tool=*/false);
@@ -165,20 +171,44 @@ class StreamReader {
 /// The verdict on a candidate.
 struct Verdict {
   bool valid = false;
-  /// The accepted value (after repairs) when valid.
+  /// The accepted value (after repairs) when valid; when invalid, the value
+  /// as parsed (null when the text did not parse), for the error's
+  /// `candidate`.
   json::Value value;
-  /// Compact JSON text of `value`, in the model's key order.
+  /// Compact JSON text of `value`, in the model's key order (valid only).
   std::string text;
   std::vector<repair::Repair> repairs;
-  /// Validation messages, one per line, Ajv wording (`params/x must …`).
+  /// Validation messages, one per line, Ajv wording (`params/x must …`);
+  /// what goes back to the model in the retry turn.
   std::string errors;
 };
 
-/// Parses, repairs, clamps (when agent.clamp) and validates a candidate.
+/// Parses, repairs, clamps (when agent.clamp) and validates a candidate
+/// against the agent's full compiled schema. `allow_repair` switches the
+/// parse repairs and coercions (SPEC §1.3); clamping follows `agent.clamp`
+/// alone. A candidate without the tool call (`!found`) is invalid with the
+/// message "the answer did not call the tool '<agent>': call it with
+/// arguments that match its input schema". A forced `Native` agent checks
+/// `candidate.text` instead of the arguments (empty text is invalid: "the
+/// answer was empty: answer with only a JSON value that matches the schema").
+///
+/// \code
+///   Verdict v = check_candidate(candidate, agent);
+///   if (v.valid) reply(render_response(api, candidate, v.text, usage, client_model));
+///   else append_retry_turn(api, upstream_body, candidate, v.errors);
+/// \endcode
 Verdict check_candidate(const Candidate& candidate, const Agent& agent, bool allow_repair = true);
 
 /// Appends the failed call and an error tool result carrying `errors` to
 /// `upstream_body`'s messages, for the next attempt.
+/// Anthropic: the assistant message (empty text blocks left out), then a user
+/// message of `tool_result` blocks {tool_use_id, content: errors, is_error:
+/// true}. OpenAI: the assistant message with its tool_calls, then a
+/// `role:"tool"` message per call with content "Error: " + errors. A call
+/// whose arguments were not a JSON object is sent back with {} (keeping its
+/// id) and the result quotes what the model sent. Calls of other tools get
+/// "Error: this tool call was not run." When the answer had no call of the
+/// agent's tool, `errors` goes back as a user message.
 void append_retry_turn(Api api, json::Value& upstream_body, const Candidate& candidate,
                        std::string_view errors);
 
