@@ -414,15 +414,17 @@ class Generator {
     return array;
   }
 
+  // One to three words (readable in demos), lengthened to minLength and cut
+  // to maxLength when the schema asks.
   std::string plain_string(std::int64_t min_len, std::int64_t max_len) {
-    std::int64_t top = std::min(max_len, min_len + 12);
-    std::int64_t target = rng_.between(min_len, std::max(min_len, top));
     std::string out;
-    while (static_cast<std::int64_t>(out.size()) < target) {
+    auto words = static_cast<int>(rng_.between(1, 3));
+    for (int word = 0; word < words || static_cast<std::int64_t>(out.size()) < min_len; ++word) {
       if (!out.empty()) out.push_back(' ');
       out += random_word(rng_);
+      if (static_cast<std::int64_t>(out.size()) > kMaxLength) break;
     }
-    out.resize(static_cast<std::size_t>(target));
+    if (static_cast<std::int64_t>(out.size()) > max_len) out.resize(static_cast<std::size_t>(max_len));
     if (!out.empty() && out.back() == ' ') out.back() = 'x';
     return out;
   }
@@ -526,8 +528,7 @@ class Generator {
     };
     if (!inside(v)) v = lo + (hi - lo) / 2;
     if (!inside(v)) v = std::nextafter(lo, hi);
-    if (std::floor(v) == v) return json::Value(v);  // a real that happens to be integral stays a real
-    return json::Value(v);
+    return json::Value(v);  // a real, even when integral (written 5.0)
   }
 
   RefIndex refs_;
