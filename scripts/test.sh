@@ -3,6 +3,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR="${BUILD_DIR:-build-test}"
+# When ccache is present, let clones in other folders share its cache.
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}"
 if [ -f tests/node/package.json ] && [ ! -d tests/node/node_modules ]; then
   (cd tests/node && npm install --no-audit --no-fund --loglevel=error)
 fi
