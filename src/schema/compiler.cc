@@ -367,8 +367,22 @@ void Compiler::optimize() {
     bool leaf = !(n.flags & (kNodeUnevaluatedItems | kNodeUnevaluatedProps));
     for (std::uint32_t i = n.begin[0]; i < n.begin[5] && leaf; ++i) leaf = is_leaf_op(p.instrs[i].op);
     if (leaf) n.flags |= kNodeLeaf;
+    if (n.begin[0] == n.begin[5] && !(n.flags & (kNodeFalse | kNodeUnevaluatedItems | kNodeUnevaluatedProps))) {
+      n.flags |= kNodeTypeOnly;
+    }
   }
-  if (p.uses_dynamic_scope) return;  // keep every node: each one may enter a resource
+  auto fill_entry_flags = [&] {
+    for (PropTable& t : p.prop_tables) {
+      for (auto& e : t.entries) {
+        e.node_flags = p.nodes[e.node].flags;
+        e.type_mask = p.nodes[e.node].type_mask;
+      }
+    }
+  };
+  if (p.uses_dynamic_scope) {  // keep every node: each one may enter a resource
+    fill_entry_flags();
+    return;
+  }
   // A node that is only a `$ref` is replaced by its target everywhere.
   auto is_pure_ref = [&](const Node& n) {
     return n.type_mask == kTypeAll && !(n.flags & (kNodeFalse | kNodeUnevaluatedItems | kNodeUnevaluatedProps)) &&
@@ -404,6 +418,7 @@ void Compiler::optimize() {
   }
   for (DepSchema& d : p.dep_schemas) remap(d.node);
   remap(p.root);
+  fill_entry_flags();
 }
 
 }  // namespace weld::schema

@@ -69,12 +69,46 @@ class Evaluator {
       : p_(program), out_(out), all_(all),
         stack_base_(reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0))) {}
 
-  bool node(std::uint32_t index, const json::Value& v, Annot* ann);
+  /// Evaluates node `index` against `v`; `ann` collects the members/items
+  /// evaluated (only below a node with unevaluated*).
+  bool node(std::uint32_t index, const json::Value& v, Annot* ann) {
+    if constexpr (!kCollect) {
+      // The fast path: no error reporting, no own annotations, no dynamic
+      // scope to keep.
+      const Node& n = p_.nodes[index];
+      const std::uint8_t flags = n.flags;
+      if (flags & kNodeTypeOnly) return type_matches(n.type_mask, v);
+      if (!(flags & (kNodeFalse | kNodeUnevaluatedItems | kNodeUnevaluatedProps)) && !p_.uses_dynamic_scope) {
+        if (stack_base_ - reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)) > kMaxStackBytes) return false;
+        if (n.type_mask != kTypeAll && !type_matches(n.type_mask, v)) return false;
+        for (std::uint32_t i = n.begin[0], end = n.begin[1]; i < end; ++i) {
+          if (!instr(p_.instrs[i], v, ann)) return false;
+        }
+        static constexpr std::uint8_t kRange[7] = {0, 0, 1, 1, 2, 3, 4};
+        const std::uint32_t range = kRange[static_cast<unsigned>(v.type())];
+        if (range) {
+          for (std::uint32_t i = n.begin[range], end = n.begin[range + 1]; i < end; ++i) {
+            if (!instr(p_.instrs[i], v, ann)) return false;
+          }
+        }
+        return true;
+      }
+    }
+    return node_full(index, v, ann);
+  }
 
  private:
+  static bool type_matches(std::uint8_t mask, const json::Value& v) {
+    json::Type t = v.type();
+    if (mask & (1u << static_cast<unsigned>(t))) return true;
+    return t == json::Type::Real && (mask & kTypeIntegralReal) && is_integral(v.as_real());
+  }
+  bool node_full(std::uint32_t index, const json::Value& v, Annot* ann);
   bool instr(const Instr& in, const json::Value& v, Annot* ann);
-  bool properties(const Instr& in, const json::Value& v, Annot* ann);
-  bool items(const Instr& in, const json::Value& v, Annot* ann);
+  __attribute__((noinline)) bool instr_slow(const Instr& in, const json::Value& v, Annot* ann);
+  __attribute__((noinline)) bool properties(const Instr& in, const json::Value& v, Annot* ann);
+  __attribute__((noinline)) bool items(const Instr& in, const json::Value& v, Annot* ann);
+  bool enum_contains(const Instr& in, const json::Value& v) const;
 
   /// Continue after a failure? (collect mode with all errors)
   bool keep_going() const { return kCollect && all_; }
@@ -129,7 +163,7 @@ class Evaluator {
 };
 
 template <bool kCollect>
-bool Evaluator<kCollect>::node(std::uint32_t index, const json::Value& v, Annot* ann) {
+bool Evaluator<kCollect>::node_full(std::uint32_t index, const json::Value& v, Annot* ann) {
   const Node& n = p_.nodes[index];
   if (n.flags & kNodeFalse) {
     if constexpr (kCollect) {
@@ -158,8 +192,7 @@ bool Evaluator<kCollect>::node(std::uint32_t index, const json::Value& v, Annot*
   Annot* a = ann;
   std::uint32_t range = 0;
   if (n.type_mask != kTypeAll) {
-    std::uint8_t bit = static_cast<std::uint8_t>(1u << static_cast<unsigned>(t));
-    if (!(n.type_mask & bit) && !(t == json::Type::Real && (n.type_mask & kTypeIntegralReal) && is_integral(v.as_real()))) {
+    if (!type_matches(n.type_mask, v)) {
       ok = false;
       if constexpr (kCollect) {
         const json::Value& tv = p_.values[n.type_value];
@@ -222,10 +255,10 @@ done:
 inline std::uint32_t find_entry(const PropTable& table, const std::string& key) {
   const std::size_t size = key.size();
   if (!table.buckets.empty()) {
-    std::uint64_t h = hash_name(key.data(), size) & table.bucket_mask;
+    std::uint64_t h = hash_key(key.data(), size) & table.bucket_mask;
     while (table.buckets[h] != kNone) {
       const std::string& name = table.entries[table.buckets[h]].name;
-      if (name.size() == size && std::memcmp(name.data(), key.data(), size) == 0) return table.buckets[h];
+      if (name.size() == size && equal_bytes(name.data(), key.data(), size)) return table.buckets[h];
       h = (h + 1) & table.bucket_mask;
     }
     return kNone;
@@ -233,7 +266,7 @@ inline std::uint32_t find_entry(const PropTable& table, const std::string& key) 
   const std::uint32_t count = static_cast<std::uint32_t>(table.entries.size());
   for (std::uint32_t e = 0; e < count; ++e) {
     const std::string& name = table.entries[e].name;
-    if (name.size() == size && (size == 0 || (name[0] == key[0] && std::memcmp(name.data(), key.data(), size) == 0))) {
+    if (name.size() == size && equal_bytes(name.data(), key.data(), size)) {
       return e;
     }
   }
@@ -260,10 +293,14 @@ bool Evaluator<kCollect>::properties(const Instr& in, const json::Value& v, Anno
     std::uint32_t entry = table.entries.empty() ? kNone : find_entry(table, key);
     if (entry != kNone) {
       matched = true;
-      std::uint32_t child = table.entries[entry].node;
+      const PropTable::Entry& e = table.entries[entry];
+      std::uint32_t child = e.node;
       if constexpr (!kCollect) {
         required_seen |= table.required_bits[entry];
-        if (!(p_.nodes[child].flags & kNodeLeaf) && deferred < kDeferMax) {
+        if (e.node_flags & kNodeTypeOnly) {
+          if (!type_matches(e.type_mask, member.value)) return false;
+          child = kNone;
+        } else if (!(e.node_flags & kNodeLeaf) && deferred < kDeferMax) {
           deferred_member[deferred] = static_cast<std::uint32_t>(m);
           deferred_node[deferred++] = child;
           child = kNone;
@@ -371,12 +408,55 @@ bool Evaluator<kCollect>::items(const Instr& in, const json::Value& v, Annot* an
 }
 
 template <bool kCollect>
-bool Evaluator<kCollect>::instr(const Instr& in, const json::Value& v, Annot* ann) {
+bool Evaluator<kCollect>::enum_contains(const Instr& in, const json::Value& v) const {
+  if (in.d == kNone) {
+    for (std::uint32_t k = in.a; k < in.a + in.b; ++k) {
+      if (p_.values[k] == v) return true;
+    }
+    return false;
+  }
+  const EnumSet& set = p_.enum_sets[in.d];
+  if (v.is_string()) {
+    const std::string& str = v.as_string();
+    std::uint64_t h = hash_name(str.data(), str.size()) & set.mask;
+    while (set.buckets[h] != kNone) {
+      if (p_.values[set.buckets[h]].as_string() == str) return true;
+      h = (h + 1) & set.mask;
+    }
+    return false;
+  }
+  for (std::uint32_t k : set.others) {
+    if (p_.values[k] == v) return true;
+  }
+  return false;
+}
+
+template <bool kCollect>
+inline bool Evaluator<kCollect>::instr(const Instr& in, const json::Value& v, Annot* ann) {
+  if constexpr (!kCollect) {
+    // The common cheap checks inline; everything else out of line.
+    switch (in.op) {
+      case OpCode::Ref: return node(in.a, v, ann);
+      case OpCode::Properties: return properties(in, v, ann);
+      case OpCode::Items: return items(in, v, ann);
+      case OpCode::Required:
+        if (in.flags & 2) return true;
+        break;
+      case OpCode::Enum: return enum_contains(in, v);
+      case OpCode::Const: return p_.values[in.a] == v;
+      case OpCode::MinItems: return v.as_array().size() >= in.a;
+      case OpCode::MaxItems: return v.as_array().size() <= in.a;
+      default: break;
+    }
+  }
+  return instr_slow(in, v, ann);
+}
+
+template <bool kCollect>
+bool Evaluator<kCollect>::instr_slow(const Instr& in, const json::Value& v, Annot* ann) {
   switch (in.op) {
     case OpCode::Enum: {
-      for (std::uint32_t k = in.a; k < in.a + in.b; ++k) {
-        if (p_.values[k] == v) return true;
-      }
+      if (enum_contains(in, v)) return true;
       fail(in, [&] { return json::Value(json::Object{{"allowedValues", p_.values[in.c]}}); },
            [] { return std::string("must be equal to one of the allowed values"); });
       return false;
