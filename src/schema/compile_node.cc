@@ -86,6 +86,7 @@ std::uint32_t Compiler::regex_for(const std::string& pattern, const std::string&
   if (!re) throw SchemaError(where, "pattern " + json::quote(pattern) + " is not a valid regular expression: " + re.error().message);
   std::uint32_t index = static_cast<std::uint32_t>(program_.regexes.size());
   program_.regexes.push_back(std::move(*re));
+  program_.simple_patterns.push_back(parse_simple_pattern(pattern));
   regex_index_.emplace(pattern, index);
   return index;
 }

@@ -109,6 +109,13 @@ class Evaluator {
   __attribute__((noinline)) bool properties(const Instr& in, const json::Value& v, Annot* ann);
   __attribute__((noinline)) bool items(const Instr& in, const json::Value& v, Annot* ann);
   bool enum_contains(const Instr& in, const json::Value& v) const;
+  Regex::Match search(std::uint32_t regex, std::string_view subject) const {
+    if (const auto& simple = p_.simple_patterns[regex]) {
+      int r = match_simple_pattern(*simple, subject);
+      if (r >= 0) return r ? Regex::Match::Yes : Regex::Match::No;
+    }
+    return p_.regexes[regex].search(subject);
+  }
 
   /// Continue after a failure? (collect mode with all errors)
   bool keep_going() const { return kCollect && all_; }
@@ -317,7 +324,7 @@ bool Evaluator<kCollect>::properties(const Instr& in, const json::Value& v, Anno
       }
     }
     for (const PropTable::PatternEntry& pe : table.patterns) {
-      Regex::Match r = p_.regexes[pe.regex].search(key);
+      Regex::Match r = search(pe.regex, key);
       if (r == Regex::Match::BudgetExceeded) {
         if constexpr (kCollect) {
           push(key);
@@ -618,7 +625,7 @@ bool Evaluator<kCollect>::instr_slow(const Instr& in, const json::Value& v, Anno
            [&] { return "must NOT have more than " + std::to_string(in.a) + " characters"; });
       return false;
     case OpCode::Pattern: {
-      Regex::Match r = p_.regexes[in.a].search(v.as_string());
+      Regex::Match r = search(in.a, v.as_string());
       if (r == Regex::Match::Yes) return true;
       const std::string& pattern = p_.strings[in.b];
       if (r == Regex::Match::BudgetExceeded) {

@@ -8,9 +8,11 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "simple_pattern.h"
 #include "weld/json/value.h"
 #include "weld/schema/regex.h"
 #include "weld/schema/schema.h"
@@ -179,6 +181,8 @@ class Program {
   std::vector<DynamicRef> dynamic_refs;
   std::vector<EnumSet> enum_sets;
   std::vector<Regex> regexes;
+  /// Parallel to `regexes`: the engine-free form when the pattern is simple.
+  std::vector<std::optional<SimplePattern>> simple_patterns;
   std::uint32_t root = 0;
   /// True when `$dynamicRef`/`$recursiveRef` occur: the evaluator then keeps
   /// the dynamic scope.
