@@ -8,6 +8,7 @@
 ///   if (!doc) { std::cerr << doc.error().message << "\n"; return 52; }
 /// \endcode
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,9 +26,13 @@ namespace weld::schema {
 Result<json::Value> read_schema_argument(std::string_view value, std::string_view flag = "--json-schema",
                                          const std::string& cwd = {});
 
-/// Step 5: the root must accept object values. Returns the error message, or
-/// nullopt when the root can accept an object.
-std::optional<std::string> check_root_accepts_object(const json::Value& schema);
+/// Step 5: the root must accept object values. Returns the error message
+/// (starting with `flag`), or nullopt when the root can accept an object.
+std::optional<std::string> check_root_accepts_object(const json::Value& schema,
+                                                     std::string_view flag = "--json-schema");
+
+/// The size limit of step 2: a schema file of up to 4,194,304 bytes is read.
+inline constexpr std::uint64_t kMaxSchemaFileBytes = 4194304;
 
 /// A schema loaded for a run: compiled, with its compile warnings.
 struct LoadedSchema {
@@ -40,5 +45,15 @@ struct LoadedSchema {
 /// the exact SPEC message (code "config", exit 52 in the CLI).
 Result<LoadedSchema> load_json_schema(std::string_view value, const CompileOptions& options = {},
                                       std::string_view flag = "--json-schema", const std::string& cwd = {});
+
+/// Steps 1-4 and 6 without the root-accepts-object rule (`weld schema
+/// check|validate`, SPEC §1.4).
+Result<LoadedSchema> load_schema_document(std::string_view value, const CompileOptions& options = {},
+                                          std::string_view flag = "--json-schema", const std::string& cwd = {});
+
+/// Step 6 alone, for a document already read: compiles `document`, turning a
+/// SchemaError into `<flag> is not a valid JSON Schema: <message> at <pointer>`.
+Result<LoadedSchema> compile_schema_document(json::Value document, const CompileOptions& options = {},
+                                             std::string_view flag = "--json-schema");
 
 }  // namespace weld::schema

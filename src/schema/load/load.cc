@@ -1,0 +1,36 @@
+// SPEC §1.1: the whole load (steps 1-6). Step 6 is the core compiler in
+// strict mode; its SchemaError names the keyword and the JSON Pointer.
+
+#include "weld/schema/load.h"
+
+namespace weld::schema {
+
+Result<LoadedSchema> compile_schema_document(json::Value document, const CompileOptions& options,
+                                             std::string_view flag) {
+  try {
+    Schema schema = Schema::compile(document, options);
+    std::vector<Warning> warnings = schema.warnings();
+    return LoadedSchema{std::move(document), std::move(schema), std::move(warnings)};
+  } catch (const SchemaError& error) {
+    return Error{"config", std::string(flag) + " is not a valid JSON Schema: " + error.what(), error.pointer()};
+  }
+}
+
+Result<LoadedSchema> load_schema_document(std::string_view value, const CompileOptions& options,
+                                          std::string_view flag, const std::string& cwd) {
+  Result<json::Value> document = read_schema_argument(value, flag, cwd);
+  if (!document) return document.error();
+  return compile_schema_document(std::move(*document), options, flag);
+}
+
+Result<LoadedSchema> load_json_schema(std::string_view value, const CompileOptions& options, std::string_view flag,
+                                      const std::string& cwd) {
+  Result<json::Value> document = read_schema_argument(value, flag, cwd);
+  if (!document) return document.error();
+  if (std::optional<std::string> problem = check_root_accepts_object(*document, flag)) {
+    return Error{"config", *problem, ""};
+  }
+  return compile_schema_document(std::move(*document), options, flag);
+}
+
+}  // namespace weld::schema

@@ -1,0 +1,137 @@
+// SPEC §1.1 steps 1-4: trim, @path (stat before open, 4 MiB cap), parse,
+// must be an object. Messages are the spec's, word for word; a file's
+// content never appears in one (a secret file must not leak to stderr).
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <filesystem>
+#include <system_error>
+
+#include "weld/json/parse.h"
+#include "weld/json/utf8.h"
+#include "weld/schema/load.h"
+
+namespace weld::schema {
+namespace {
+
+std::string_view trim(std::string_view s) {
+  const char* kSpace = " \t\n\r\f\v";
+  std::size_t first = s.find_first_not_of(kSpace);
+  if (first == std::string_view::npos) return {};
+  std::size_t last = s.find_last_not_of(kSpace);
+  return s.substr(first, last - first + 1);
+}
+
+Error config_error(std::string message, std::string where = {}) {
+  return Error{"config", std::move(message), std::move(where)};
+}
+
+std::string errno_text(int error) { return std::error_code(error, std::generic_category()).message(); }
+
+// `~`, `~/…` -> $HOME; relative -> against cwd; then lexically normalised.
+std::string absolute_path(std::string_view path, const std::string& cwd) {
+  std::filesystem::path p;
+  if (path == "~" || path.substr(0, 2) == "~/") {
+    const char* home = std::getenv("HOME");  // read-only; the process environment
+    p = std::filesystem::path(home ? home : "/") / std::string(path.substr(path == "~" ? 1 : 2));
+  } else {
+    p = std::filesystem::path(std::string(path));
+  }
+  if (p.is_relative()) {
+    std::error_code ignored;
+    std::filesystem::path base = cwd.empty() ? std::filesystem::current_path(ignored) : std::filesystem::path(cwd);
+    p = base / p;
+  }
+  std::string text = p.lexically_normal().string();
+  while (text.size() > 1 && text.back() == '/') text.pop_back();
+  return text;
+}
+
+std::string quote_path(const std::string& path) { return "\"" + path + "\""; }
+
+// Reads a regular file of at most kMaxSchemaFileBytes. `stat` first, so a
+// FIFO, socket or device is refused without ever opening it (open would
+// block on a FIFO).
+Result<std::string> read_schema_file(const std::string& path, std::string_view flag) {
+  std::string f(flag);
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0) {
+    return config_error(f + " could not read " + quote_path(path) + ": " + errno_text(errno), path);
+  }
+  if (!S_ISREG(info.st_mode)) return config_error(f + " \"@" + path + "\" must be a regular file.", path);
+  auto too_big = [&](std::uint64_t size) {
+    return config_error(f + " file " + quote_path(path) + " is " + std::to_string(size) + " bytes (>" +
+                            std::to_string(kMaxSchemaFileBytes) +
+                            "). Refusing to read; this is almost certainly a wrong-path argument.",
+                        path);
+  };
+  if (static_cast<std::uint64_t>(info.st_size) > kMaxSchemaFileBytes) {
+    return too_big(static_cast<std::uint64_t>(info.st_size));
+  }
+  // O_NONBLOCK: if the path was swapped for a FIFO since stat, open must not block.
+  int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return config_error(f + " could not read " + quote_path(path) + ": " + errno_text(errno), path);
+  struct stat opened {};
+  if (::fstat(fd, &opened) != 0 || !S_ISREG(opened.st_mode)) {
+    ::close(fd);
+    return config_error(f + " \"@" + path + "\" must be a regular file.", path);
+  }
+  std::string content;
+  content.resize(static_cast<std::size_t>(opened.st_size));
+  std::size_t filled = 0;
+  char chunk[65536];
+  while (true) {
+    ssize_t n = ::read(fd, chunk, sizeof chunk);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      int error = errno;
+      ::close(fd);
+      return config_error(f + " could not read " + quote_path(path) + ": " + errno_text(error), path);
+    }
+    if (n == 0) break;
+    if (filled + static_cast<std::size_t>(n) > kMaxSchemaFileBytes) {  // the file grew past the cap
+      ::close(fd);
+      return too_big(filled + static_cast<std::size_t>(n));
+    }
+    if (filled + static_cast<std::size_t>(n) > content.size()) content.resize(filled + static_cast<std::size_t>(n));
+    std::copy(chunk, chunk + n, content.begin() + static_cast<std::ptrdiff_t>(filled));
+    filled += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  content.resize(filled);
+  return content;
+}
+
+}  // namespace
+
+Result<json::Value> read_schema_argument(std::string_view value, std::string_view flag, const std::string& cwd) {
+  std::string f(flag);
+  std::string_view text = trim(value);
+  if (text.empty()) return config_error(f + " cannot be empty.");
+  Result<json::Value> document = json::Value();
+  if (text.front() == '@') {
+    std::string path = absolute_path(trim(text.substr(1)), cwd);
+    Result<std::string> content = read_schema_file(path, flag);
+    if (!content) return content.error();
+    std::string_view body = *content;
+    if (body.substr(0, 3) == "\xEF\xBB\xBF") body.remove_prefix(3);  // a UTF-8 byte order mark
+    // Generic on purpose: never quote the file (SPEC §1.1 step 3).
+    if (!json::is_valid_utf8(body)) return config_error(f + " content of " + quote_path(path) + " is not valid JSON.", path);
+    document = json::parse(body);
+    if (!document) return config_error(f + " content of " + quote_path(path) + " is not valid JSON.", path);
+  } else {
+    document = json::parse(text);
+    if (!document) {
+      const Error& e = document.error();
+      return config_error(f + " is not valid JSON: " + e.message + (e.where.empty() ? "" : " at " + e.where));
+    }
+  }
+  if (!document->is_object()) return config_error(f + " must be a JSON object describing a schema.");
+  return document;
+}
+
+}  // namespace weld::schema
