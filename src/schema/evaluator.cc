@@ -3,6 +3,7 @@
 // tracking (for unevaluated*) only happens below a node that needs it.
 #include "evaluator.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -60,6 +61,65 @@ inline std::size_t string_length_at_least(const std::string& s, std::size_t limi
   if (s.size() < limit) return false;
   if (s.size() / 4 >= limit) return true;
   return json::count_code_points(s) >= limit;
+}
+
+/// Structural hash agreeing with JSON equality (1 == 1.0, member order
+/// ignored), for uniqueItems on long arrays.
+std::uint64_t hash_value(const json::Value& v) {
+  auto mix = [](std::uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    return x;
+  };
+  switch (v.type()) {
+    case json::Type::Null: return 0x1234;
+    case json::Type::Boolean: return v.as_bool() ? 0x2345 : 0x3456;
+    case json::Type::Integer:
+    case json::Type::Real: {
+      double d = v.as_double();
+      if (d == 0) d = 0;  // -0.0 == 0.0
+      std::uint64_t bits;
+      std::memcpy(&bits, &d, sizeof bits);
+      return mix(bits ^ 0x4567);
+    }
+    case json::Type::String: return hash_name(v.as_string().data(), v.as_string().size());
+    case json::Type::Array: {
+      std::uint64_t h = 0x5678;
+      for (const json::Value& e : v.as_array()) h = mix(h * 31 + hash_value(e));
+      return h;
+    }
+    case json::Type::Object: {
+      std::uint64_t h = 0x6789;
+      for (const json::Member& m : v.as_object()) {
+        h += mix(hash_name(m.key.data(), m.key.size()) * 31 + hash_value(m.value));
+      }
+      return h;
+    }
+  }
+  return 0;
+}
+
+/// True when some two items are equal (JSON equality).
+bool has_duplicates(const json::Array& array) {
+  const std::size_t n = array.size();
+  if (n <= 12) {
+    for (std::size_t i = 1; i < n; ++i) {
+      for (std::size_t j = 0; j < i; ++j) {
+        if (array[i] == array[j]) return true;
+      }
+    }
+    return false;
+  }
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> hashed(n);
+  for (std::size_t i = 0; i < n; ++i) hashed[i] = {hash_value(array[i]), static_cast<std::uint32_t>(i)};
+  std::sort(hashed.begin(), hashed.end());
+  for (std::size_t i = 1; i < n; ++i) {
+    for (std::size_t j = i; j-- > 0 && hashed[j].first == hashed[i].first;) {
+      if (array[hashed[i].second] == array[hashed[j].second]) return true;
+    }
+  }
+  return false;
 }
 
 template <bool kCollect>
@@ -656,6 +716,7 @@ bool Evaluator<kCollect>::instr_slow(const Instr& in, const json::Value& v, Anno
       return false;
     case OpCode::UniqueItems: {
       const json::Array& array = v.as_array();
+      if (!has_duplicates(array)) return true;
       for (std::size_t i = array.size(); i-- > 1;) {
         for (std::size_t j = i; j-- > 0;) {
           if (array[i] == array[j]) {
