@@ -128,6 +128,7 @@ void Compiler::compile_node(std::uint32_t index, const json::Value& v, const Sub
   std::vector<Instr> ranges[kRangeCount];
   Node node;
   node.resource = info.resource;
+  if (resources_[info.resource].root == &v) node.flags |= kNodeResourceRoot;
   node.type_path = intern("#" + info.pointer + "/type");
   Dialect d = info.dialect;
   bool legacy = is_legacy(d);

@@ -379,11 +379,7 @@ void Compiler::optimize() {
       }
     }
   };
-  if (p.uses_dynamic_scope) {  // keep every node: each one may enter a resource
-    fill_entry_flags();
-    return;
-  }
-  // A node that is only a `$ref` is replaced by its target everywhere.
+  // A node that is only a `$ref` is replaced by its target everywhere
   auto is_pure_ref = [&](const Node& n) {
     return n.type_mask == kTypeAll && !(n.flags & (kNodeFalse | kNodeUnevaluatedItems | kNodeUnevaluatedProps)) &&
            n.begin[5] - n.begin[0] == 1 && n.begin[1] - n.begin[0] == 1 && p.instrs[n.begin[0]].op == OpCode::Ref;
@@ -392,6 +388,9 @@ void Compiler::optimize() {
     for (int hops = 0; hops < 64 && n != kNone && is_pure_ref(p.nodes[n]); ++hops) {
       std::uint32_t next = p.instrs[p.nodes[n].begin[0]].a;
       if (next == n) break;
+      // Skipping n must not lose the resource it enters: only when its
+      // target enters the same one.
+      if (p.uses_dynamic_scope && p.nodes[next].resource != p.nodes[n].resource) break;
       n = next;
     }
     return n;

@@ -34,6 +34,34 @@ struct Annot {
   }
 };
 
+/// The dynamic scope: resource indices, outermost first. Inline storage so
+/// that validating with $dynamicRef does not allocate.
+class Scope {
+ public:
+  bool empty() const { return size_ == 0; }
+  std::uint32_t back() const { return at(size_ - 1); }
+  void push_back(std::uint32_t r) {
+    if (size_ < kInline) {
+      inline_[size_] = r;
+    } else {
+      overflow_.push_back(r);
+    }
+    ++size_;
+  }
+  void pop_back() {
+    --size_;
+    if (size_ >= kInline) overflow_.pop_back();
+  }
+  std::size_t size() const { return size_; }
+  std::uint32_t at(std::size_t i) const { return i < kInline ? inline_[i] : overflow_[i - kInline]; }
+
+ private:
+  static constexpr std::size_t kInline = 64;
+  std::uint32_t inline_[kInline];
+  std::size_t size_ = 0;
+  std::vector<std::uint32_t> overflow_;
+};
+
 struct Seg {
   const std::string* key;
   std::size_t index;
@@ -138,20 +166,14 @@ class Evaluator {
       const Node& n = p_.nodes[index];
       const std::uint8_t flags = n.flags;
       if (flags & kNodeTypeOnly) return type_matches(n.type_mask, v);
-      if (!(flags & (kNodeFalse | kNodeUnevaluatedItems | kNodeUnevaluatedProps)) && !p_.uses_dynamic_scope) {
+      if (!(flags & (kNodeFalse | kNodeUnevaluatedItems | kNodeUnevaluatedProps))) {
         if (stack_base_ - reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)) > kMaxStackBytes) return false;
-        if (n.type_mask != kTypeAll && !type_matches(n.type_mask, v)) return false;
-        for (std::uint32_t i = n.begin[0], end = n.begin[1]; i < end; ++i) {
-          if (!instr(p_.instrs[i], v, ann)) return false;
-        }
-        static constexpr std::uint8_t kRange[7] = {0, 0, 1, 1, 2, 3, 4};
-        const std::uint32_t range = kRange[static_cast<unsigned>(v.type())];
-        if (range) {
-          for (std::uint32_t i = n.begin[range], end = n.begin[range + 1]; i < end; ++i) {
-            if (!instr(p_.instrs[i], v, ann)) return false;
-          }
-        }
-        return true;
+        if (!p_.uses_dynamic_scope) return run_fast(n, v, ann);
+        if (!scope_.empty() && scope_.back() == n.resource) return run_fast(n, v, ann);
+        scope_.push_back(n.resource);
+        bool ok = run_fast(n, v, ann);
+        scope_.pop_back();
+        return ok;
       }
     }
     return node_full(index, v, ann);
@@ -164,6 +186,20 @@ class Evaluator {
     return t == json::Type::Real && (mask & kTypeIntegralReal) && is_integral(v.as_real());
   }
   bool node_full(std::uint32_t index, const json::Value& v, Annot* ann);
+  bool run_fast(const Node& n, const json::Value& v, Annot* ann) {
+    if (n.type_mask != kTypeAll && !type_matches(n.type_mask, v)) return false;
+    for (std::uint32_t i = n.begin[0], end = n.begin[1]; i < end; ++i) {
+      if (!instr(p_.instrs[i], v, ann)) return false;
+    }
+    static constexpr std::uint8_t kRange[7] = {0, 0, 1, 1, 2, 3, 4};
+    const std::uint32_t range = kRange[static_cast<unsigned>(v.type())];
+    if (range) {
+      for (std::uint32_t i = n.begin[range], end = n.begin[range + 1]; i < end; ++i) {
+        if (!instr(p_.instrs[i], v, ann)) return false;
+      }
+    }
+    return true;
+  }
   bool instr(const Instr& in, const json::Value& v, Annot* ann);
   __attribute__((noinline)) bool instr_slow(const Instr& in, const json::Value& v, Annot* ann);
   __attribute__((noinline)) bool properties(const Instr& in, const json::Value& v, Annot* ann);
@@ -224,7 +260,7 @@ class Evaluator {
   std::vector<Violation>* out_;
   bool all_;
   std::vector<Seg> path_;
-  std::vector<std::uint32_t> scope_;
+  Scope scope_;
   int depth_ = 0;
   std::uintptr_t stack_base_;
 };
@@ -539,7 +575,8 @@ bool Evaluator<kCollect>::instr_slow(const Instr& in, const json::Value& v, Anno
       std::uint32_t target = ref.static_node;
       if (!ref.candidates.empty()) {
         bool found = false;
-        for (std::uint32_t resource : scope_) {
+        for (std::size_t si = 0; si < scope_.size(); ++si) {
+          const std::uint32_t resource = scope_.at(si);
           for (const auto& [r, candidate] : ref.candidates) {
             if (r == resource) {
               target = candidate;

@@ -96,6 +96,7 @@ enum NodeFlag : std::uint8_t {
   kNodeUnevaluatedItems = 4,       // needs item annotations of its own
   kNodeLeaf = 8,                   // no subschemas: cheap to evaluate first
   kNodeTypeOnly = 16,              // no instructions: the type check is all
+  kNodeResourceRoot = 32,          // has its own `$id` (enters a resource)
 };
 
 /// A large `enum`: its strings in an open-addressing table, the other
