@@ -186,7 +186,7 @@ class Evaluator {
     return t == json::Type::Real && (mask & kTypeIntegralReal) && is_integral(v.as_real());
   }
   bool node_full(std::uint32_t index, const json::Value& v, Annot* ann);
-  bool run_fast(const Node& n, const json::Value& v, Annot* ann) {
+  __attribute__((always_inline)) bool run_fast(const Node& n, const json::Value& v, Annot* ann) {
     if (n.type_mask != kTypeAll && !type_matches(n.type_mask, v)) return false;
     for (std::uint32_t i = n.begin[0], end = n.begin[1]; i < end; ++i) {
       if (!instr(p_.instrs[i], v, ann)) return false;
