@@ -172,7 +172,9 @@ bool is_ascii(const std::u32string& s) {
 // One label: appends its U-label form to `unicode` and returns its A-label
 // length (0 when invalid).
 std::size_t check_label(const std::u32string& raw, bool allow_unicode, std::u32string& unicode) {
-  if (raw.empty()) return 0;
+  // An A-label has at most 63 octets, so a longer label can never be valid;
+  // refusing it early also keeps Punycode (quadratic) off long input.
+  if (raw.empty() || raw.size() > 63) return 0;
   std::u32string label = lower_ascii(raw);
   if (is_ascii(label)) {
     if (!std::all_of(label.begin(), label.end(), is_ascii_ldh)) return 0;
