@@ -86,6 +86,7 @@ std::uint32_t Compiler::regex_for(const std::string& pattern, const std::string&
   if (!re) throw SchemaError(where, "pattern " + json::quote(pattern) + " is not a valid regular expression: " + re.error().message);
   std::uint32_t index = static_cast<std::uint32_t>(program_.regexes.size());
   program_.regexes.push_back(std::move(*re));
+  program_.simple_patterns.push_back(parse_simple_pattern(pattern));
   regex_index_.emplace(pattern, index);
   return index;
 }
@@ -127,6 +128,7 @@ void Compiler::compile_node(std::uint32_t index, const json::Value& v, const Sub
   std::vector<Instr> ranges[kRangeCount];
   Node node;
   node.resource = info.resource;
+  if (resources_[info.resource].root == &v) node.flags |= kNodeResourceRoot;
   node.type_path = intern("#" + info.pointer + "/type");
   Dialect d = info.dialect;
   bool legacy = is_legacy(d);
@@ -268,6 +270,26 @@ void Compiler::compile_node(std::uint32_t index, const json::Value& v, const Sub
       // The whole enum again, for the allowedValues parameter.
       in.c = static_cast<std::uint32_t>(program_.values.size());
       program_.values.push_back(*e);
+      if (in.b > 6) {
+        EnumSet set;
+        std::size_t size = 16;
+        while (size < in.b * 2) size *= 2;
+        set.buckets.assign(size, kNone);
+        set.mask = size - 1;
+        for (std::uint32_t k = in.a; k < in.a + in.b; ++k) {
+          const json::Value& member = program_.values[k];
+          if (!member.is_string()) {
+            set.others.push_back(k);
+            continue;
+          }
+          const std::string& str = member.as_string();
+          std::uint64_t h = hash_name(str.data(), str.size()) & set.mask;
+          while (set.buckets[h] != kNone) h = (h + 1) & set.mask;
+          set.buckets[h] = k;
+        }
+        in.d = static_cast<std::uint32_t>(program_.enum_sets.size());
+        program_.enum_sets.push_back(std::move(set));
+      }
       ranges[kAny].push_back(in);
     }
   }
@@ -527,14 +549,14 @@ void Compiler::compile_node(std::uint32_t index, const json::Value& v, const Sub
         table.additional_false = additional->is_bool() && !additional->as_bool();
         table.additional_path = intern("#" + where("additionalProperties"));
       }
-      if (table.entries.size() > 8) {
-        std::size_t size = 16;
+      if (table.entries.size() > 2) {
+        std::size_t size = 8;
         while (size < table.entries.size() * 2) size *= 2;
         table.buckets.assign(size, kNone);
         table.bucket_mask = size - 1;
         for (std::uint32_t e = 0; e < table.entries.size(); ++e) {
           const std::string& name = table.entries[e].name;
-          std::uint64_t h = hash_name(name.data(), name.size()) & table.bucket_mask;
+          std::uint64_t h = hash_key(name.data(), name.size()) & table.bucket_mask;
           while (table.buckets[h] != kNone) h = (h + 1) & table.bucket_mask;
           table.buckets[h] = e;
         }

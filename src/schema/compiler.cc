@@ -367,9 +367,19 @@ void Compiler::optimize() {
     bool leaf = !(n.flags & (kNodeUnevaluatedItems | kNodeUnevaluatedProps));
     for (std::uint32_t i = n.begin[0]; i < n.begin[5] && leaf; ++i) leaf = is_leaf_op(p.instrs[i].op);
     if (leaf) n.flags |= kNodeLeaf;
+    if (n.begin[0] == n.begin[5] && !(n.flags & (kNodeFalse | kNodeUnevaluatedItems | kNodeUnevaluatedProps))) {
+      n.flags |= kNodeTypeOnly;
+    }
   }
-  if (p.uses_dynamic_scope) return;  // keep every node: each one may enter a resource
-  // A node that is only a `$ref` is replaced by its target everywhere.
+  auto fill_entry_flags = [&] {
+    for (PropTable& t : p.prop_tables) {
+      for (auto& e : t.entries) {
+        e.node_flags = p.nodes[e.node].flags;
+        e.type_mask = p.nodes[e.node].type_mask;
+      }
+    }
+  };
+  // A node that is only a `$ref` is replaced by its target everywhere
   auto is_pure_ref = [&](const Node& n) {
     return n.type_mask == kTypeAll && !(n.flags & (kNodeFalse | kNodeUnevaluatedItems | kNodeUnevaluatedProps)) &&
            n.begin[5] - n.begin[0] == 1 && n.begin[1] - n.begin[0] == 1 && p.instrs[n.begin[0]].op == OpCode::Ref;
@@ -378,6 +388,9 @@ void Compiler::optimize() {
     for (int hops = 0; hops < 64 && n != kNone && is_pure_ref(p.nodes[n]); ++hops) {
       std::uint32_t next = p.instrs[p.nodes[n].begin[0]].a;
       if (next == n) break;
+      // Skipping n must not lose the resource it enters: only when its
+      // target enters the same one.
+      if (p.uses_dynamic_scope && p.nodes[next].resource != p.nodes[n].resource) break;
       n = next;
     }
     return n;
@@ -404,6 +417,7 @@ void Compiler::optimize() {
   }
   for (DepSchema& d : p.dep_schemas) remap(d.node);
   remap(p.root);
+  fill_entry_flags();
 }
 
 }  // namespace weld::schema

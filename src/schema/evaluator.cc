@@ -3,6 +3,7 @@
 // tracking (for unevaluated*) only happens below a node that needs it.
 #include "evaluator.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -31,6 +32,34 @@ struct Annot {
   void merge(const Annot& other) {
     for (std::size_t i = 0; i < marks.size() && i < other.marks.size(); ++i) marks[i] |= other.marks[i];
   }
+};
+
+/// The dynamic scope: resource indices, outermost first. Inline storage so
+/// that validating with $dynamicRef does not allocate.
+class Scope {
+ public:
+  bool empty() const { return size_ == 0; }
+  std::uint32_t back() const { return at(size_ - 1); }
+  void push_back(std::uint32_t r) {
+    if (size_ < kInline) {
+      inline_[size_] = r;
+    } else {
+      overflow_.push_back(r);
+    }
+    ++size_;
+  }
+  void pop_back() {
+    --size_;
+    if (size_ >= kInline) overflow_.pop_back();
+  }
+  std::size_t size() const { return size_; }
+  std::uint32_t at(std::size_t i) const { return i < kInline ? inline_[i] : overflow_[i - kInline]; }
+
+ private:
+  static constexpr std::size_t kInline = 64;
+  std::uint32_t inline_[kInline];
+  std::size_t size_ = 0;
+  std::vector<std::uint32_t> overflow_;
 };
 
 struct Seg {
@@ -62,6 +91,65 @@ inline std::size_t string_length_at_least(const std::string& s, std::size_t limi
   return json::count_code_points(s) >= limit;
 }
 
+/// Structural hash agreeing with JSON equality (1 == 1.0, member order
+/// ignored), for uniqueItems on long arrays.
+std::uint64_t hash_value(const json::Value& v) {
+  auto mix = [](std::uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    return x;
+  };
+  switch (v.type()) {
+    case json::Type::Null: return 0x1234;
+    case json::Type::Boolean: return v.as_bool() ? 0x2345 : 0x3456;
+    case json::Type::Integer:
+    case json::Type::Real: {
+      double d = v.as_double();
+      if (d == 0) d = 0;  // -0.0 == 0.0
+      std::uint64_t bits;
+      std::memcpy(&bits, &d, sizeof bits);
+      return mix(bits ^ 0x4567);
+    }
+    case json::Type::String: return hash_name(v.as_string().data(), v.as_string().size());
+    case json::Type::Array: {
+      std::uint64_t h = 0x5678;
+      for (const json::Value& e : v.as_array()) h = mix(h * 31 + hash_value(e));
+      return h;
+    }
+    case json::Type::Object: {
+      std::uint64_t h = 0x6789;
+      for (const json::Member& m : v.as_object()) {
+        h += mix(hash_name(m.key.data(), m.key.size()) * 31 + hash_value(m.value));
+      }
+      return h;
+    }
+  }
+  return 0;
+}
+
+/// True when some two items are equal (JSON equality).
+bool has_duplicates(const json::Array& array) {
+  const std::size_t n = array.size();
+  if (n <= 12) {
+    for (std::size_t i = 1; i < n; ++i) {
+      for (std::size_t j = 0; j < i; ++j) {
+        if (array[i] == array[j]) return true;
+      }
+    }
+    return false;
+  }
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> hashed(n);
+  for (std::size_t i = 0; i < n; ++i) hashed[i] = {hash_value(array[i]), static_cast<std::uint32_t>(i)};
+  std::sort(hashed.begin(), hashed.end());
+  for (std::size_t i = 1; i < n; ++i) {
+    for (std::size_t j = i; j-- > 0 && hashed[j].first == hashed[i].first;) {
+      if (array[hashed[i].second] == array[hashed[j].second]) return true;
+    }
+  }
+  return false;
+}
+
 template <bool kCollect>
 class Evaluator {
  public:
@@ -69,12 +157,61 @@ class Evaluator {
       : p_(program), out_(out), all_(all),
         stack_base_(reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0))) {}
 
-  bool node(std::uint32_t index, const json::Value& v, Annot* ann);
+  /// Evaluates node `index` against `v`; `ann` collects the members/items
+  /// evaluated (only below a node with unevaluated*).
+  bool node(std::uint32_t index, const json::Value& v, Annot* ann) {
+    if constexpr (!kCollect) {
+      // The fast path: no error reporting, no own annotations, no dynamic
+      // scope to keep.
+      const Node& n = p_.nodes[index];
+      const std::uint8_t flags = n.flags;
+      if (flags & kNodeTypeOnly) return type_matches(n.type_mask, v);
+      if (!(flags & (kNodeFalse | kNodeUnevaluatedItems | kNodeUnevaluatedProps))) {
+        if (stack_base_ - reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)) > kMaxStackBytes) return false;
+        if (!p_.uses_dynamic_scope) return run_fast(n, v, ann);
+        if (!scope_.empty() && scope_.back() == n.resource) return run_fast(n, v, ann);
+        scope_.push_back(n.resource);
+        bool ok = run_fast(n, v, ann);
+        scope_.pop_back();
+        return ok;
+      }
+    }
+    return node_full(index, v, ann);
+  }
 
  private:
+  static bool type_matches(std::uint8_t mask, const json::Value& v) {
+    json::Type t = v.type();
+    if (mask & (1u << static_cast<unsigned>(t))) return true;
+    return t == json::Type::Real && (mask & kTypeIntegralReal) && is_integral(v.as_real());
+  }
+  bool node_full(std::uint32_t index, const json::Value& v, Annot* ann);
+  __attribute__((always_inline)) bool run_fast(const Node& n, const json::Value& v, Annot* ann) {
+    if (n.type_mask != kTypeAll && !type_matches(n.type_mask, v)) return false;
+    for (std::uint32_t i = n.begin[0], end = n.begin[1]; i < end; ++i) {
+      if (!instr(p_.instrs[i], v, ann)) return false;
+    }
+    static constexpr std::uint8_t kRange[7] = {0, 0, 1, 1, 2, 3, 4};
+    const std::uint32_t range = kRange[static_cast<unsigned>(v.type())];
+    if (range) {
+      for (std::uint32_t i = n.begin[range], end = n.begin[range + 1]; i < end; ++i) {
+        if (!instr(p_.instrs[i], v, ann)) return false;
+      }
+    }
+    return true;
+  }
   bool instr(const Instr& in, const json::Value& v, Annot* ann);
-  bool properties(const Instr& in, const json::Value& v, Annot* ann);
-  bool items(const Instr& in, const json::Value& v, Annot* ann);
+  __attribute__((noinline)) bool instr_slow(const Instr& in, const json::Value& v, Annot* ann);
+  __attribute__((noinline)) bool properties(const Instr& in, const json::Value& v, Annot* ann);
+  __attribute__((noinline)) bool items(const Instr& in, const json::Value& v, Annot* ann);
+  bool enum_contains(const Instr& in, const json::Value& v) const;
+  Regex::Match search(std::uint32_t regex, std::string_view subject) const {
+    if (const auto& simple = p_.simple_patterns[regex]) {
+      int r = match_simple_pattern(*simple, subject);
+      if (r >= 0) return r ? Regex::Match::Yes : Regex::Match::No;
+    }
+    return p_.regexes[regex].search(subject);
+  }
 
   /// Continue after a failure? (collect mode with all errors)
   bool keep_going() const { return kCollect && all_; }
@@ -123,13 +260,13 @@ class Evaluator {
   std::vector<Violation>* out_;
   bool all_;
   std::vector<Seg> path_;
-  std::vector<std::uint32_t> scope_;
+  Scope scope_;
   int depth_ = 0;
   std::uintptr_t stack_base_;
 };
 
 template <bool kCollect>
-bool Evaluator<kCollect>::node(std::uint32_t index, const json::Value& v, Annot* ann) {
+bool Evaluator<kCollect>::node_full(std::uint32_t index, const json::Value& v, Annot* ann) {
   const Node& n = p_.nodes[index];
   if (n.flags & kNodeFalse) {
     if constexpr (kCollect) {
@@ -158,8 +295,7 @@ bool Evaluator<kCollect>::node(std::uint32_t index, const json::Value& v, Annot*
   Annot* a = ann;
   std::uint32_t range = 0;
   if (n.type_mask != kTypeAll) {
-    std::uint8_t bit = static_cast<std::uint8_t>(1u << static_cast<unsigned>(t));
-    if (!(n.type_mask & bit) && !(t == json::Type::Real && (n.type_mask & kTypeIntegralReal) && is_integral(v.as_real()))) {
+    if (!type_matches(n.type_mask, v)) {
       ok = false;
       if constexpr (kCollect) {
         const json::Value& tv = p_.values[n.type_value];
@@ -222,10 +358,10 @@ done:
 inline std::uint32_t find_entry(const PropTable& table, const std::string& key) {
   const std::size_t size = key.size();
   if (!table.buckets.empty()) {
-    std::uint64_t h = hash_name(key.data(), size) & table.bucket_mask;
+    std::uint64_t h = hash_key(key.data(), size) & table.bucket_mask;
     while (table.buckets[h] != kNone) {
       const std::string& name = table.entries[table.buckets[h]].name;
-      if (name.size() == size && std::memcmp(name.data(), key.data(), size) == 0) return table.buckets[h];
+      if (name.size() == size && equal_bytes(name.data(), key.data(), size)) return table.buckets[h];
       h = (h + 1) & table.bucket_mask;
     }
     return kNone;
@@ -233,7 +369,7 @@ inline std::uint32_t find_entry(const PropTable& table, const std::string& key) 
   const std::uint32_t count = static_cast<std::uint32_t>(table.entries.size());
   for (std::uint32_t e = 0; e < count; ++e) {
     const std::string& name = table.entries[e].name;
-    if (name.size() == size && (size == 0 || (name[0] == key[0] && std::memcmp(name.data(), key.data(), size) == 0))) {
+    if (name.size() == size && equal_bytes(name.data(), key.data(), size)) {
       return e;
     }
   }
@@ -260,10 +396,14 @@ bool Evaluator<kCollect>::properties(const Instr& in, const json::Value& v, Anno
     std::uint32_t entry = table.entries.empty() ? kNone : find_entry(table, key);
     if (entry != kNone) {
       matched = true;
-      std::uint32_t child = table.entries[entry].node;
+      const PropTable::Entry& e = table.entries[entry];
+      std::uint32_t child = e.node;
       if constexpr (!kCollect) {
         required_seen |= table.required_bits[entry];
-        if (!(p_.nodes[child].flags & kNodeLeaf) && deferred < kDeferMax) {
+        if (e.node_flags & kNodeTypeOnly) {
+          if (!type_matches(e.type_mask, member.value)) return false;
+          child = kNone;
+        } else if (!(e.node_flags & kNodeLeaf) && deferred < kDeferMax) {
           deferred_member[deferred] = static_cast<std::uint32_t>(m);
           deferred_node[deferred++] = child;
           child = kNone;
@@ -280,7 +420,7 @@ bool Evaluator<kCollect>::properties(const Instr& in, const json::Value& v, Anno
       }
     }
     for (const PropTable::PatternEntry& pe : table.patterns) {
-      Regex::Match r = p_.regexes[pe.regex].search(key);
+      Regex::Match r = search(pe.regex, key);
       if (r == Regex::Match::BudgetExceeded) {
         if constexpr (kCollect) {
           push(key);
@@ -371,12 +511,55 @@ bool Evaluator<kCollect>::items(const Instr& in, const json::Value& v, Annot* an
 }
 
 template <bool kCollect>
-bool Evaluator<kCollect>::instr(const Instr& in, const json::Value& v, Annot* ann) {
+bool Evaluator<kCollect>::enum_contains(const Instr& in, const json::Value& v) const {
+  if (in.d == kNone) {
+    for (std::uint32_t k = in.a; k < in.a + in.b; ++k) {
+      if (p_.values[k] == v) return true;
+    }
+    return false;
+  }
+  const EnumSet& set = p_.enum_sets[in.d];
+  if (v.is_string()) {
+    const std::string& str = v.as_string();
+    std::uint64_t h = hash_name(str.data(), str.size()) & set.mask;
+    while (set.buckets[h] != kNone) {
+      if (p_.values[set.buckets[h]].as_string() == str) return true;
+      h = (h + 1) & set.mask;
+    }
+    return false;
+  }
+  for (std::uint32_t k : set.others) {
+    if (p_.values[k] == v) return true;
+  }
+  return false;
+}
+
+template <bool kCollect>
+inline bool Evaluator<kCollect>::instr(const Instr& in, const json::Value& v, Annot* ann) {
+  if constexpr (!kCollect) {
+    // The common cheap checks inline; everything else out of line.
+    switch (in.op) {
+      case OpCode::Ref: return node(in.a, v, ann);
+      case OpCode::Properties: return properties(in, v, ann);
+      case OpCode::Items: return items(in, v, ann);
+      case OpCode::Required:
+        if (in.flags & 2) return true;
+        break;
+      case OpCode::Enum: return enum_contains(in, v);
+      case OpCode::Const: return p_.values[in.a] == v;
+      case OpCode::MinItems: return v.as_array().size() >= in.a;
+      case OpCode::MaxItems: return v.as_array().size() <= in.a;
+      default: break;
+    }
+  }
+  return instr_slow(in, v, ann);
+}
+
+template <bool kCollect>
+bool Evaluator<kCollect>::instr_slow(const Instr& in, const json::Value& v, Annot* ann) {
   switch (in.op) {
     case OpCode::Enum: {
-      for (std::uint32_t k = in.a; k < in.a + in.b; ++k) {
-        if (p_.values[k] == v) return true;
-      }
+      if (enum_contains(in, v)) return true;
       fail(in, [&] { return json::Value(json::Object{{"allowedValues", p_.values[in.c]}}); },
            [] { return std::string("must be equal to one of the allowed values"); });
       return false;
@@ -392,7 +575,8 @@ bool Evaluator<kCollect>::instr(const Instr& in, const json::Value& v, Annot* an
       std::uint32_t target = ref.static_node;
       if (!ref.candidates.empty()) {
         bool found = false;
-        for (std::uint32_t resource : scope_) {
+        for (std::size_t si = 0; si < scope_.size(); ++si) {
+          const std::uint32_t resource = scope_.at(si);
           for (const auto& [r, candidate] : ref.candidates) {
             if (r == resource) {
               target = candidate;
@@ -538,7 +722,7 @@ bool Evaluator<kCollect>::instr(const Instr& in, const json::Value& v, Annot* an
            [&] { return "must NOT have more than " + std::to_string(in.a) + " characters"; });
       return false;
     case OpCode::Pattern: {
-      Regex::Match r = p_.regexes[in.a].search(v.as_string());
+      Regex::Match r = search(in.a, v.as_string());
       if (r == Regex::Match::Yes) return true;
       const std::string& pattern = p_.strings[in.b];
       if (r == Regex::Match::BudgetExceeded) {
@@ -569,6 +753,7 @@ bool Evaluator<kCollect>::instr(const Instr& in, const json::Value& v, Annot* an
       return false;
     case OpCode::UniqueItems: {
       const json::Array& array = v.as_array();
+      if (!has_duplicates(array)) return true;
       for (std::size_t i = array.size(); i-- > 1;) {
         for (std::size_t j = i; j-- > 0;) {
           if (array[i] == array[j]) {

@@ -8,9 +8,11 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "simple_pattern.h"
 #include "weld/json/value.h"
 #include "weld/schema/regex.h"
 #include "weld/schema/schema.h"
@@ -79,6 +81,8 @@ struct Instr {
   OpCode op;
   std::uint8_t flags = 0;
   std::uint32_t a = 0, b = 0, c = 0;
+  /// Enum: index in Program::enum_sets, or kNone for a linear scan.
+  std::uint32_t d = kNone;
   double num = 0;
   /// Index in Program::strings of the keyword name ("enum").
   std::uint32_t keyword = 0;
@@ -91,6 +95,16 @@ enum NodeFlag : std::uint8_t {
   kNodeUnevaluatedProps = 2,       // needs property annotations of its own
   kNodeUnevaluatedItems = 4,       // needs item annotations of its own
   kNodeLeaf = 8,                   // no subschemas: cheap to evaluate first
+  kNodeTypeOnly = 16,              // no instructions: the type check is all
+  kNodeResourceRoot = 32,          // has its own `$id` (enters a resource)
+};
+
+/// A large `enum`: its strings in an open-addressing table, the other
+/// members (numbers compare as 1 == 1.0) scanned linearly.
+struct EnumSet {
+  std::vector<std::uint32_t> buckets;  // indices into Program::values, kNone = empty
+  std::uint64_t mask = 0;
+  std::vector<std::uint32_t> others;
 };
 
 /// A compiled subschema: a type check and five instruction ranges
@@ -112,6 +126,11 @@ struct PropTable {
   struct Entry {
     std::string name;
     std::uint32_t node;
+    /// Copies of the target node's flags and type mask (filled by the
+    /// optimiser) so the fast pass decides leaf/type-only members without
+    /// touching the node.
+    std::uint8_t node_flags = 0;
+    std::uint8_t type_mask = kTypeAll;
   };
   std::vector<Entry> entries;  // schema order
   /// Bit k set on the entry named by the k-th `required` name when the
@@ -161,7 +180,10 @@ class Program {
   std::vector<DepRequired> dep_required;
   std::vector<DepSchema> dep_schemas;
   std::vector<DynamicRef> dynamic_refs;
+  std::vector<EnumSet> enum_sets;
   std::vector<Regex> regexes;
+  /// Parallel to `regexes`: the engine-free form when the pattern is simple.
+  std::vector<std::optional<SimplePattern>> simple_patterns;
   std::uint32_t root = 0;
   /// True when `$dynamicRef`/`$recursiveRef` occur: the evaluator then keeps
   /// the dynamic scope.
@@ -173,7 +195,44 @@ class Program {
   json::Value source;
 };
 
-/// 64-bit FNV-1a, the hash of PropTable::buckets.
+/// The PropTable hash: length and the first and last two bytes, O(1) in
+/// the key length (collisions are resolved by probing with a full compare).
+inline std::uint64_t hash_key(const char* data, std::size_t size) {
+  if (size == 0) return 0x9E3779B97F4A7C15ull;
+  std::uint64_t x = size * 0x9E3779B97F4A7C15ull;
+  x ^= static_cast<unsigned char>(data[0]) | (static_cast<std::uint64_t>(static_cast<unsigned char>(data[size - 1])) << 8) |
+       (static_cast<std::uint64_t>(static_cast<unsigned char>(data[size / 2])) << 16) |
+       (static_cast<std::uint64_t>(static_cast<unsigned char>(data[size > 1 ? 1 : 0])) << 24);
+  x *= 0xBF58476D1CE4E5B9ull;
+  return x ^ (x >> 29);
+}
+
+/// Byte equality for short keys without a libc call (overlapping word loads).
+inline bool equal_bytes(const char* a, const char* b, std::size_t n) {
+  auto load8 = [](const char* p) {
+    std::uint64_t x;
+    __builtin_memcpy(&x, p, 8);
+    return x;
+  };
+  auto load4 = [](const char* p) {
+    std::uint32_t x;
+    __builtin_memcpy(&x, p, 4);
+    return x;
+  };
+  if (n >= 8) {
+    for (; n > 8; a += 8, b += 8, n -= 8) {
+      if (load8(a) != load8(b)) return false;
+    }
+    return load8(a + n - 8) == load8(b + n - 8);
+  }
+  if (n >= 4) return load4(a) == load4(b) && load4(a + n - 4) == load4(b + n - 4);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (a[i] != b[i]) return false;
+  }
+  return true;
+}
+
+/// 64-bit FNV-1a, the hash of enum sets.
 inline std::uint64_t hash_name(const char* data, std::size_t size) {
   std::uint64_t h = 1469598103934665603ull;
   for (std::size_t i = 0; i < size; ++i) {

@@ -1,0 +1,257 @@
+// See simple_pattern.h. ECMAScript semantics on ASCII: `.` is any character
+// but \n and \r, `\w` is [A-Za-z0-9_], `\s` on ASCII is [\t\n\v\f\r ].
+#include "simple_pattern.h"
+
+#include <limits>
+
+namespace weld::schema {
+namespace {
+
+using Bits = std::uint64_t[2];
+
+void set(Bits& b, unsigned c) { b[c >> 6] |= 1ull << (c & 63); }
+bool test(const std::uint64_t* b, unsigned c) { return (b[c >> 6] >> (c & 63)) & 1; }
+void set_range(Bits& b, unsigned lo, unsigned hi) {
+  for (unsigned c = lo; c <= hi && c < 128; ++c) set(b, c);
+}
+void add_class_escape(Bits& b, char e, bool& ok) {
+  Bits tmp = {0, 0};
+  switch (e) {
+    case 'w': case 'W': set_range(tmp, 'a', 'z'); set_range(tmp, 'A', 'Z'); set_range(tmp, '0', '9'); set(tmp, '_'); break;
+    case 'd': case 'D': set_range(tmp, '0', '9'); break;
+    case 's': case 'S': for (unsigned c : {9u, 10u, 11u, 12u, 13u, 32u}) set(tmp, c); break;
+    default: ok = false; return;
+  }
+  if (e == 'W' || e == 'D' || e == 'S') {
+    tmp[0] = ~tmp[0];
+    tmp[1] = ~tmp[1];
+  }
+  b[0] |= tmp[0];
+  b[1] |= tmp[1];
+}
+
+bool is_syntax_escape(char c) {
+  return std::string_view("^$\\.*+?()[]{}|/-").find(c) != std::string_view::npos;
+}
+
+// Parses one atom at p[i]; fills bits. Returns false when not simple.
+bool parse_atom(std::string_view p, std::size_t& i, Bits& bits) {
+  if (i >= p.size()) return false;
+  char c = p[i];
+  if (c == '.') {
+    set_range(bits, 0, 127);
+    bits[0] &= ~((1ull << 10) | (1ull << 13));
+    ++i;
+    return true;
+  }
+  if (c == '\\') {
+    if (i + 1 >= p.size()) return false;
+    char e = p[i + 1];
+    bool ok = true;
+    if (std::string_view("wWdDsS").find(e) != std::string_view::npos) {
+      add_class_escape(bits, e, ok);
+    } else if (is_syntax_escape(e)) {
+      set(bits, static_cast<unsigned char>(e));
+    } else {
+      return false;
+    }
+    i += 2;
+    return ok;
+  }
+  if (c != '[') {
+    if (static_cast<unsigned char>(c) >= 128 || std::string_view("^$.*+?()[]{}|").find(c) != std::string_view::npos) {
+      return false;
+    }
+    set(bits, static_cast<unsigned char>(c));
+    ++i;
+    return true;
+  }
+  ++i;
+  bool negate = false;
+  if (i < p.size() && p[i] == '^') {
+    negate = true;
+    ++i;
+  }
+  Bits cls = {0, 0};
+  bool first = true;
+  while (i < p.size() && (p[i] != ']' || first)) {
+    if (p[i] == ']' && first) return false;  // "[]" / "[^]": leave to the engine
+    first = false;
+    unsigned lo;
+    if (p[i] == '\\') {
+      if (i + 1 >= p.size()) return false;
+      char e = p[i + 1];
+      if (std::string_view("wWdDsS").find(e) != std::string_view::npos) {
+        bool ok = true;
+        add_class_escape(cls, e, ok);
+        if (!ok) return false;
+        i += 2;
+        continue;
+      }
+      if (!is_syntax_escape(e)) return false;
+      lo = static_cast<unsigned char>(e);
+      i += 2;
+    } else if (p[i] == '[') {
+      return false;
+    } else {
+      lo = static_cast<unsigned char>(p[i]);
+      ++i;
+    }
+    if (lo >= 128) return false;
+    if (i + 1 < p.size() && p[i] == '-' && p[i + 1] != ']') {
+      unsigned hi;
+      if (p[i + 1] == '\\') {
+        if (i + 2 >= p.size() || !is_syntax_escape(p[i + 2])) return false;
+        hi = static_cast<unsigned char>(p[i + 2]);
+        i += 3;
+      } else {
+        hi = static_cast<unsigned char>(p[i + 1]);
+        i += 2;
+      }
+      if (hi >= 128 || hi < lo) return false;
+      set_range(cls, lo, hi);
+    } else {
+      set(cls, lo);
+    }
+  }
+  if (i >= p.size()) return false;
+  ++i;  // ']'
+  if (negate) {
+    cls[0] = ~cls[0];
+    cls[1] = ~cls[1];
+  }
+  bits[0] |= cls[0];
+  bits[1] |= cls[1];
+  return true;
+}
+
+bool parse_number(std::string_view p, std::size_t& i, std::uint32_t& out) {
+  std::size_t start = i;
+  std::uint64_t v = 0;
+  while (i < p.size() && p[i] >= '0' && p[i] <= '9' && i - start < 9) v = v * 10 + static_cast<unsigned>(p[i++] - '0');
+  out = static_cast<std::uint32_t>(v);
+  return i > start;
+}
+
+}  // namespace
+
+std::optional<SimplePattern> parse_simple_pattern(std::string_view p) {
+  SimplePattern sp;
+  if (p.size() >= 2 && p.front() == '(' && p.back() == ')' && p[1] != '?' &&
+      p.substr(1, p.size() - 2).find_first_of("()|") == std::string_view::npos) {
+    p = p.substr(1, p.size() - 2);
+  }
+  if (!p.empty() && p.front() == '^') {
+    sp.anchored_start = true;
+    p.remove_prefix(1);
+  }
+  if (!p.empty() && p.back() == '$' && (p.size() < 2 || p[p.size() - 2] != '\\')) {
+    sp.anchored_end = true;
+    p.remove_suffix(1);
+  }
+  // A literal: no metacharacters (escaped punctuation allowed).
+  std::string literal;
+  bool is_literal = true;
+  for (std::size_t i = 0; i < p.size() && is_literal; ++i) {
+    char c = p[i];
+    if (static_cast<unsigned char>(c) >= 128) {
+      is_literal = false;
+    } else if (c == '\\') {
+      if (i + 1 < p.size() && is_syntax_escape(p[i + 1])) {
+        literal += p[++i];
+      } else {
+        is_literal = false;
+      }
+    } else if (std::string_view("^$.*+?()[]{}|").find(c) != std::string_view::npos) {
+      is_literal = false;
+    } else {
+      literal += c;
+    }
+  }
+  if (is_literal) {
+    sp.kind = SimplePattern::Kind::Literal;
+    sp.literal = std::move(literal);
+    return sp;
+  }
+  std::size_t i = 0;
+  Bits bits = {0, 0};
+  if (!parse_atom(p, i, bits)) return std::nullopt;
+  sp.bits[0] = bits[0];
+  sp.bits[1] = bits[1];
+  if (i < p.size()) {
+    char q = p[i];
+    if (q == '*') {
+      sp.min = 0;
+      sp.max = std::numeric_limits<std::uint32_t>::max();
+      ++i;
+    } else if (q == '+') {
+      sp.min = 1;
+      sp.max = std::numeric_limits<std::uint32_t>::max();
+      ++i;
+    } else if (q == '?') {
+      sp.min = 0;
+      sp.max = 1;
+      ++i;
+    } else if (q == '{') {
+      ++i;
+      if (!parse_number(p, i, sp.min)) return std::nullopt;
+      sp.max = sp.min;
+      if (i < p.size() && p[i] == ',') {
+        ++i;
+        sp.max = std::numeric_limits<std::uint32_t>::max();
+        if (i < p.size() && p[i] != '}' && !parse_number(p, i, sp.max)) return std::nullopt;
+      }
+      if (i >= p.size() || p[i] != '}' || sp.max < sp.min) return std::nullopt;
+      ++i;
+    }
+    if (i < p.size() && p[i] == '?') return std::nullopt;  // lazy: same verdict, but keep it simple
+  }
+  if (i != p.size()) return std::nullopt;
+  sp.kind = SimplePattern::Kind::Class;
+  return sp;
+}
+
+int match_simple_pattern(const SimplePattern& sp, std::string_view s) {
+  for (char c : s) {
+    if (static_cast<unsigned char>(c) >= 128) return -1;
+  }
+  if (sp.kind == SimplePattern::Kind::Literal) {
+    const std::string& lit = sp.literal;
+    if (sp.anchored_start && sp.anchored_end) return s == lit;
+    if (sp.anchored_start) return s.substr(0, lit.size()) == lit;
+    if (sp.anchored_end) return s.size() >= lit.size() && s.substr(s.size() - lit.size()) == lit;
+    return s.find(lit) != std::string_view::npos;
+  }
+  auto in = [&](char c) { return test(sp.bits, static_cast<unsigned char>(c)); };
+  const std::size_t n = s.size();
+  if (sp.anchored_start && sp.anchored_end) {
+    if (n < sp.min || n > sp.max) return 0;
+    for (char c : s) {
+      if (!in(c)) return 0;
+    }
+    return 1;
+  }
+  if (sp.min == 0) return 1;
+  if (sp.anchored_start) {
+    if (n < sp.min) return 0;
+    for (std::size_t k = 0; k < sp.min; ++k) {
+      if (!in(s[k])) return 0;
+    }
+    return 1;
+  }
+  if (sp.anchored_end) {
+    if (n < sp.min) return 0;
+    for (std::size_t k = n - sp.min; k < n; ++k) {
+      if (!in(s[k])) return 0;
+    }
+    return 1;
+  }
+  std::size_t run = 0;
+  for (char c : s) {
+    run = in(c) ? run + 1 : 0;
+    if (run >= sp.min) return 1;
+  }
+  return 0;
+}
+
+}  // namespace weld::schema

@@ -1,0 +1,32 @@
+#pragma once
+/// \file
+/// A shortcut for the patterns real schemas use most (`^[a-zA-Z0-9_.-]*$`,
+/// `.+`, `^x-`, `^.{1,256}$` …): one character class with a repetition, or
+/// one literal, with optional anchors. Decided without the regex engine on
+/// ASCII subjects; anything else goes to weld::schema::Regex.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace weld::schema {
+
+struct SimplePattern {
+  enum class Kind : std::uint8_t { Class, Literal };
+  Kind kind = Kind::Class;
+  bool anchored_start = false;
+  bool anchored_end = false;
+  /// ASCII membership of the class (Kind::Class).
+  std::uint64_t bits[2] = {0, 0};
+  std::uint32_t min = 1, max = 1;  // repetition; max == UINT32_MAX: unbounded
+  std::string literal;  // Kind::Literal
+};
+
+/// The simple form of `pattern`, or nullopt when it is not one.
+std::optional<SimplePattern> parse_simple_pattern(std::string_view pattern);
+
+/// 1 match, 0 no match, -1 undecided (non-ASCII subject): use the regex.
+int match_simple_pattern(const SimplePattern& pattern, std::string_view subject);
+
+}  // namespace weld::schema

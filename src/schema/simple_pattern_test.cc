@@ -1,0 +1,38 @@
+#include "simple_pattern.h"
+
+#include <gtest/gtest.h>
+
+#include "weld/schema/regex.h"
+
+namespace weld::schema {
+namespace {
+
+// Every simple form must agree with the real engine.
+TEST(SimplePattern, AgreesWithRegexEngine) {
+  const char* patterns[] = {"^[a-zA-Z0-9_\\.\\-\\|@#]*$", "^[a-zA-Z0-9_\\-]*$", ".+", "[\\s\\S]*", ".", ".*", "(.+)",
+                            "^[@$_#]", "^x-", "default", "type$", "^.+$", "^.{1,3}$", "^[A-F0-9]{1,32}$",
+                            "^[^\\W\\.\\-]", "^[\\w\\*]{0,6}$", "a{2}", "^[a-z]?$", "^$", "[0-9]{2,}$", "^\\d+$"};
+  const char* subjects[] = {"", "a", "ab", "abc", "x-y", "@x", "A0F", "a b", "a\nb", "\n", "default", "mytype",
+                            "12", "1234567", "a*b", "_x", "-x", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "a|b#c"};
+  for (const char* p : patterns) {
+    auto simple = parse_simple_pattern(p);
+    ASSERT_TRUE(simple.has_value()) << p;
+    auto re = Regex::compile(p);
+    ASSERT_TRUE(re.ok()) << p;
+    for (const char* s : subjects) {
+      int got = match_simple_pattern(*simple, s);
+      ASSERT_NE(-1, got);
+      EXPECT_EQ(re->search(s) == Regex::Match::Yes, got == 1) << "pattern " << p << " subject \"" << s << "\"";
+    }
+  }
+}
+
+TEST(SimplePattern, LeavesTheRestToTheEngine) {
+  for (const char* p : {"a|b", "(a)(b)", "^(?:x)$", "\\p{L}", "[[]", "a+?", "ab+c", "^é$", "\\u0041"}) {
+    EXPECT_FALSE(parse_simple_pattern(p).has_value()) << p;
+  }
+  EXPECT_EQ(-1, match_simple_pattern(*parse_simple_pattern(".+"), "é"));
+}
+
+}  // namespace
+}  // namespace weld::schema
