@@ -323,6 +323,22 @@ TEST_F(CliSchema, JsonSchemaTestSuiteRemotes) {
   EXPECT_EQ(run.out, "-: params must be integer\n");
 }
 
+TEST_F(CliSchema, CatastrophicPatternIsDecidedNotHung) {
+  std::string instance = write("long.json", "\"" + std::string(100000, 'a') + "\"");
+  Outcome run = run_weld({"schema", "validate", R"({"pattern":"(a+)+b"})", instance});
+  EXPECT_FALSE(run.timed_out);
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.out, instance + ": params must match pattern \"(a+)+b\"\n");
+}
+
+TEST_F(CliSchema, StepBudgetOverrunIsAValidationError) {
+  Outcome run = run_weld({"schema", "validate", R"({"pattern":"^(a|a)+\\1?$"})", "-"},
+                         "\"" + std::string(40, 'a') + "b\"");
+  EXPECT_FALSE(run.timed_out);
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_NE(run.out.find("exceeded its step budget"), std::string::npos) << run.out;
+}
+
 TEST_F(CliSchema, UsageErrors) {
   Outcome none = run_weld({"schema"});
   EXPECT_EQ(none.exit_code, 1);

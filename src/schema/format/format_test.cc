@@ -55,6 +55,15 @@ TEST(Format, HostnamesAndEmails) {
   EXPECT_TRUE(check_format("idn-email", "\xC3\xBC@b\xC3\xBC" "cher.example"));
 }
 
+TEST(Format, LongInputIsRefusedQuickly) {
+  std::string long_label;
+  for (int i = 0; i < 20000; ++i) long_label += "\xC3\xA9";  // é
+  EXPECT_FALSE(check_format("idn-hostname", long_label));
+  EXPECT_FALSE(check_format("idn-email", "a@" + long_label));
+  EXPECT_FALSE(check_format("hostname", std::string(100000, 'a')));
+  EXPECT_TRUE(check_format("uri", "http://example.com/" + std::string(100000, 'a')));
+}
+
 TEST(Format, Uris) {
   EXPECT_TRUE(check_format("uri", "https://user@example.com:8080/a/b?c=d#e"));
   EXPECT_FALSE(check_format("uri", "/relative"));
