@@ -22,9 +22,13 @@ namespace weld::repair {
 
 /// One repair applied, reported in the result envelope's `repairs`.
 struct Repair {
-  /// "code_fence", "trailing_comma", "single_quotes", "unquoted_keys",
-  /// "python_literals", "extracted_json", "coerce_boolean", "coerce_number",
-  /// "coerce_json_string", "clamp", "empty_arguments".
+  /// Parse repairs (one entry per kind; the detail counts repeats):
+  /// "code_fence", "extracted_json", "trailing_comma", "single_quotes",
+  /// "unquoted_keys", "python_literals", "control_characters" (a raw
+  /// newline/tab inside a string). Schema repairs (one entry per place):
+  /// "coerce_boolean", "coerce_number", "coerce_json_string", "clamp".
+  /// An empty argument text is `{}` by rule (SPEC §1.3), not a repair: it is
+  /// never reported and applies under `--no-repair` too.
   std::string kind;
   /// JSON Pointer into the value ("" for the whole text).
   std::string path;
@@ -53,7 +57,10 @@ struct Checked {
   /// Repairs applied to reach `value` (empty unless accepted).
   std::vector<Repair> repairs;
   /// Validation of the final value (all violations); when !parsed, a single
-  /// pseudo-violation describing the parse error.
+  /// pseudo-violation with keyword "parse", instance path "", params
+  /// {"error","where"} and message "must be valid JSON (<error> at <where>)".
+  /// When repairs were tried but not accepted, `value` is the (leniently)
+  /// parsed value and these are its violations.
   schema::ValidationResult validation;
 };
 

@@ -8,9 +8,11 @@
 /// \endcode
 
 #include <cstdint>
+#include <memory>
 
 #include "weld/base/result.h"
 #include "weld/json/value.h"
+#include "weld/schema/schema.h"
 
 namespace weld::sample {
 
@@ -23,9 +25,36 @@ struct Options {
   std::uint64_t index = 0;
 };
 
-/// Generates an instance meant to validate against `schema` (enums, consts,
-/// required properties, bounds, formats, patterns where feasible). Fails
-/// with an Error when the schema is unsatisfiable or too hard to sample.
+/// Generates an instance that validates against `schema` (enums, consts,
+/// required properties, bounds, formats, patterns where feasible): each
+/// candidate is checked with the schema engine, and up to 32 seeds derived
+/// from (seed, index) are tried. Errors: code "schema" when the schema does
+/// not compile (message from SchemaError), code "sample" with
+/// `could not sample a valid instance: <violation>` or
+/// `could not sample a valid instance: <why>` otherwise.
 Result<json::Value> generate(const json::Value& schema, const Options& options = {});
+
+/// A schema compiled once for many instances (`weld sample -n N`, the
+/// offline model). Immutable; `generate` may be called from several threads.
+///
+/// \code
+///   auto sampler = weld::sample::Sampler::create(schema_json);
+///   if (!sampler) return sampler.error();
+///   for (std::uint64_t i = 0; i < n; ++i) print(*sampler->generate({.seed = 7, .index = i}));
+/// \endcode
+class Sampler {
+ public:
+  /// Compiles `schema` for validation (non-strict: what validates is what
+  /// counts; formats asserted). Error code "schema" when it does not compile.
+  static Result<Sampler> create(const json::Value& schema);
+  /// Uses an already compiled schema (its `source()` is sampled).
+  explicit Sampler(std::shared_ptr<const schema::Schema> compiled);
+
+  /// One instance for (seed, index); see `generate` above.
+  Result<json::Value> generate(const Options& options = {}) const;
+
+ private:
+  std::shared_ptr<const schema::Schema> compiled_;
+};
 
 }  // namespace weld::sample

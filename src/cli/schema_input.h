@@ -1,0 +1,37 @@
+#pragma once
+// Inputs of `weld schema check|validate` (SPEC §1.4): schema arguments,
+// instance files (JSON, JSON Lines, stdin) and --resolve PREFIX=DIR.
+
+#include <istream>
+#include <string>
+#include <vector>
+
+#include "weld/base/result.h"
+#include "weld/json/value.h"
+#include "weld/schema/schema.h"
+
+namespace weld::cli {
+
+/// A SCHEMA argument as §1.1 reads it: inline JSON stays, `@path` stays, and
+/// a bare path becomes `@path`.
+std::string schema_argument(const std::string& arg);
+
+/// One instance to validate: where it came from and its value (or why it
+/// could not be read or parsed).
+struct Instance {
+  /// "file.json", "file.jsonl:3", "-", "-:2".
+  std::string label;
+  Result<json::Value> value = json::Value();
+};
+
+/// Reads FILE arguments in order: `-` is stdin (one document, or one per
+/// line when `jsonl`), `*.jsonl` one instance per non-blank line, anything
+/// else one JSON document. A file that cannot be read yields one Instance
+/// holding the error.
+std::vector<Instance> read_instances(const std::vector<std::string>& files, bool jsonl, std::istream& stdin_stream);
+
+/// Parses --resolve values (`PREFIX=DIR`) into a resolver; an Error names
+/// a malformed value.
+Result<schema::Resolver> make_resolver(const std::vector<std::string>& specs);
+
+}  // namespace weld::cli

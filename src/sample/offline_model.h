@@ -1,0 +1,51 @@
+#pragma once
+/// \file
+/// The offline model (SPEC §5, `--provider offline`): a stand-in for a
+/// language model that needs no network. It answers a request that offers
+/// `structured_output` by calling it with an instance sampled from that
+/// tool's parameters schema, deterministic for a seed; after an error tool
+/// result it samples again with the next index. Without that tool it answers
+/// with a short text saying what it is. The caller labels it on stderr.
+///
+/// \code
+///   weld::sample::OfflineModel model(/*seed=*/7);
+///   weld::provider::CancelToken cancel;
+///   auto response = model.complete(request, {}, cancel);
+///   // response->message.tool_calls[0].name == "structured_output"
+/// \endcode
+
+#include <cstdint>
+#include <string>
+
+#include "weld/provider/model.h"
+
+namespace weld::sample {
+
+/// The text the offline model answers with when no `structured_output` tool
+/// is offered.
+inline constexpr const char* kOfflineText =
+    "This is weld's offline model (--provider offline). It is not a language model: it only answers "
+    "--json-schema runs, with an instance sampled from the schema.";
+
+/// A `weld::provider::Model` backed by the sampler. Stateless between calls:
+/// the attempt number is read from the conversation, so one instance may
+/// serve many runs.
+class OfflineModel : public provider::Model {
+ public:
+  /// `seed` is `--seed` (0 when not given).
+  explicit OfflineModel(std::uint64_t seed = 0) : seed_(seed) {}
+
+  /// Error codes: "cancelled" when `cancel` is set; "offline" when the
+  /// schema cannot be sampled (message `offline model: could not sample a
+  /// valid instance: …`).
+  Result<provider::Response> complete(const provider::Request& request, const provider::StreamObserver& observer,
+                                      provider::CancelToken& cancel) override;
+
+  /// "offline".
+  std::string provider_name() const override { return "offline"; }
+
+ private:
+  std::uint64_t seed_;
+};
+
+}  // namespace weld::sample

@@ -1,0 +1,184 @@
+// Runs the built weld binary (WELD_BINARY) as `weld sample …`, with a
+// timeout on every run so a hang fails the test instead of blocking it.
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "weld/json/parse.h"
+#include "weld/json/serialize.h"
+#include "weld/schema/schema.h"
+
+namespace {
+
+struct Outcome {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+// Runs weld with `args` (stdin: /dev/null); kills it after 30 s.
+Outcome run_weld(const std::vector<std::string>& args) {
+  int out_pipe[2], err_pipe[2];
+  if (pipe(out_pipe) != 0 || pipe(err_pipe) != 0) return {};
+  pid_t pid = fork();
+  if (pid == 0) {
+    int null_fd = open("/dev/null", O_RDONLY);
+    dup2(null_fd, 0);
+    dup2(out_pipe[1], 1);
+    dup2(err_pipe[1], 2);
+    for (int fd : {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1], null_fd}) close(fd);
+    std::vector<std::string> copies = args;
+    std::string binary = WELD_BINARY;
+    std::vector<char*> argv{binary.data()};
+    for (std::string& arg : copies) argv.push_back(arg.data());
+    argv.push_back(nullptr);
+    execv(binary.c_str(), argv.data());
+    _exit(127);
+  }
+  close(out_pipe[1]);
+  close(err_pipe[1]);
+  Outcome run;
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  bool out_open = true, err_open = true;
+  char buffer[65536];
+  while (out_open || err_open) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      kill(pid, SIGKILL);
+      ADD_FAILURE() << "weld sample timed out";
+      break;
+    }
+    std::vector<pollfd> fds;
+    if (out_open) fds.push_back({out_pipe[0], POLLIN, 0});
+    if (err_open) fds.push_back({err_pipe[0], POLLIN, 0});
+    poll(fds.data(), fds.size(), 100);
+    for (auto [fd, open_flag, sink] : {std::tuple{out_pipe[0], &out_open, &run.out},
+                                       std::tuple{err_pipe[0], &err_open, &run.err}}) {
+      if (!*open_flag) continue;
+      pollfd probe{fd, POLLIN, 0};
+      if (poll(&probe, 1, 0) <= 0) continue;
+      ssize_t n = read(fd, buffer, sizeof buffer);
+      if (n > 0) sink->append(buffer, static_cast<std::size_t>(n));
+      else *open_flag = false;
+    }
+  }
+  close(out_pipe[0]);
+  close(err_pipe[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return run;
+}
+
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+const char* kSchema = R"({"type":"object","properties":{"risk_level":{"enum":["low","medium","high"]},
+  "summary":{"type":"string","minLength":1},"when":{"type":"string","format":"date-time"},
+  "code":{"type":"string","pattern":"^[A-Z]{3}-\\d{3}$"},"score":{"type":"integer","minimum":0,"maximum":100}},
+  "required":["risk_level","summary","code","score"],"additionalProperties":false})";
+
+TEST(CliSample, PrintsNValidInstancesOnePerLine) {
+  Outcome run = run_weld({"sample", kSchema, "-n", "5", "--seed", "42"});
+  EXPECT_EQ(0, run.exit_code) << run.err;
+  EXPECT_EQ("weld: offline sampler (not a language model), seed 42\n", run.err);
+  auto schema = weld::schema::Schema::compile(*weld::json::parse(kSchema));
+  std::vector<std::string> printed = lines(run.out);
+  ASSERT_EQ(5u, printed.size()) << run.out;
+  for (const std::string& line : printed) {
+    auto instance = weld::json::parse(line);
+    ASSERT_TRUE(instance) << line;
+    EXPECT_TRUE(schema.is_valid(*instance)) << line;
+    EXPECT_EQ(line, weld::json::serialize(*instance));  // compact, one document per line
+  }
+  EXPECT_EQ('\n', run.out.back());
+}
+
+TEST(CliSample, SameSeedSameOutputOtherSeedOtherOutput) {
+  Outcome a = run_weld({"sample", kSchema, "-n", "3", "--seed", "9"});
+  Outcome b = run_weld({"sample", kSchema, "-n", "3", "--seed", "9"});
+  Outcome c = run_weld({"sample", kSchema, "-n", "3", "--seed", "10"});
+  ASSERT_EQ(0, a.exit_code);
+  EXPECT_EQ(a.out, b.out);
+  EXPECT_NE(a.out, c.out);
+  // Without --seed, the seed is 0: reproducible too.
+  Outcome d = run_weld({"sample", kSchema});
+  Outcome e = run_weld({"sample", kSchema, "--seed", "0"});
+  EXPECT_EQ(d.out, e.out);
+  EXPECT_EQ(1u, lines(d.out).size());
+}
+
+TEST(CliSample, SchemaFromPathAndAtPath) {
+  std::filesystem::path dir = std::filesystem::temp_directory_path() / ("weld_cli_sample_" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  std::filesystem::path file = dir / "schema.json";
+  std::ofstream(file) << kSchema;
+  Outcome inline_run = run_weld({"sample", kSchema, "--seed", "3"});
+  Outcome path_run = run_weld({"sample", file.string(), "--seed", "3"});
+  Outcome at_run = run_weld({"sample", "@" + file.string(), "--seed", "3"});
+  EXPECT_EQ(0, path_run.exit_code) << path_run.err;
+  EXPECT_EQ(0, at_run.exit_code) << at_run.err;
+  EXPECT_EQ(inline_run.out, path_run.out);
+  EXPECT_EQ(inline_run.out, at_run.out);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(CliSample, NonObjectRootsAreFine) {
+  Outcome run = run_weld({"sample", R"({"type":"integer","minimum":10,"maximum":10})", "-n", "2"});
+  EXPECT_EQ(0, run.exit_code);
+  EXPECT_EQ("10\n10\n", run.out);
+}
+
+TEST(CliSample, BadSchemaIs52AndPrintsNothing) {
+  Outcome bad = run_weld({"sample", R"({"type":"strnig"})"});
+  EXPECT_EQ(52, bad.exit_code);
+  EXPECT_EQ("", bad.out);
+  EXPECT_EQ("schema is not a valid JSON Schema: \"type\" must be equal to one of the allowed values: \"array\", "
+            "\"boolean\", \"integer\", \"null\", \"number\", \"object\", \"string\" at /type\n",
+            bad.err);
+  Outcome empty = run_weld({"sample", "  "});
+  EXPECT_EQ(52, empty.exit_code);
+  EXPECT_EQ("schema cannot be empty.\n", empty.err);
+  Outcome not_json = run_weld({"sample", "{nope"});
+  EXPECT_EQ(52, not_json.exit_code);
+  EXPECT_EQ(0u, not_json.err.rfind("schema is not valid JSON: ", 0)) << not_json.err;
+  Outcome missing = run_weld({"sample", "@/nonexistent/weld/schema.json"});
+  EXPECT_EQ(52, missing.exit_code);
+  EXPECT_EQ("", missing.out);
+}
+
+TEST(CliSample, UnsatisfiableIsExit1) {
+  Outcome run = run_weld({"sample", R"({"type":"integer","minimum":3,"maximum":2})"});
+  EXPECT_EQ(1, run.exit_code);
+  EXPECT_EQ("", run.out);
+  EXPECT_EQ("weld: offline sampler (not a language model), seed 0\n"
+            "weld: could not sample a valid instance: no integer lies between the minimum and the maximum\n",
+            run.err);
+}
+
+TEST(CliSample, ZeroInstancesAndBadFlags) {
+  Outcome zero = run_weld({"sample", kSchema, "-n", "0"});
+  EXPECT_EQ(0, zero.exit_code);
+  EXPECT_EQ("", zero.out);
+  Outcome bad_count = run_weld({"sample", kSchema, "-n", "lots"});
+  EXPECT_NE(0, bad_count.exit_code);
+  EXPECT_EQ("", bad_count.out);
+  Outcome no_schema = run_weld({"sample"});
+  EXPECT_NE(0, no_schema.exit_code);
+}
+
+}  // namespace

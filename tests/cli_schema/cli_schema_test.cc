@@ -1,0 +1,336 @@
+// Runs the built weld binary (WELD_BINARY) as a user would; every run has a
+// timeout, so a blocking read (FIFO, stdin) fails the test instead of hanging.
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "weld/json/parse.h"
+
+namespace {
+
+struct Outcome {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+  bool timed_out = false;
+};
+
+// Runs weld with `args`, feeding `input` on stdin; kills it after 30 s.
+Outcome run_weld(const std::vector<std::string>& args, const std::string& input = "") {
+  int in_pipe[2], out_pipe[2], err_pipe[2];
+  if (pipe(in_pipe) != 0 || pipe(out_pipe) != 0 || pipe(err_pipe) != 0) return {};
+  pid_t pid = fork();
+  if (pid == 0) {
+    dup2(in_pipe[0], 0);
+    dup2(out_pipe[1], 1);
+    dup2(err_pipe[1], 2);
+    for (int fd : {in_pipe[0], in_pipe[1], out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]}) close(fd);
+    std::vector<char*> argv;
+    std::string binary = WELD_BINARY;
+    argv.push_back(binary.data());
+    std::vector<std::string> copies = args;
+    for (std::string& arg : copies) argv.push_back(arg.data());
+    argv.push_back(nullptr);
+    execv(binary.c_str(), argv.data());
+    _exit(127);
+  }
+  close(in_pipe[0]);
+  close(out_pipe[1]);
+  close(err_pipe[1]);
+  signal(SIGPIPE, SIG_IGN);
+  std::size_t written = 0;
+  if (input.empty()) {
+    close(in_pipe[1]);
+    in_pipe[1] = -1;
+  }
+  fcntl(out_pipe[0], F_SETFL, O_NONBLOCK);
+  fcntl(err_pipe[0], F_SETFL, O_NONBLOCK);
+  if (in_pipe[1] >= 0) fcntl(in_pipe[1], F_SETFL, O_NONBLOCK);
+  Outcome run;
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  bool out_open = true, err_open = true;
+  char buffer[65536];
+  while (out_open || err_open) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      kill(pid, SIGKILL);
+      run.timed_out = true;
+      break;
+    }
+    std::vector<pollfd> fds;
+    if (out_open) fds.push_back({out_pipe[0], POLLIN, 0});
+    if (err_open) fds.push_back({err_pipe[0], POLLIN, 0});
+    if (in_pipe[1] >= 0) fds.push_back({in_pipe[1], POLLOUT, 0});
+    poll(fds.data(), fds.size(), 100);
+    if (in_pipe[1] >= 0) {
+      ssize_t n = write(in_pipe[1], input.data() + written, input.size() - written);
+      if (n > 0) written += static_cast<std::size_t>(n);
+      if (written == input.size() || (n < 0 && errno != EAGAIN)) {
+        close(in_pipe[1]);
+        in_pipe[1] = -1;
+      }
+    }
+    for (auto [fd, target, open] : {std::tuple{out_pipe[0], &run.out, &out_open},
+                                    std::tuple{err_pipe[0], &run.err, &err_open}}) {
+      if (!*open) continue;
+      ssize_t n = read(fd, buffer, sizeof buffer);
+      if (n > 0) target->append(buffer, static_cast<std::size_t>(n));
+      if (n == 0) *open = false;
+    }
+  }
+  if (in_pipe[1] >= 0) close(in_pipe[1]);
+  close(out_pipe[0]);
+  close(err_pipe[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return run;
+}
+
+class CliSchema : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char pattern[] = "/tmp/weld_cli_schema_XXXXXX";
+    ASSERT_NE(mkdtemp(pattern), nullptr);
+    dir_ = pattern;
+  }
+  void TearDown() override {
+    std::error_code ignored;
+    std::filesystem::remove_all(dir_, ignored);
+  }
+  std::string write(const std::string& name, const std::string& content) {
+    std::string path = dir_ + "/" + name;
+    std::ofstream(path, std::ios::binary) << content;
+    return path;
+  }
+  std::string dir_;
+};
+
+const char* kPerson = R"({"type":"object","properties":{"name":{"type":"string"},"age":{"type":"integer","minimum":0}},"required":["name"]})";
+
+TEST_F(CliSchema, CheckPrintsOk) {
+  std::string path = write("person.json", kPerson);
+  Outcome run = run_weld({"schema", "check", path});
+  EXPECT_EQ(run.exit_code, 0);
+  EXPECT_EQ(run.out, "ok\n");
+  Outcome at = run_weld({"schema", "check", "@" + path});
+  EXPECT_EQ(at.out, "ok\n");
+  Outcome inline_schema = run_weld({"schema", "check", kPerson});
+  EXPECT_EQ(inline_schema.out, "ok\n");
+}
+
+TEST_F(CliSchema, CheckReportsStrictErrors) {
+  Outcome run = run_weld({"schema", "check", R"({"type":"object","propertees":{}})"});
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.out, "schema is not a valid JSON Schema: strict mode: unknown keyword: \"propertees\" at /propertees\n");
+}
+
+TEST_F(CliSchema, CheckSeveralSchemasNamesEach) {
+  std::string good = write("good.json", kPerson);
+  Outcome run = run_weld({"schema", "check", good, R"({"type":42})"});
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.out.rfind(good + ": ok\n{\"type\":42}: schema is not a valid JSON Schema: ", 0), 0u) << run.out;
+}
+
+TEST_F(CliSchema, CheckJson) {
+  Outcome run = run_weld({"schema", "check", "--json", kPerson, "{\"type\":\"strnig\"}"});
+  EXPECT_EQ(run.exit_code, 1);
+  std::size_t newline = run.out.find('\n');
+  ASSERT_NE(newline, std::string::npos);
+  auto first = weld::json::parse(run.out.substr(0, newline));
+  auto second = weld::json::parse(run.out.substr(newline + 1));
+  ASSERT_TRUE(first.ok() && second.ok()) << run.out;
+  EXPECT_TRUE(first->find("valid")->as_bool());
+  EXPECT_FALSE(second->find("valid")->as_bool());
+  EXPECT_EQ(second->find("error")->find("pointer")->as_string(), "/type");
+}
+
+TEST_F(CliSchema, CheckWarnsOnUnknownFormat) {
+  Outcome run = run_weld({"schema", "check", R"({"type":"string","format":"colour"})"});
+  EXPECT_EQ(run.exit_code, 0);
+  EXPECT_EQ(run.out, "ok\n");
+  EXPECT_NE(run.err.find("warning: "), std::string::npos);
+  EXPECT_NE(run.err.find("/format"), std::string::npos);
+}
+
+TEST_F(CliSchema, ValidateValidFile) {
+  std::string instance = write("ok.json", R"({"name":"Ada","age":36})");
+  Outcome run = run_weld({"schema", "validate", kPerson, instance});
+  EXPECT_EQ(run.exit_code, 0);
+  EXPECT_EQ(run.out, "");
+}
+
+TEST_F(CliSchema, ValidateInvalidFilePrintsAjvLines) {
+  std::string instance = write("bad.json", R"({"age":-1})");
+  Outcome run = run_weld({"schema", "validate", kPerson, instance});
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.out, instance + ": params must have required property 'name'\n" + instance + ": params/age must be >= 0\n");
+}
+
+TEST_F(CliSchema, ValidateJsonLinesNamesTheLine) {
+  std::string instances = write("many.jsonl", "{\"name\":\"a\"}\n\n{\"name\":1}\n{\"name\":\"c\"}\n");
+  Outcome run = run_weld({"schema", "validate", kPerson, instances});
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.out, instances + ":3: params/name must be string\n");
+}
+
+TEST_F(CliSchema, ValidateJsonOutputInInputOrder) {
+  std::string instances = write("many.jsonl", "{\"name\":\"a\"}\n{\"age\":2}\n");
+  std::string single = write("one.json", "{\"name\":\"b\"}");
+  Outcome run = run_weld({"schema", "validate", "--json", kPerson, instances, single});
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.out,
+            "{\"valid\":true,\"errors\":[]}\n"
+            "{\"valid\":false,\"errors\":[{\"instancePath\":\"\",\"schemaPath\":\"#/required\",\"keyword\":\"required\","
+            "\"params\":{\"missingProperty\":\"name\"},\"message\":\"must have required property 'name'\"}]}\n"
+            "{\"valid\":true,\"errors\":[]}\n");
+}
+
+TEST_F(CliSchema, ValidateStdin) {
+  Outcome one = run_weld({"schema", "validate", kPerson, "-"}, "{\"name\":\"x\"}\n");
+  EXPECT_EQ(one.exit_code, 0);
+  Outcome lines = run_weld({"schema", "validate", "--jsonl", kPerson, "-"}, "{\"name\":\"x\"}\n{\"name\":false}\n");
+  EXPECT_EQ(lines.exit_code, 1);
+  EXPECT_EQ(lines.out, "-:2: params/name must be string\n");
+}
+
+TEST_F(CliSchema, ValidateInstanceThatIsNotJson) {
+  std::string instances = write("broken.jsonl", "{\"name\":\"a\"}\n{oops}\n");
+  Outcome run = run_weld({"schema", "validate", kPerson, instances});
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.out.rfind(instances + ":2: not valid JSON: ", 0), 0u) << run.out;
+}
+
+TEST_F(CliSchema, UnreadableInstanceFiles) {
+  Outcome missing = run_weld({"schema", "validate", kPerson, dir_ + "/absent.json"});
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_EQ(missing.out, dir_ + "/absent.json: could not read: No such file or directory\n");
+  Outcome directory = run_weld({"schema", "validate", kPerson, dir_});
+  EXPECT_EQ(directory.exit_code, 1);
+  EXPECT_EQ(directory.out, dir_ + ": could not read: Is a directory\n");
+}
+
+TEST_F(CliSchema, BenchmarkPrintsMeanAsLastLine) {
+  std::string instances = write("many.jsonl", "{\"name\":\"a\"}\n{\"name\":\"b\",\"age\":3}\n{\"name\":\"c\"}\n");
+  Outcome run = run_weld({"schema", "validate", "--benchmark", "50", kPerson, instances});
+  EXPECT_EQ(run.exit_code, 0);
+  ASSERT_FALSE(run.out.empty());
+  std::string last = run.out.substr(run.out.rfind('\n', run.out.size() - 2) == std::string::npos
+                                        ? 0
+                                        : run.out.rfind('\n', run.out.size() - 2) + 1);
+  auto line = weld::json::parse(last);
+  ASSERT_TRUE(line.ok()) << run.out;
+  EXPECT_EQ(line->find("instances")->as_integer(), 3);
+  EXPECT_EQ(line->find("iterations")->as_integer(), 50);
+  EXPECT_GT(line->find("mean_ns")->as_double(), 0.0);
+  EXPECT_GE(line->find("compile_ns")->as_double(), 0.0);
+}
+
+TEST_F(CliSchema, SchemaThatFailsToLoadExits52) {
+  Outcome run = run_weld({"schema", "validate", R"({"type":"object","required":"x"})", "-"}, "{}");
+  EXPECT_EQ(run.exit_code, 52);
+  EXPECT_EQ(run.err.rfind("schema is not a valid JSON Schema: ", 0), 0u) << run.err;
+  EXPECT_EQ(run.out, "");
+  Outcome empty = run_weld({"schema", "validate", "  ", "-"}, "{}");
+  EXPECT_EQ(empty.exit_code, 52);
+  EXPECT_EQ(empty.err, "schema cannot be empty.\n");
+}
+
+TEST_F(CliSchema, FifoAsSchemaDoesNotHang) {
+  std::string fifo = dir_ + "/pipe";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  Outcome run = run_weld({"schema", "validate", "@" + fifo, "-"}, "{}");
+  EXPECT_FALSE(run.timed_out);
+  EXPECT_EQ(run.exit_code, 52);
+  EXPECT_EQ(run.err, "schema \"@" + fifo + "\" must be a regular file.\n");
+  Outcome check = run_weld({"schema", "check", dir_});
+  EXPECT_EQ(check.out, "schema \"@" + dir_ + "\" must be a regular file.\n");
+}
+
+TEST_F(CliSchema, SecretFileIsNeverPrinted) {
+  std::string secret = write("key", "sk-live-0123456789abcdef\n");
+  Outcome run = run_weld({"schema", "validate", secret, "-"}, "{}");
+  EXPECT_EQ(run.exit_code, 52);
+  EXPECT_EQ(run.err, "schema content of \"" + secret + "\" is not valid JSON.\n");
+  EXPECT_EQ(run.out.find("sk-live"), std::string::npos);
+}
+
+TEST_F(CliSchema, RootRuleIsNotApplied) {
+  Outcome run = run_weld({"schema", "validate", R"({"type":"string"})", "-"}, "\"text\"");
+  EXPECT_EQ(run.exit_code, 0);
+  Outcome ref = run_weld({"schema", "check", R"({"$ref":"#/$defs/a","$defs":{"a":{"type":"integer"}}})"});
+  EXPECT_EQ(ref.out, "ok\n");
+}
+
+TEST_F(CliSchema, DialectFlag) {
+  const char* draft4 = R"({"type":"object","properties":{"a":{"minimum":5,"exclusiveMinimum":true}}})";
+  Outcome run = run_weld({"schema", "validate", "--dialect", "draft4", draft4, "-"}, "{\"a\":5}");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.out, "-: params/a must be > 5\n");
+  Outcome modern = run_weld({"schema", "validate", draft4, "-"}, "{\"a\":5}");  // 2020-12: boolean exclusiveMinimum
+  EXPECT_EQ(modern.exit_code, 52);
+  Outcome bad = run_weld({"schema", "check", "--dialect", "draft5", kPerson});
+  EXPECT_EQ(bad.exit_code, 52);
+  EXPECT_EQ(bad.err, "weld: unknown --dialect \"draft5\" (expected draft4, draft6, draft7, 2019-09 or 2020-12)\n");
+}
+
+TEST_F(CliSchema, NoStrictFlag) {
+  const char* lenient = R"({"type":"object","markdownDescription":"x"})";
+  EXPECT_EQ(run_weld({"schema", "check", lenient}).exit_code, 1);
+  Outcome run = run_weld({"schema", "check", "--no-strict", lenient});
+  EXPECT_EQ(run.exit_code, 0);
+  EXPECT_EQ(run.out, "ok\n");
+}
+
+TEST_F(CliSchema, ResolveFlag) {
+  std::filesystem::create_directory(dir_ + "/remotes");
+  write("remotes/int.json", R"({"type":"integer"})");
+  const char* schema = R"({"type":"object","properties":{"n":{"$ref":"http://example.test/schemas/int.json"}}})";
+  Outcome without = run_weld({"schema", "check", schema});
+  EXPECT_EQ(without.exit_code, 1);
+  EXPECT_NE(without.out.find("http://example.test/schemas/int.json"), std::string::npos) << without.out;
+  Outcome run = run_weld({"schema", "validate", "--resolve", "http://example.test/schemas/=" + dir_ + "/remotes", schema,
+                      "-", "--jsonl"},
+                     "{\"n\":1}\n{\"n\":\"x\"}\n");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.out, "-:2: params/n must be integer\n");
+  Outcome twice = run_weld({"schema", "validate", "--resolve", "http://a.test/=" + dir_, "--resolve",
+                            "http://example.test/schemas/=" + dir_ + "/remotes", schema, "-"},
+                           "{\"n\":\"x\"}");
+  EXPECT_EQ(twice.out, "-: params/n must be integer\n");
+  Outcome bad = run_weld({"schema", "check", "--resolve", "nodir", schema});
+  EXPECT_EQ(bad.exit_code, 52);
+  EXPECT_EQ(bad.err, "weld: --resolve expects PREFIX=DIR, got \"nodir\"\n");
+}
+
+TEST_F(CliSchema, JsonSchemaTestSuiteRemotes) {
+  // The suite's own remote: a $ref into remotes/ served from disk.
+  std::string remotes = std::string(WELD_DATA_DIR) + "/JSON-Schema-Test-Suite/remotes";
+  Outcome run = run_weld({"schema", "validate", "--resolve", "http://localhost:1234/=" + remotes,
+                      R"({"$ref":"http://localhost:1234/integer.json"})", "-"},
+                     "\"a\"");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.out, "-: params must be integer\n");
+}
+
+TEST_F(CliSchema, UsageErrors) {
+  Outcome none = run_weld({"schema"});
+  EXPECT_EQ(none.exit_code, 1);
+  Outcome missing = run_weld({"schema", "validate", kPerson});
+  EXPECT_EQ(missing.exit_code, 1);
+  Outcome help = run_weld({"schema", "validate", "--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_NE(help.out.find("--benchmark"), std::string::npos);
+}
+
+}  // namespace
