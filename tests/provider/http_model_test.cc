@@ -8,6 +8,13 @@
 #include <sstream>
 #include <thread>
 
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "loopback_server.h"
 #include "weld/json/parse.h"
 #include "weld/json/serialize.h"
@@ -451,6 +458,100 @@ TEST(HttpModelFallback, MalformedPlainJsonIsAProtocolError) {
   ASSERT_FALSE(r.result);
   EXPECT_EQ(r.result.error().code, "protocol");
   EXPECT_EQ(r.result.error().message.rfind("the JSON response is malformed: ", 0), 0u) << r.result.error().message;
+}
+
+// A TLS server whose certificate the system store does not trust: the
+// failure is reported as TLS, at once, without retries.
+class SelfSignedTlsServer {
+ public:
+  SelfSignedTlsServer() {
+    char dir_template[] = "/tmp/weld-tls-XXXXXX";
+    dir_ = mkdtemp(dir_template);
+    std::string gen = "openssl req -x509 -newkey rsa:2048 -nodes -subj /CN=127.0.0.1 "
+                      "-addext subjectAltName=IP:127.0.0.1 -days 1 -keyout " + dir_ + "/k.pem -out " +
+                      dir_ + "/c.pem >/dev/null 2>&1";
+    if (std::system(gen.c_str()) != 0) return;
+    // Output goes to a file, not a pipe: s_server writes on every
+    // connection and would die of SIGPIPE once a pipe reader is gone.
+    std::string log = dir_ + "/server.log";
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    posix_spawn_file_actions_adddup2(&actions, 1, 2);
+    std::string cert = dir_ + "/c.pem", key = dir_ + "/k.pem";
+    std::vector<std::string> args = {"openssl", "s_server", "-accept", "127.0.0.1:0", "-cert", cert,
+                                     "-key", key, "-naccept", "4", "-www"};
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    if (posix_spawnp(&pid_, "openssl", &actions, nullptr, argv.data(), environ) != 0) pid_ = -1;
+    posix_spawn_file_actions_destroy(&actions);
+    // Wait for "ACCEPT 127.0.0.1:PORT" (bounded: 10 s).
+    std::string out;
+    auto deadline = std::chrono::steady_clock::now() + 10s;
+    while (pid_ > 0 && std::chrono::steady_clock::now() < deadline) {
+      std::ifstream in(log);
+      std::stringstream ss;
+      ss << in.rdbuf();
+      out = ss.str();
+      std::size_t at = out.find("ACCEPT ");
+      if (at != std::string::npos && out.find('\n', at) != std::string::npos) {
+        out = out.substr(at, out.find('\n', at) - at);
+        break;
+      }
+      std::this_thread::sleep_for(20ms);
+    }
+    std::size_t colon = out.rfind(':');
+    if (out.find("ACCEPT ") != std::string::npos && colon != std::string::npos) port_ = std::atoi(out.c_str() + colon + 1);
+  }
+  ~SelfSignedTlsServer() {
+    if (pid_ > 0) {
+      kill(pid_, SIGTERM);
+      waitpid(pid_, nullptr, 0);
+    }
+    std::system(("rm -rf " + dir_).c_str());
+  }
+  int port() const { return port_; }
+  std::string cert() const { return dir_ + "/c.pem"; }
+
+ private:
+  std::string dir_;
+  pid_t pid_ = -1;
+  int port_ = 0;
+};
+
+TEST(HttpModelTls, UntrustedCertificateIsATlsErrorWithoutRetries) {
+  SelfSignedTlsServer server;
+  if (server.port() == 0) GTEST_SKIP() << "openssl s_server is not available";
+  ProviderConfig config;
+  config.provider = "openai";
+  config.model = "m";
+  config.base_url = "https://127.0.0.1:" + std::to_string(server.port()) + "/v1";
+  config.retry.initial_backoff = 5ms;
+  auto model = model_for(config);
+  Outcome r = run(*model, simple_request());
+  ASSERT_FALSE(r.result);
+  EXPECT_EQ(r.result.error().code, "network");
+  EXPECT_EQ(r.result.error().message.rfind("TLS failure: ", 0), 0u) << r.result.error().message;
+}
+
+TEST(HttpModelTls, ACaBundleFromTheEnvironmentIsTrusted) {
+  SelfSignedTlsServer server;
+  if (server.port() == 0) GTEST_SKIP() << "openssl s_server is not available";
+  Environment env = {{"WELD_PROVIDER", "openai"},
+                     {"WELD_MODEL", "m"},
+                     {"WELD_BASE_URL", "https://127.0.0.1:" + std::to_string(server.port()) + "/v1"},
+                     {"SSL_CERT_FILE", server.cert()},
+                     {"WELD_IDLE_TIMEOUT", "0.3"},
+                     {"WELD_MAX_RETRIES", "0"}};
+  auto config = resolve_provider_config({}, env);
+  ASSERT_TRUE(config) << config.error().message;
+  auto model = model_for(*config);
+  Outcome r = run(*model, simple_request());
+  // The handshake succeeds; s_server then never answers the POST, so the
+  // request ends on the idle timeout instead of a TLS error.
+  ASSERT_FALSE(r.result);
+  EXPECT_EQ(r.result.error().code, "timeout") << r.result.error().message;
 }
 
 }  // namespace

@@ -243,10 +243,7 @@ Status send_with_retries(const SendContext& context, const HttpRequest& request,
             retry = can_retry;
             failure = Error{"http", sink.consumer_error_->message + after, ""};
           } else {
-            Error error = *sink.consumer_error_;
-            error.message = redact(error.message, context.secret);
-            if (error.where.empty()) error.where = redact(request.url, context.secret);
-            return error;
+            return make_error(sink.consumer_error_->code, sink.consumer_error_->message);
           }
         } else {
           return make_error("network", "the transfer was aborted: " + outcome.detail);

@@ -167,7 +167,7 @@ TEST(SendWithRetries, ConsumerErrorsStopAndAreReturnedRedacted) {
   Status st = h.send();
   ASSERT_FALSE(st);
   EXPECT_EQ(st.error().code, "protocol");
-  EXPECT_EQ(st.error().message, "bad frame near [REDACTED]");
+  EXPECT_EQ(st.error().message, "bad frame near [REDACTED] (POST http://h/v1/chat/completions)");
   EXPECT_EQ(h.transport.calls, 1);
 }
 

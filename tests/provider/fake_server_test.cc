@@ -1,0 +1,306 @@
+// The provider models against the fake model server (tests/fake_model), over
+// both APIs: the same scripted behaviours the end-to-end runs of `weld` use,
+// checked here at the library boundary (issue 3).
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "weld/json/parse.h"
+#include "weld/json/serialize.h"
+#include "weld/provider/config.h"
+
+extern char** environ;
+
+namespace weld::provider {
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr const char* kKey = "sk-fake-SECRET-9f8e7d6c5b4a";
+
+// Runs `node tests/fake_model/server.js --script FILE --record FILE --port 0`.
+class FakeModelServer {
+ public:
+  explicit FakeModelServer(const std::string& script_json) {
+    char dir_template[] = "/tmp/weld-fake-XXXXXX";
+    dir_ = mkdtemp(dir_template);
+    std::ofstream(dir_ + "/script.json") << script_json;
+    int fds[2];
+    if (pipe(fds) != 0) return;
+    out_fd_ = fds[0];
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
+    posix_spawn_file_actions_addclose(&actions, fds[0]);
+    std::vector<std::string> args = {WELD_NODE, std::string(WELD_SOURCE_DIR) + "/tests/fake_model/server.js",
+                                     "--script", dir_ + "/script.json", "--record", dir_ + "/requests.jsonl",
+                                     "--port", "0"};
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    if (posix_spawn(&pid_, WELD_NODE, &actions, nullptr, argv.data(), environ) != 0) pid_ = -1;
+    posix_spawn_file_actions_destroy(&actions);
+    close(fds[1]);
+    std::string line;
+    auto deadline = std::chrono::steady_clock::now() + 20s;
+    while (pid_ > 0 && std::chrono::steady_clock::now() < deadline) {
+      pollfd pfd{out_fd_, POLLIN, 0};
+      if (poll(&pfd, 1, 100) <= 0) continue;
+      char c;
+      if (read(out_fd_, &c, 1) != 1) break;
+      if (c == '\n') break;
+      line.push_back(c);
+    }
+    auto parsed = json::parse(line);
+    if (parsed && parsed->find("port")) port_ = static_cast<int>(parsed->find("port")->as_integer());
+  }
+  ~FakeModelServer() {
+    if (pid_ > 0) {
+      kill(pid_, SIGTERM);
+      waitpid(pid_, nullptr, 0);
+    }
+    if (out_fd_ >= 0) close(out_fd_);
+    std::system(("rm -rf " + dir_).c_str());
+  }
+  int port() const { return port_; }
+  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+  // The requests the server received, as recorded (one JSON object each).
+  std::vector<json::Value> requests() const {
+    std::ifstream in(dir_ + "/requests.jsonl");
+    std::vector<json::Value> out;
+    std::string line;
+    while (std::getline(in, line))
+      if (auto v = json::parse(line)) out.push_back(std::move(*v));
+    return out;
+  }
+
+ private:
+  std::string dir_;
+  pid_t pid_ = -1;
+  int out_fd_ = -1;
+  int port_ = 0;
+};
+
+struct Outcome {
+  Result<Response> result = Error{"unset", "", ""};
+  std::size_t events = 0;
+  std::chrono::milliseconds elapsed{0};
+};
+
+class FakeServerTest : public ::testing::TestWithParam<std::string> {
+ protected:
+  std::string api() const { return GetParam(); }
+
+  ProviderConfig config(const FakeModelServer& server) const {
+    ProviderConfig c;
+    c.provider = api();
+    c.model = "fake-model";
+    c.base_url = api() == "openai" ? server.url() + "/v1" : server.url();
+    c.api_key = kKey;
+    c.connect_timeout = 2s;
+    c.idle_timeout = 3s;
+    c.retry.max_retries = 2;
+    c.retry.initial_backoff = 10ms;
+    return c;
+  }
+
+  Outcome run(const ProviderConfig& c, CancelToken* external = nullptr) {
+    auto model = make_model(c);
+    EXPECT_TRUE(model) << model.error().message;
+    Request request;
+    request.system = "Answer with structured_output.";
+    request.messages.push_back(Message{Role::User, "Summarise.", {}, {}});
+    request.tools.push_back(ToolSpec{"structured_output", "The final answer.",
+                                     *json::parse(R"({"type":"object","properties":{"summary":{"type":"string"}}})")});
+    request.forced_tool = "structured_output";
+    Outcome outcome;
+    StreamObserver observer;
+    observer.on_event = [&](const json::Value&) { ++outcome.events; };
+    CancelToken local;
+    auto start = std::chrono::steady_clock::now();
+    outcome.result = (*model)->complete(request, observer, external ? *external : local);
+    outcome.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
+    if (!outcome.result) {
+      EXPECT_EQ(outcome.result.error().message.find("SECRET"), std::string::npos);
+    }
+    return outcome;
+  }
+};
+
+#define REQUIRE_SERVER(server) \
+  if ((server).port() == 0) GTEST_FAIL() << "the fake model server did not start"
+
+TEST_P(FakeServerTest, TextAndToolCallsInSmallFragmentsAndSplitUtf8) {
+  FakeModelServer server(R"({"responses":[{"text":"Zoë checks ✓ 🌍 first.",
+    "tool_calls":[{"name":"structured_output","id":"call_A","arguments":"{\"summary\":\"naïve café — 😀 \\\"quoted\\\"\"}"},
+                  {"name":"read_file","id":"call_B","arguments":{"path":"README.md"}}],
+    "usage":{"input_tokens":123,"output_tokens":45},"fragment_size":2,"chunk_bytes":3}]})");
+  REQUIRE_SERVER(server);
+  Outcome r = run(config(server));
+  ASSERT_TRUE(r.result) << r.result.error().message;
+  EXPECT_EQ(r.result->message.text, "Zoë checks ✓ 🌍 first.");
+  ASSERT_EQ(r.result->message.tool_calls.size(), 2u);
+  EXPECT_EQ(r.result->message.tool_calls[0].id, "call_A");
+  EXPECT_EQ(r.result->message.tool_calls[0].name, "structured_output");
+  EXPECT_EQ(r.result->message.tool_calls[0].arguments, "{\"summary\":\"naïve café — 😀 \\\"quoted\\\"\"}");
+  EXPECT_EQ(r.result->message.tool_calls[1].arguments, R"({"path":"README.md"})");
+  EXPECT_EQ(r.result->usage.input_tokens, 123);
+  EXPECT_EQ(r.result->usage.output_tokens, 45);
+  EXPECT_EQ(r.result->stop_reason, api() == "openai" ? "tool_calls" : "tool_use");
+  EXPECT_GT(r.events, 10u);
+
+  auto requests = server.requests();
+  ASSERT_EQ(requests.size(), 1u);
+  const json::Value& body = *requests[0].find("body");
+  const json::Value& headers = *requests[0].find("headers");
+  EXPECT_TRUE(body.find("stream")->as_bool());
+  if (api() == "openai") {
+    EXPECT_EQ(requests[0].find("path")->as_string(), "/v1/chat/completions");
+    EXPECT_EQ(headers.find("authorization")->as_string(), std::string("Bearer ") + kKey);
+    EXPECT_EQ(json::serialize(*body.find("tool_choice")),
+              R"({"type":"function","function":{"name":"structured_output"}})");
+    EXPECT_EQ(body.find("messages")->as_array()[0].find("role")->as_string(), "system");
+  } else {
+    EXPECT_EQ(requests[0].find("path")->as_string(), "/v1/messages");
+    EXPECT_EQ(headers.find("x-api-key")->as_string(), kKey);
+    EXPECT_EQ(headers.find("anthropic-version")->as_string(), "2023-06-01");
+    EXPECT_EQ(json::serialize(*body.find("tool_choice")), R"({"type":"tool","name":"structured_output"})");
+    EXPECT_EQ(body.find("system")->as_string(), "Answer with structured_output.");
+  }
+}
+
+TEST_P(FakeServerTest, TooManyRequestsWithRetryAfterThenSuccess) {
+  FakeModelServer server(R"({"responses":[{"status":429,"headers":{"retry-after":"1"}},
+    {"tool_calls":[{"name":"structured_output","arguments":"{}"}]}]})");
+  REQUIRE_SERVER(server);
+  Outcome r = run(config(server));
+  ASSERT_TRUE(r.result) << r.result.error().message;
+  EXPECT_EQ(r.result->message.tool_calls[0].arguments, "{}");
+  EXPECT_EQ(server.requests().size(), 2u);
+  EXPECT_GE(r.elapsed, 950ms);
+}
+
+TEST_P(FakeServerTest, ServerErrorThenSuccess) {
+  FakeModelServer server(R"({"responses":[{"status":500},{"text":"fine"}]})");
+  REQUIRE_SERVER(server);
+  Outcome r = run(config(server));
+  ASSERT_TRUE(r.result) << r.result.error().message;
+  EXPECT_EQ(r.result->message.text, "fine");
+  EXPECT_EQ(server.requests().size(), 2u);
+}
+
+TEST_P(FakeServerTest, UnauthorizedIsAuthWithoutRetry) {
+  FakeModelServer server(R"({"responses":[{"status":401},{"text":"never"}]})");
+  REQUIRE_SERVER(server);
+  Outcome r = run(config(server));
+  ASSERT_FALSE(r.result);
+  EXPECT_EQ(r.result.error().code, "auth");
+  std::string type = api() == "openai" ? "invalid_request_error" : "authentication_error";
+  std::string path = api() == "openai" ? "/v1/chat/completions" : "/v1/messages";
+  EXPECT_EQ(r.result.error().message, "the provider refused the credentials: HTTP 401 Unauthorized: fake error 401 (" +
+                                          type + ") (POST " + server.url() + path + ")");
+  EXPECT_EQ(server.requests().size(), 1u);
+}
+
+TEST_P(FakeServerTest, TruncatedStreamIsAProtocolError) {
+  FakeModelServer server(R"({"responses":[{"tool_calls":[{"name":"structured_output","arguments":"{\"summary\":\"abcdefghijklmnop\"}"}],
+    "fragment_size":3,"truncate_after":5}]})");
+  REQUIRE_SERVER(server);
+  Outcome r = run(config(server));
+  ASSERT_FALSE(r.result);
+  EXPECT_EQ(r.result.error().code, "protocol");
+  EXPECT_EQ(r.result.error().message.rfind("the response stream ended early", 0), 0u) << r.result.error().message;
+  EXPECT_EQ(server.requests().size(), 1u);
+}
+
+TEST_P(FakeServerTest, StallIsAnIdleTimeout) {
+  FakeModelServer server(R"({"responses":[{"text":"slow answer","stall_after":3,"stall_ms":20000}]})");
+  REQUIRE_SERVER(server);
+  ProviderConfig c = config(server);
+  c.idle_timeout = 600ms;
+  Outcome r = run(c);
+  ASSERT_FALSE(r.result);
+  EXPECT_EQ(r.result.error().code, "timeout");
+  EXPECT_EQ(r.result.error().message.rfind("no data received for 0.6 s (idle timeout); the response stream stalled", 0), 0u)
+      << r.result.error().message;
+  EXPECT_LT(r.elapsed, 5s);
+}
+
+TEST_P(FakeServerTest, HangBeforeAnyByteIsRetriedThenTimesOut) {
+  FakeModelServer server(R"({"responses":[{"hang":true},{"hang":true}]})");
+  REQUIRE_SERVER(server);
+  ProviderConfig c = config(server);
+  c.idle_timeout = 300ms;
+  c.retry.max_retries = 1;
+  Outcome r = run(c);
+  ASSERT_FALSE(r.result);
+  EXPECT_EQ(r.result.error().code, "timeout");
+  EXPECT_EQ(r.result.error().message.rfind("no response for 0.3 s (idle timeout) after 2 attempts", 0), 0u)
+      << r.result.error().message;
+  EXPECT_EQ(server.requests().size(), 2u);
+}
+
+TEST_P(FakeServerTest, CancelWhileTheServerHangsEndsWithinASecond) {
+  FakeModelServer server(R"({"responses":[{"hang":true}]})");
+  REQUIRE_SERVER(server);
+  ProviderConfig c = config(server);
+  c.idle_timeout = 60s;
+  CancelToken cancel;
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(400ms);
+    cancel.cancelled.store(true);
+  });
+  Outcome r = run(c, &cancel);
+  canceller.join();
+  ASSERT_FALSE(r.result);
+  EXPECT_EQ(r.result.error().code, "cancelled");
+  EXPECT_LT(r.elapsed, 1400ms);
+}
+
+TEST_P(FakeServerTest, ErrorInsideTheStreamAfterContent) {
+  FakeModelServer server(R"({"responses":[{"text":"partial","stream_error":{"type":"api_error","message":"Internal server error"}}]})");
+  REQUIRE_SERVER(server);
+  Outcome r = run(config(server));
+  ASSERT_FALSE(r.result);
+  EXPECT_EQ(r.result.error().code, "http");
+  std::string suffix = api() == "anthropic" ? " (api_error)" : "";
+  std::string path = api() == "openai" ? "/v1/chat/completions" : "/v1/messages";
+  EXPECT_EQ(r.result.error().message, "the server sent an error in the stream: Internal server error" + suffix +
+                                          " (POST " + server.url() + path + ")");
+}
+
+TEST_P(FakeServerTest, ConsecutiveRequestsReuseTheModel) {
+  FakeModelServer server(R"({"responses":[{"text":"one"},{"text":"two"},{"text":"three"}]})");
+  REQUIRE_SERVER(server);
+  auto model = make_model(config(server));
+  ASSERT_TRUE(model);
+  Request request;
+  request.messages.push_back(Message{Role::User, "hi", {}, {}});
+  for (const char* expected : {"one", "two", "three"}) {
+    CancelToken cancel;
+    auto r = (*model)->complete(request, {}, cancel);
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_EQ(r->message.text, expected);
+    request.messages.push_back(r->message);
+    request.messages.push_back(Message{Role::User, "again", {}, {}});
+  }
+  auto requests = server.requests();
+  ASSERT_EQ(requests.size(), 3u);
+  EXPECT_EQ(requests[2].find("body")->find("messages")->size(), api() == "openai" ? 5u : 5u);
+}
+
+INSTANTIATE_TEST_SUITE_P(BothApis, FakeServerTest, ::testing::Values("openai", "anthropic"),
+                         [](const auto& info) { return info.param; });
+
+}  // namespace
+}  // namespace weld::provider
