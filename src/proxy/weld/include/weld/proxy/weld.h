@@ -36,15 +36,33 @@ struct Agent {
   bool clamp = true;
   Mode mode = Mode::Forced;
   Mechanism mechanism = Mechanism::Tool;
+  /// OpenAI shape only: send `chat_template_kwargs: {"enable_thinking": false}`
+  /// when forcing the tool (vLLM, SGLang and llama.cpp honour it and turn a
+  /// thinking model's reasoning off). A strict OpenAI endpoint rejects the
+  /// unknown field, so set false (registry `"chat_template_kwargs": false`)
+  /// for such an upstream. Default per SPEC §3.3 step 2: sent.
+  bool chat_template_kwargs = true;
   /// Compiled strictly from input_schema.
   std::shared_ptr<const schema::Schema> schema;
 };
 
-/// Splits "base__schema=agent" into {base, agent}; nullopt when untagged.
+/// A model name split at its `__schema=` suffix.
 struct ModelTag {
   std::string base_model;
   std::string agent;
 };
+
+/// Splits "base__schema=agent" into {base, agent}; nullopt when the model has
+/// no `__schema=` marker (untagged). The agent is the text after the LAST
+/// marker; the base is the text before the FIRST one (so the upstream never
+/// sees a marker). Both are trimmed of ASCII whitespace. An empty agent
+/// ("m__schema=") is returned as a tag with `agent == ""`, so the caller
+/// answers 400 "unknown agent" rather than passing a marker upstream.
+///
+/// \code
+///   auto tag = weld::proxy::parse_model_tag("qwen3-27b__schema=router");
+///   // tag->base_model == "qwen3-27b", tag->agent == "router"
+/// \endcode
 std::optional<ModelTag> parse_model_tag(std::string_view model);
 
 /// Rewrites a client request body for the upstream, forced mode: model
@@ -54,6 +72,28 @@ std::optional<ModelTag> parse_model_tag(std::string_view model);
 /// `stream` set to `upstream_stream`. Two-phase: client tools kept, agent
 /// tool added, tool_choice left as the client set it (or forced when
 /// `force_agent_tool`).
+///
+/// Whenever the tool is forced, what conflicts with forced tool use is
+/// dropped: `thinking`; Anthropic `output_config.format` (and the beta
+/// `output_format`); OpenAI `response_format`, `reasoning_effort` and the
+/// legacy `functions`/`function_call`. The schema sent gets a root
+/// `"type":"object"` when it has none (both APIs require an object root);
+/// validation always uses the agent's original schema. OpenAI streaming
+/// upstream requests ask for `stream_options.include_usage`; non-streaming
+/// ones drop `stream_options` (OpenAI rejects it without `stream`).
+/// Everything else (messages, system, max_tokens, temperature, metadata…) is
+/// kept in the client's key order.
+///
+/// Mechanism (SPEC §4), forced mode only: `Native` offers no tool and sets
+/// the provider's own format instead (Anthropic `output_config.format`
+/// json_schema, OpenAI `response_format` json_schema); the answer is then the
+/// message text (see `check_candidate`). `Auto` is treated as `Tool`: the
+/// caller resolves it (by probing the upstream) into Tool or Native.
+///
+/// \code
+///   json::Value up = build_upstream_request(Api::Anthropic, body, agent, tag->base_model,
+///                                           /*upstream_stream=*/false, /*force_agent_tool=*/false);
+/// \endcode
 json::Value build_upstream_request(Api api, const json::Value& client_body, const Agent& agent,
                                    std::string_view base_model, bool upstream_stream,
                                    bool force_agent_tool);
@@ -83,19 +123,41 @@ struct Candidate {
   /// The upstream's response id and model, echoed to the client.
   std::string id;
   std::string model;
+  /// OpenAI `created` (Unix seconds) of the upstream response; 0 if absent.
+  std::int64_t created = 0;
 };
 
-/// Reads a non-streaming upstream response body.
+/// Reads a non-streaming upstream response body. A body that is not a
+/// response (e.g. an error object) gives a candidate with `found == false`
+/// and empty text. A tool call without an id gets a synthesized one
+/// ("toolu_weld_<n>" / "call_weld_<n>"), used in `assistant_message` too.
 Candidate read_response(Api api, const json::Value& upstream_body, std::string_view agent_tool);
 
 /// Accumulates a streamed upstream response event by event (each the JSON
 /// payload of one SSE `data:` line; "[DONE]" is not passed).
+///
+/// \code
+///   weld::proxy::StreamReader reader(Api::OpenAI, agent.name);
+///   for (const json::Value& event : events)
+///     if (!reader.feed(event)) return fail(reader.error());
+///   if (!reader.finished()) return fail("upstream stream ended early");
+///   Candidate c = reader.candidate();
+/// \endcode
+///
+/// Anthropic: message_start, content_block_start/delta/stop, message_delta,
+/// message_stop; `ping` and unknown event types are ignored; an `error` event
+/// fails with the upstream's message. OpenAI: chat.completion.chunk objects
+/// (choice 0 only), tool-call fragments joined by their `index`, a final
+/// usage chunk with empty `choices`; a chunk carrying `error` fails.
 class StreamReader {
  public:
   StreamReader(Api api, std::string agent_tool);
-  /// Feeds one event. Returns false (with `error()` set) on a malformed one.
+  /// Feeds one event. Returns false (with `error()` set) on a malformed one;
+  /// once failed, every later call returns false.
   bool feed(const json::Value& event);
-  /// True once the upstream signalled the end (message_stop / finish_reason).
+  /// True once the upstream signalled the end (Anthropic message_stop;
+  /// OpenAI a finish_reason on choice 0). OpenAI sends its usage chunk after
+  /// the finish_reason: keep feeding until `[DONE]` to collect it.
   bool finished() const;
   /// The candidate so far (complete after `finished()`).
   Candidate candidate() const;
@@ -109,20 +171,44 @@ class StreamReader {
 /// The verdict on a candidate.
 struct Verdict {
   bool valid = false;
-  /// The accepted value (after repairs) when valid.
+  /// The accepted value (after repairs) when valid; when invalid, the value
+  /// as parsed (null when the text did not parse), for the error's
+  /// `candidate`.
   json::Value value;
-  /// Compact JSON text of `value`, in the model's key order.
+  /// Compact JSON text of `value`, in the model's key order (valid only).
   std::string text;
   std::vector<repair::Repair> repairs;
-  /// Validation messages, one per line, Ajv wording (`params/x must …`).
+  /// Validation messages, one per line, Ajv wording (`params/x must …`);
+  /// what goes back to the model in the retry turn.
   std::string errors;
 };
 
-/// Parses, repairs, clamps (when agent.clamp) and validates a candidate.
+/// Parses, repairs, clamps (when agent.clamp) and validates a candidate
+/// against the agent's full compiled schema. `allow_repair` switches the
+/// parse repairs and coercions (SPEC §1.3); clamping follows `agent.clamp`
+/// alone. A candidate without the tool call (`!found`) is invalid with the
+/// message "the answer did not call the tool '<agent>': call it with
+/// arguments that match its input schema". A forced `Native` agent checks
+/// `candidate.text` instead of the arguments (empty text is invalid: "the
+/// answer was empty: answer with only a JSON value that matches the schema").
+///
+/// \code
+///   Verdict v = check_candidate(candidate, agent);
+///   if (v.valid) reply(render_response(api, candidate, v.text, usage, client_model));
+///   else append_retry_turn(api, upstream_body, candidate, v.errors);
+/// \endcode
 Verdict check_candidate(const Candidate& candidate, const Agent& agent, bool allow_repair = true);
 
 /// Appends the failed call and an error tool result carrying `errors` to
 /// `upstream_body`'s messages, for the next attempt.
+/// Anthropic: the assistant message (empty text blocks left out), then a user
+/// message of `tool_result` blocks {tool_use_id, content: errors, is_error:
+/// true}. OpenAI: the assistant message with its tool_calls, then a
+/// `role:"tool"` message per call with content "Error: " + errors. A call
+/// whose arguments were not a JSON object is sent back with {} (keeping its
+/// id) and the result quotes what the model sent. Calls of other tools get
+/// "Error: this tool call was not run." When the answer had no call of the
+/// agent's tool, `errors` goes back as a user message.
 void append_retry_turn(Api api, json::Value& upstream_body, const Candidate& candidate,
                        std::string_view errors);
 
@@ -134,20 +220,56 @@ json::Value render_response(Api api, const Candidate& last, std::string_view tex
 
 /// The client's streaming success: complete SSE frames ("event: …\ndata: …\n\n"
 /// for Anthropic; "data: …\n\n" … "data: [DONE]\n\n" for OpenAI).
+/// Equal to `render_stream_start` + `render_stream_rest` with a head made
+/// from `last` (id, created) and `client_model`. `include_usage`: the client
+/// asked `stream_options.include_usage` (OpenAI; adds the usage chunk).
 std::string render_stream(Api api, const Candidate& last, std::string_view text, const Usage& usage,
-                          std::string_view client_model);
+                          std::string_view client_model, bool include_usage = false);
+
+/// What a rendered stream needs before the answer is known, so the core can
+/// send the start early and keep the client alive with `keepalive_frame`.
+struct StreamHead {
+  /// Message / completion id ("msg_…", "chatcmpl-…"); a deterministic one is
+  /// made when empty.
+  std::string id;
+  /// The model name the client asked for (with its `__schema=` suffix).
+  std::string model;
+  /// OpenAI `created`.
+  std::int64_t created = 0;
+  /// OpenAI: the client asked `stream_options.include_usage`.
+  bool include_usage = false;
+  /// Anthropic: input tokens for `message_start` when already known (the
+  /// final count is repeated in `message_delta`, which SDKs take).
+  std::int64_t input_tokens = 0;
+};
+
+/// The opening frame: Anthropic `message_start` (usage zero until the end);
+/// OpenAI the first chunk with `delta.role` "assistant".
+std::string render_stream_start(Api api, const StreamHead& head);
+
+/// Everything after the opening frame: Anthropic content_block_start, text
+/// deltas, content_block_stop, message_delta (stop_reason end_turn, usage
+/// including input_tokens), message_stop; OpenAI content chunks, the
+/// finish_reason "stop" chunk, the usage chunk when asked, `data: [DONE]`.
+std::string render_stream_rest(Api api, const StreamHead& head, std::string_view text,
+                               const Usage& usage);
 
 /// A keep-alive frame for a streaming client while the upstream generates:
 /// `event: ping` (Anthropic) or an SSE comment line (OpenAI).
 std::string keepalive_frame(Api api);
 
-/// An error body in the client's API shape, e.g. Anthropic
-/// {"type":"error","error":{"type":…,"message":…}}; `candidate` (may be
-/// null) is attached as the last candidate.
+/// An error body in the client's API shape: Anthropic
+/// {"type":"error","error":{"type":…,"message":…}}, OpenAI
+/// {"error":{"message":…,"type":…,"param":null,"code":null}}. `candidate`
+/// (may be null) is attached as `error.candidate` (the last candidate: the
+/// parsed value, or the raw argument text when it did not parse).
 json::Value render_error(Api api, std::string_view type, std::string_view message,
                          const json::Value* candidate = nullptr);
 
-/// The same error as an SSE frame, for a stream already started.
-std::string render_stream_error(Api api, std::string_view type, std::string_view message);
+/// The same error as an SSE frame, for a stream already started: Anthropic
+/// `event: error` with the error body; OpenAI a `data:` chunk holding the
+/// `{"error":…}` body (what the SDKs' stream readers raise on).
+std::string render_stream_error(Api api, std::string_view type, std::string_view message,
+                                const json::Value* candidate = nullptr);
 
 }  // namespace weld::proxy

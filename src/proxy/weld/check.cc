@@ -1,0 +1,51 @@
+// Checking a candidate (SPEC §3.3 step 3, §1.3): parse, repair, clamp,
+// validate against the agent's full schema. Kept in its own file: it is the
+// only part that needs the schema engine and the repair module.
+
+#include "weld/json/serialize.h"
+#include "weld/proxy/weld.h"
+
+namespace weld::proxy {
+
+Verdict check_candidate(const Candidate& candidate, const Agent& agent, bool allow_repair) {
+  Verdict verdict;
+  // SPEC §4 `native`: the answer is the message text, not a tool call.
+  const bool native = agent.mode == Mode::Forced && agent.mechanism == Mechanism::Native;
+  if (native && candidate.text.find_first_not_of(" \t\r\n") == std::string::npos) {
+    verdict.errors = "the answer was empty: answer with only a JSON value that matches the schema";
+    return verdict;
+  }
+  if (!native && !candidate.found) {
+    // The server ignored the forced tool_choice (or, two-phase, the model
+    // answered in text). The message goes back to the model as is.
+    verdict.errors = "the answer did not call the tool '" + agent.name +
+                     "': call it with arguments that match its input schema";
+    return verdict;
+  }
+  if (agent.schema == nullptr) {
+    // A registry always compiles its schemas; an agent built without one is
+    // a caller bug, reported rather than crashing the request.
+    verdict.errors = "params: agent '" + agent.name + "' has no compiled schema";
+    return verdict;
+  }
+  repair::Options options;
+  options.parse = allow_repair;
+  options.coerce = allow_repair;
+  // Clamping is the registry's explicit request (source: confidence into
+  // [0,1]), so it follows the agent, not the repair switch.
+  options.clamp = agent.clamp;
+  repair::Checked checked =
+      repair::check_arguments(native ? candidate.text : candidate.arguments, *agent.schema, options);
+  verdict.valid = checked.valid;
+  verdict.repairs = std::move(checked.repairs);
+  if (checked.valid) {
+    verdict.text = json::serialize(checked.value);
+    verdict.value = std::move(checked.value);
+  } else {
+    verdict.value = std::move(checked.value);
+    verdict.errors = schema::describe(checked.validation.violations, "params");
+  }
+  return verdict;
+}
+
+}  // namespace weld::proxy

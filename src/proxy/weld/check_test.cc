@@ -1,0 +1,197 @@
+// check_candidate over the real schema engine and repair module, with the
+// source's shapes (seed 004: router, advisor, brief) and a ticket.
+
+#include <gtest/gtest.h>
+
+#include "test_util.h"
+#include "weld/proxy/weld.h"
+
+namespace weld::proxy {
+namespace {
+
+using testing::j;
+
+Agent make_agent(std::string name, const char* schema) {
+  Agent a;
+  a.name = std::move(name);
+  a.input_schema = j(schema);
+  a.schema = std::make_shared<const schema::Schema>(schema::Schema::compile(a.input_schema));
+  return a;
+}
+
+Agent router() {
+  return make_agent("router", R"({"type":"object","properties":{"action":{"type":"string",
+      "enum":["search","calculator","translate","refund"]}},"required":["action"]})");
+}
+
+Agent advisor() {
+  return make_agent("advisor", R"({"type":"object","properties":{
+      "options":{"type":"array","items":{"type":"object","properties":{
+        "label":{"type":"string"},"confidence":{"type":"number","minimum":0,"maximum":1},"reason":{"type":"string"}},
+        "required":["label","confidence","reason"]}},
+      "summary":{"type":"string"}},"required":["options","summary"]})");
+}
+
+Agent brief() {
+  return make_agent("brief", R"({"type":"object","properties":{
+      "options":{"type":"array","minItems":1,"maxItems":3,"items":{"type":"object","properties":{
+        "label":{"type":"string"},"confidence":{"type":"number","minimum":0,"maximum":1},
+        "reason":{"type":"string","maxLength":80}},"required":["label","confidence","reason"]}},
+      "summary":{"type":"string","maxLength":120}},"required":["options","summary"]})");
+}
+
+Agent ticket() {
+  return make_agent("ticket", R"({"type":"object","properties":{
+      "title":{"type":"string"},"priority":{"type":"string","enum":["low","medium","high"]},
+      "urgent":{"type":"boolean"},"estimate_hours":{"type":"integer","minimum":1}},
+      "required":["title","priority","urgent"],"additionalProperties":false})");
+}
+
+Candidate call(std::string arguments) {
+  Candidate c;
+  c.found = true;
+  c.tool_call_id = "toolu_1";
+  c.arguments = std::move(arguments);
+  return c;
+}
+
+TEST(CheckCandidate, ValidTextIsCompactInModelKeyOrder) {
+  Verdict v = check_candidate(call(R"({ "summary": "go with A",
+      "options": [ {"reason": "cheap", "label": "A", "confidence": 0.75} ] })"), advisor());
+  EXPECT_TRUE(v.valid);
+  EXPECT_EQ(R"({"summary":"go with A","options":[{"reason":"cheap","label":"A","confidence":0.75}]})", v.text);
+  EXPECT_TRUE(v.repairs.empty());
+  EXPECT_EQ("", v.errors);
+  EXPECT_EQ(v.text, testing::s(v.value));
+}
+
+TEST(CheckCandidate, UnicodeStaysUnescaped) {
+  Verdict v = check_candidate(call(R"({"action":"refund","note":"\u00e9t\u00e9 ✓"})"), router());
+  EXPECT_TRUE(v.valid);
+  EXPECT_EQ("{\"action\":\"refund\",\"note\":\"été ✓\"}", v.text);
+}
+
+TEST(CheckCandidate, EnumViolationInAjvWording) {
+  Verdict v = check_candidate(call(R"({"action":"fly"})"), router());
+  EXPECT_FALSE(v.valid);
+  EXPECT_EQ("params/action must be equal to one of the allowed values", v.errors);
+  EXPECT_EQ("", v.text);
+}
+
+TEST(CheckCandidate, SeveralErrorsOnePerLine) {
+  Verdict v = check_candidate(call(R"({"title":"t","priority":"urgent","extra":1})"), ticket());
+  EXPECT_FALSE(v.valid);
+  EXPECT_EQ("params must have required property 'urgent'\n"
+            "params/priority must be equal to one of the allowed values\n"
+            "params must NOT have additional properties",
+            v.errors);
+}
+
+TEST(CheckCandidate, EmptyArgumentsAreAnEmptyObject) {
+  Verdict v = check_candidate(call(""), router());
+  EXPECT_FALSE(v.valid);
+  EXPECT_EQ("params must have required property 'action'", v.errors);
+}
+
+TEST(CheckCandidate, ClampsPerAgent) {
+  const char* args = R"({"options":[{"label":"A","confidence":1.4,"reason":"r"}],"summary":"s"})";
+  Verdict clamped = check_candidate(call(args), advisor());
+  EXPECT_TRUE(clamped.valid);
+  // A real clamped to the bound stays a real (weld's serializer keeps ".0").
+  EXPECT_EQ(R"({"options":[{"label":"A","confidence":1.0,"reason":"r"}],"summary":"s"})", clamped.text);
+  ASSERT_EQ(1u, clamped.repairs.size());
+  EXPECT_EQ("clamp", clamped.repairs[0].kind);
+  EXPECT_EQ("/options/0/confidence", clamped.repairs[0].path);
+
+  Agent strict = advisor();
+  strict.clamp = false;
+  Verdict refused = check_candidate(call(args), strict);
+  EXPECT_FALSE(refused.valid);
+  EXPECT_EQ("params/options/0/confidence must be <= 1", refused.errors);
+}
+
+TEST(CheckCandidate, ClampStillAppliesWithoutRepair) {
+  Verdict v = check_candidate(call(R"({"options":[{"label":"A","confidence":-0.5,"reason":"r"}],"summary":"s"})"),
+                              brief(), /*allow_repair=*/false);
+  EXPECT_TRUE(v.valid);
+  EXPECT_EQ(R"({"options":[{"label":"A","confidence":0.0,"reason":"r"}],"summary":"s"})", v.text);
+}
+
+TEST(CheckCandidate, ParseRepairOnlyWhenAllowed) {
+  const char* fenced = "```json\n{\"action\": \"search\",}\n```";
+  Verdict repaired = check_candidate(call(fenced), router());
+  EXPECT_TRUE(repaired.valid);
+  EXPECT_EQ(R"({"action":"search"})", repaired.text);
+  ASSERT_FALSE(repaired.repairs.empty());
+  EXPECT_EQ("code_fence", repaired.repairs[0].kind);
+
+  Verdict refused = check_candidate(call(fenced), router(), /*allow_repair=*/false);
+  EXPECT_FALSE(refused.valid);
+  EXPECT_EQ(0u, refused.errors.rfind("params must be valid JSON (", 0)) << refused.errors;
+  EXPECT_EQ(std::string::npos, refused.errors.find('\n'));
+}
+
+TEST(CheckCandidate, CoercionOnlyWhenAllowed) {
+  const char* args = R"({"title":"t","priority":"high","urgent":"true","estimate_hours":"3"})";
+  Verdict coerced = check_candidate(call(args), ticket());
+  EXPECT_TRUE(coerced.valid);
+  EXPECT_EQ(R"({"title":"t","priority":"high","urgent":true,"estimate_hours":3})", coerced.text);
+  EXPECT_EQ(2u, coerced.repairs.size());
+
+  Verdict refused = check_candidate(call(args), ticket(), /*allow_repair=*/false);
+  EXPECT_FALSE(refused.valid);
+  EXPECT_EQ("params/urgent must be boolean\nparams/estimate_hours must be integer", refused.errors);
+}
+
+TEST(CheckCandidate, BriefLimits) {
+  Verdict v = check_candidate(call(R"({"options":[],"summary":"s"})"), brief());
+  EXPECT_FALSE(v.valid);
+  EXPECT_EQ("params/options must NOT have fewer than 1 items", v.errors);
+}
+
+TEST(CheckCandidate, NoToolCall) {
+  Candidate c;
+  c.text = R"({"action":"refund"})";
+  Verdict v = check_candidate(c, router());
+  EXPECT_FALSE(v.valid);
+  EXPECT_EQ("the answer did not call the tool 'router': call it with arguments that match its input schema",
+            v.errors);
+}
+
+TEST(CheckCandidate, NativeChecksTheText) {
+  Agent a = router();
+  a.mechanism = Mechanism::Native;
+  Candidate c = read_response(Api::OpenAI, j(R"({"choices":[{"message":{"role":"assistant",
+      "content":"```json\n{\"action\": \"search\"}\n```"}}]})"), "router");
+  Verdict v = check_candidate(c, a);
+  EXPECT_TRUE(v.valid);
+  EXPECT_EQ(R"({"action":"search"})", v.text);
+
+  c.text = R"({"action":"fly"})";
+  v = check_candidate(c, a);
+  EXPECT_FALSE(v.valid);
+  EXPECT_EQ("params/action must be equal to one of the allowed values", v.errors);
+
+  c.text = " \n";
+  v = check_candidate(c, a);
+  EXPECT_FALSE(v.valid);
+  EXPECT_EQ("the answer was empty: answer with only a JSON value that matches the schema", v.errors);
+}
+
+TEST(CheckCandidate, StreamedAndWholeAnswersGiveTheSameVerdict) {
+  StreamReader reader(Api::OpenAI, "router");
+  for (const char* e : {R"({"choices":[{"delta":{"tool_calls":[{"index":0,"id":"c","function":{"name":"router","arguments":"{\"action\":"}}]}}]})",
+                        R"({"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"arguments":"\"refund\"}"}}]},"finish_reason":"tool_calls"}]})"}) {
+    ASSERT_TRUE(reader.feed(j(e))) << reader.error();
+  }
+  Candidate whole = read_response(Api::OpenAI, j(R"({"choices":[{"message":{"tool_calls":[
+      {"id":"c","function":{"name":"router","arguments":"{\"action\":\"refund\"}"}}]}}]})"), "router");
+  Verdict a = check_candidate(reader.candidate(), router());
+  Verdict b = check_candidate(whole, router());
+  EXPECT_TRUE(a.valid);
+  EXPECT_EQ(R"({"action":"refund"})", a.text);
+  EXPECT_EQ(a.text, b.text);
+}
+
+}  // namespace
+}  // namespace weld::proxy

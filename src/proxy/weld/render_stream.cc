@@ -1,0 +1,145 @@
+// The client's stream (SPEC §3.3 "Streaming"): the validated JSON as a normal
+// text stream, framed exactly like the real APIs so the SDKs' stream helpers
+// accumulate it (Anthropic MessageStream, OpenAI ChatCompletionStream).
+
+#include <algorithm>
+
+#include "weld/json/serialize.h"
+#include "weld/proxy/weld.h"
+#include "wire.h"
+
+namespace weld::proxy {
+namespace {
+
+// Text is sent in deltas of at most this many bytes, cut between code points.
+constexpr std::size_t kDeltaBytes = 512;
+
+std::vector<std::string_view> split_text(std::string_view text) {
+  std::vector<std::string_view> pieces;
+  while (!text.empty()) {
+    std::size_t n = std::min(kDeltaBytes, text.size());
+    if (n < text.size()) {
+      std::size_t cut = n;
+      // Back off over UTF-8 continuation bytes (10xxxxxx).
+      while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+      if (cut > 0) n = cut;
+    }
+    pieces.push_back(text.substr(0, n));
+    text.remove_prefix(n);
+  }
+  return pieces;
+}
+
+void anthropic_event(std::string& out, std::string_view name, const json::Value& data) {
+  out += "event: ";
+  out += name;
+  out += "\ndata: ";
+  json::serialize_to(out, data);
+  out += "\n\n";
+}
+
+void openai_chunk(std::string& out, const json::Value& data) {
+  out += "data: ";
+  json::serialize_to(out, data);
+  out += "\n\n";
+}
+
+std::string head_id(Api api, const StreamHead& head) {
+  if (!head.id.empty()) return head.id;
+  std::string seed = head.model + "\n" + std::to_string(head.created);
+  return api == Api::Anthropic ? wire::make_id("msg_weld_", seed) : wire::make_id("chatcmpl-weld", seed);
+}
+
+// An OpenAI chunk with one choice-0 delta (or the given choices).
+json::Value chunk(const StreamHead& head, const std::string& id, json::Value choices) {
+  json::Value out = json::Object{{"id", id},
+                                 {"object", "chat.completion.chunk"},
+                                 {"created", head.created},
+                                 {"model", head.model},
+                                 {"choices", std::move(choices)}};
+  // With include_usage, OpenAI sends "usage": null on every chunk but the last.
+  if (head.include_usage) out.set("usage", nullptr);
+  return out;
+}
+
+json::Value choice(json::Value delta, json::Value finish_reason) {
+  return json::Array{json::Object{{"index", 0}, {"delta", std::move(delta)}, {"finish_reason", std::move(finish_reason)}}};
+}
+
+}  // namespace
+
+std::string render_stream_start(Api api, const StreamHead& head) {
+  std::string out;
+  const std::string id = head_id(api, head);
+  if (api == Api::Anthropic) {
+    anthropic_event(out, "message_start",
+                    json::Object{{"type", "message_start"},
+                                 {"message", json::Object{{"id", id},
+                                                          {"type", "message"},
+                                                          {"role", "assistant"},
+                                                          {"model", head.model},
+                                                          {"content", json::Array{}},
+                                                          {"stop_reason", nullptr},
+                                                          {"stop_sequence", nullptr},
+                                                          {"usage", json::Object{{"input_tokens", head.input_tokens},
+                                                                                 {"output_tokens", 0}}}}}});
+    return out;
+  }
+  openai_chunk(out, chunk(head, id, choice(json::Object{{"role", "assistant"}, {"content", ""}}, nullptr)));
+  return out;
+}
+
+std::string render_stream_rest(Api api, const StreamHead& head, std::string_view text, const Usage& usage) {
+  std::string out;
+  out.reserve(text.size() * 2 + 512);
+  const std::string id = head_id(api, head);
+  if (api == Api::Anthropic) {
+    anthropic_event(out, "content_block_start",
+                    json::Object{{"type", "content_block_start"},
+                                 {"index", 0},
+                                 {"content_block", json::Object{{"type", "text"}, {"text", ""}}}});
+    for (std::string_view piece : split_text(text)) {
+      anthropic_event(out, "content_block_delta",
+                      json::Object{{"type", "content_block_delta"},
+                                   {"index", 0},
+                                   {"delta", json::Object{{"type", "text_delta"}, {"text", piece}}}});
+    }
+    anthropic_event(out, "content_block_stop", json::Object{{"type", "content_block_stop"}, {"index", 0}});
+    anthropic_event(out, "message_delta",
+                    json::Object{{"type", "message_delta"},
+                                 {"delta", json::Object{{"stop_reason", "end_turn"}, {"stop_sequence", nullptr}}},
+                                 {"usage", json::Object{{"input_tokens", usage.input_tokens},
+                                                        {"output_tokens", usage.output_tokens}}}});
+    anthropic_event(out, "message_stop", json::Object{{"type", "message_stop"}});
+    return out;
+  }
+  for (std::string_view piece : split_text(text)) {
+    openai_chunk(out, chunk(head, id, choice(json::Object{{"content", piece}}, nullptr)));
+  }
+  openai_chunk(out, chunk(head, id, choice(json::Object{}, "stop")));
+  if (head.include_usage) {
+    json::Value last = chunk(head, id, json::Array{});
+    last.set("usage", json::Object{{"prompt_tokens", usage.input_tokens},
+                                   {"completion_tokens", usage.output_tokens},
+                                   {"total_tokens", usage.input_tokens + usage.output_tokens}});
+    openai_chunk(out, last);
+  }
+  out += "data: [DONE]\n\n";
+  return out;
+}
+
+std::string render_stream(Api api, const Candidate& last, std::string_view text, const Usage& usage,
+                          std::string_view client_model, bool include_usage) {
+  StreamHead head;
+  head.id = last.id;
+  if (head.id.empty()) {
+    head.id = api == Api::Anthropic ? wire::make_id("msg_weld_", text) : wire::make_id("chatcmpl-weld", text);
+  }
+  head.model = std::string(client_model);
+  head.created = last.created;
+  head.include_usage = include_usage;
+  head.input_tokens = usage.input_tokens;
+  return render_stream_start(api, head) + render_stream_rest(api, head, text, usage);
+}
+
+}  // namespace weld::proxy

@@ -1,0 +1,148 @@
+// Rewriting a tagged client request for the upstream (SPEC §3.3 steps 1-2,
+// §3.4). The client body is copied member by member in its own order; only
+// the members the weld owns are replaced, added or dropped.
+
+#include "weld/proxy/weld.h"
+#include "wire.h"
+
+namespace weld::proxy {
+namespace {
+
+// Drops what conflicts with a forced tool call. Anthropic rejects `thinking`
+// together with a forced tool_choice; a structured-output format on the text
+// would fight the tool's grammar on servers that enforce both.
+void drop_conflicts(Api api, json::Value& body) {
+  body.erase("thinking");
+  if (api == Api::Anthropic) {
+    body.erase("output_format");  // beta structured outputs
+    if (json::Value* config = body.find("output_config"); config != nullptr && config->is_object()) {
+      config->erase("format");
+      if (config->size() == 0) body.erase("output_config");
+    }
+    return;
+  }
+  body.erase("response_format");
+  body.erase("reasoning_effort");
+  body.erase("functions");
+  body.erase("function_call");
+}
+
+// vLLM / SGLang / llama.cpp pass `chat_template_kwargs` to the chat template;
+// Qwen3-style templates turn reasoning off with enable_thinking=false. Keeps
+// any other kwargs the client sent.
+void thinking_off_kwargs(json::Value& body) {
+  json::Value* kwargs = body.find("chat_template_kwargs");
+  if (kwargs == nullptr || !kwargs->is_object()) {
+    body.set("chat_template_kwargs", json::Object{{"enable_thinking", false}});
+    return;
+  }
+  kwargs->set("enable_thinking", false);
+}
+
+// The tool's name in either API's tool shape; "" when it has none.
+std::string_view tool_name(Api api, const json::Value& tool) {
+  if (api == Api::Anthropic) {
+    const std::string* name = wire::find_string(tool, "name");
+    return name != nullptr ? std::string_view(*name) : std::string_view();
+  }
+  const json::Value* function = wire::find_object(tool, "function");
+  if (function == nullptr) return {};
+  const std::string* name = wire::find_string(*function, "name");
+  return name != nullptr ? std::string_view(*name) : std::string_view();
+}
+
+// Two-phase: the client's tools, with the agent's tool replacing a client
+// tool of the same name or appended after them.
+json::Value merged_tools(Api api, const json::Value& client_body, const Agent& agent) {
+  json::Array tools;
+  bool replaced = false;
+  if (const json::Array* client_tools = wire::find_array(client_body, "tools")) {
+    for (const json::Value& tool : *client_tools) {
+      if (tool_name(api, tool) == agent.name) {
+        if (!replaced) tools.push_back(wire::agent_tool(api, agent));
+        replaced = true;
+        continue;
+      }
+      tools.push_back(tool);
+    }
+  }
+  if (!replaced) tools.push_back(wire::agent_tool(api, agent));
+  return tools;
+}
+
+void set_stream(Api api, json::Value& body, bool upstream_stream) {
+  body.set("stream", upstream_stream);
+  if (api != Api::OpenAI) return;
+  if (!upstream_stream) {
+    // OpenAI rejects stream_options unless stream is true.
+    body.erase("stream_options");
+    return;
+  }
+  // The proxy sums usage over attempts, so it needs the final usage chunk
+  // whatever the client asked for (the client's own choice is rendered from
+  // its original body).
+  json::Value* options = body.find("stream_options");
+  if (options == nullptr || !options->is_object()) {
+    body.set("stream_options", json::Object{{"include_usage", true}});
+  } else {
+    options->set("include_usage", true);
+  }
+}
+
+// Anthropic `output_config.format` (other output_config members kept);
+// OpenAI `response_format` json_schema (vLLM, SGLang, llama.cpp and Ollama
+// read it too). Not `strict`: OpenAI's strict mode refuses most schemas, and
+// weld validates locally whatever the server enforced.
+void set_native_format(Api api, json::Value& body, const Agent& agent) {
+  json::Value schema = wire::tool_schema(agent.input_schema);
+  if (api == Api::Anthropic) {
+    json::Value format = json::Object{{"type", "json_schema"}, {"schema", std::move(schema)}};
+    json::Value* config = body.find("output_config");
+    if (config == nullptr || !config->is_object()) {
+      body.set("output_config", json::Object{{"format", std::move(format)}});
+    } else {
+      config->set("format", std::move(format));
+    }
+    return;
+  }
+  json::Value json_schema = json::Object{{"name", agent.name}};
+  if (!agent.description.empty()) json_schema.set("description", agent.description);
+  json_schema.set("schema", std::move(schema));
+  body.set("response_format", json::Object{{"type", "json_schema"}, {"json_schema", std::move(json_schema)}});
+}
+
+}  // namespace
+
+json::Value build_upstream_request(Api api, const json::Value& client_body, const Agent& agent,
+                                   std::string_view base_model, bool upstream_stream,
+                                   bool force_agent_tool) {
+  json::Value body = client_body.is_object() ? client_body : json::Value(json::Object{});
+  body.set("model", base_model);
+
+  if (agent.mode == Mode::Forced && agent.mechanism == Mechanism::Native) {
+    // SPEC §4 `native`: the provider's own constrained decoding; the answer
+    // is the message text, so no tool is offered at all.
+    body.erase("tools");
+    body.erase("tool_choice");
+    drop_conflicts(api, body);
+    set_native_format(api, body, agent);
+    if (api == Api::OpenAI && agent.chat_template_kwargs) thinking_off_kwargs(body);
+    set_stream(api, body, upstream_stream);
+    return body;
+  }
+  const bool forced = agent.mode == Mode::Forced || force_agent_tool;
+  if (agent.mode == Mode::Forced) {
+    body.set("tools", json::Array{wire::agent_tool(api, agent)});
+  } else {
+    body.set("tools", merged_tools(api, client_body, agent));
+  }
+  if (forced) {
+    body.set("tool_choice", wire::forced_tool_choice(api, agent.name));
+    drop_conflicts(api, body);
+    if (api == Api::OpenAI && agent.chat_template_kwargs) thinking_off_kwargs(body);
+  }
+  set_stream(api, body, upstream_stream);
+  return body;
+}
+
+}  // namespace weld::proxy

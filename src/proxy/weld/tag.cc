@@ -1,0 +1,31 @@
+// Model-suffix tagging (SPEC §3.3): "base__schema=agent".
+
+#include "weld/proxy/weld.h"
+
+namespace weld::proxy {
+namespace {
+
+constexpr std::string_view kMarker = "__schema=";
+
+std::string_view trim(std::string_view s) {
+  auto is_space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; };
+  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+}  // namespace
+
+std::optional<ModelTag> parse_model_tag(std::string_view model) {
+  std::size_t first = model.find(kMarker);
+  if (first == std::string_view::npos) return std::nullopt;
+  // Several markers ("m__schema=a__schema=b"): the last names the agent, and
+  // the base stops at the first, so no marker reaches the upstream.
+  std::size_t last = model.rfind(kMarker);
+  ModelTag tag;
+  tag.base_model = std::string(trim(model.substr(0, first)));
+  tag.agent = std::string(trim(model.substr(last + kMarker.size())));
+  return tag;
+}
+
+}  // namespace weld::proxy

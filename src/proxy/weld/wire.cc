@@ -1,0 +1,87 @@
+#include "wire.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "weld/json/parse.h"
+
+namespace weld::proxy::wire {
+
+const std::string* find_string(const json::Value& object, std::string_view key) {
+  const json::Value* v = object.find(key);
+  return v != nullptr && v->is_string() ? &v->as_string() : nullptr;
+}
+
+std::optional<std::int64_t> find_int(const json::Value& object, std::string_view key) {
+  const json::Value* v = object.find(key);
+  if (v == nullptr) return std::nullopt;
+  if (v->is_integer()) return v->as_integer();
+  // Some servers write counts as reals ("12.0"); accept integral ones in range.
+  if (v->is_real()) {
+    double d = v->as_real();
+    if (std::isfinite(d) && d == std::floor(d) && std::fabs(d) < 9.0e15) {
+      return static_cast<std::int64_t>(d);
+    }
+  }
+  return std::nullopt;
+}
+
+const json::Array* find_array(const json::Value& object, std::string_view key) {
+  const json::Value* v = object.find(key);
+  return v != nullptr && v->is_array() ? &v->as_array() : nullptr;
+}
+
+const json::Value* find_object(const json::Value& object, std::string_view key) {
+  const json::Value* v = object.find(key);
+  return v != nullptr && v->is_object() ? v : nullptr;
+}
+
+json::Value tool_schema(const json::Value& input_schema) {
+  if (!input_schema.is_object()) return json::Object{{"type", "object"}};
+  if (input_schema.find("type") != nullptr) return input_schema;
+  json::Object out;
+  out.reserve(input_schema.size() + 1);
+  out.push_back({"type", "object"});
+  for (const json::Member& m : input_schema.as_object()) out.push_back(m);
+  return out;
+}
+
+json::Value agent_tool(Api api, const Agent& agent) {
+  // An empty description is left out rather than sent as "".
+  json::Value tool = json::Object{{"name", agent.name}};
+  if (!agent.description.empty()) tool.set("description", agent.description);
+  if (api == Api::Anthropic) {
+    tool.set("input_schema", tool_schema(agent.input_schema));
+    return tool;
+  }
+  tool.set("parameters", tool_schema(agent.input_schema));
+  return json::Object{{"type", "function"}, {"function", std::move(tool)}};
+}
+
+json::Value forced_tool_choice(Api api, std::string_view name) {
+  if (api == Api::Anthropic) return json::Object{{"type", "tool"}, {"name", name}};
+  return json::Object{{"type", "function"}, {"function", json::Object{{"name", name}}}};
+}
+
+std::optional<json::Value> parse_object(std::string_view text) {
+  auto parsed = json::parse(text);
+  if (!parsed || !parsed->is_object()) return std::nullopt;
+  return std::move(*parsed);
+}
+
+std::string make_id(std::string_view prefix, std::string_view seed) {
+  // Two FNV-1a 64 passes with different offsets: 128 bits, printed as 24 hex
+  // digits. Deterministic so that the transforms stay pure and testable.
+  std::uint64_t a = 14695981039346656037ull;
+  std::uint64_t b = 0x9e3779b97f4a7c15ull;
+  for (unsigned char c : seed) {
+    a = (a ^ c) * 1099511628211ull;
+    b = (b ^ c) * 0x100000001b3ull + 0x7f4a7c15ull;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%016llx%08llx", static_cast<unsigned long long>(a),
+                static_cast<unsigned long long>(b & 0xffffffffull));
+  return std::string(prefix) + buf;
+}
+
+}  // namespace weld::proxy::wire
