@@ -143,14 +143,17 @@ class Parser {
     std::size_t start = pos_;
     if (at('-')) ++pos_;
     std::size_t digits = pos_;
-    while (pos_ < text_.size() && (is_key_char(text_[pos_]) || text_[pos_] == '+')) {
+    while (pos_ < text_.size()) {
       char c = text_[pos_];
-      bool numeric = (c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-';
-      if (!numeric) return false;
-      // '+'/'-' only right after an exponent marker.
-      if ((c == '+' || c == '-') && !(text_[pos_ - 1] == 'e' || text_[pos_ - 1] == 'E')) break;
+      // '+'/'-' only right after an exponent marker inside this token.
+      bool exponent_sign =
+          (c == '+' || c == '-') && pos_ > digits && (text_[pos_ - 1] == 'e' || text_[pos_ - 1] == 'E');
+      bool numeric = (c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || exponent_sign;
+      if (!numeric) break;
       ++pos_;
     }
+    // "12abc" is not a number followed by garbage we could skip.
+    if (pos_ < text_.size() && is_key_char(text_[pos_])) return false;
     if (pos_ == digits) return false;
     auto number = json::parse(text_.substr(start, pos_ - start));
     if (!number || !number->is_number()) return false;

@@ -162,6 +162,16 @@ TEST(LenientParse, DeepNestingIsRefusedNotACrash) {
   EXPECT_TRUE(lenient_parse(ok + ","));  // recovered by extraction from "prose"
 }
 
+// Found by fuzz/repair_fuzz.cc: a sign at the very start read one byte
+// before the text.
+TEST(LenientParse, fuzz_leading_sign_reads_nothing_before_the_text) {
+  for (const char* text : {"+", "-", "+{\"a\":1}", "-x", "1e+", "1e-5x"}) {
+    auto r = lenient_parse(text);
+    if (r) EXPECT_EQ(R"({"a":1})", compact(*r)) << text;
+  }
+  EXPECT_TRUE(lenient_parse("+{\"a\":1}"));
+}
+
 TEST(LenientParse, DuplicateKeysKeepFirstPositionLastValue) {
   auto r = lenient_parse("{a: 1, b: 2, a: 3}");
   ASSERT_TRUE(r);
