@@ -1,13 +1,105 @@
+// `weld proxy` (SPEC §3, §3.5): parses flags, starts the server, prints its
+// logs (one JSON line each) on stderr, and picks the exit code: 0 after a
+// graceful shutdown, 52 for a bad registry or flag value, 1 when it cannot
+// listen.
+
+#include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <cmath>
 #include <iostream>
+#include <mutex>
 
 #include "commands.h"
+#include "weld/json/serialize.h"
+#include "weld/proxy/server.h"
 
 namespace weld::cli {
+namespace {
 
-// Placeholder until the proxy command lands.
+std::chrono::milliseconds seconds_flag(double seconds) {
+  return std::chrono::milliseconds(static_cast<std::int64_t>(std::llround(seconds * 1000.0)));
+}
+
+}  // namespace
+
 int proxy_main(int argc, char** argv) {
-  std::cerr << "weld: 'proxy' is not built yet\n";
-  return 2;
+  CLI::App app{"weld proxy: welds per-agent JSON Schemas onto tagged requests between agent clients and model servers",
+               "weld proxy"};
+  proxy::ServerConfig config;
+  double upstream_timeout = 300, connect_timeout = 10, idle_timeout = 75, keepalive = 5, shutdown_timeout = 30,
+         reload_poll = 1, header_timeout = 30, body_timeout = 60;
+  bool no_access_log = false;
+  app.add_option("--listen", config.listen, "Address to listen on, host:port")->default_val(config.listen);
+  app.add_option("--upstream", config.upstream, "Model server base URL (http:// or https://)")
+      ->default_val(config.upstream);
+  app.add_option("--agents", config.agents_path, "Agent registry (agents.json); default: the built-in four shapes");
+  app.add_option("--threads", config.threads, "Worker threads (0: one per core)")->default_val(2);
+  app.add_option("--upstream-timeout", upstream_timeout,
+                 "Seconds the upstream may stay silent (before its first byte, or inside a stream)")
+      ->default_val(upstream_timeout)->check(CLI::PositiveNumber);
+  app.add_option("--connect-timeout", connect_timeout, "Seconds to connect to the upstream")
+      ->default_val(connect_timeout)->check(CLI::PositiveNumber);
+  app.add_option("--idle-timeout", idle_timeout, "Seconds an idle client connection is kept")
+      ->default_val(idle_timeout)->check(CLI::PositiveNumber);
+  app.add_option("--header-timeout", header_timeout, "Seconds for a request header to arrive")
+      ->default_val(header_timeout)->check(CLI::PositiveNumber);
+  app.add_option("--body-timeout", body_timeout, "Seconds for a request body to arrive")
+      ->default_val(body_timeout)->check(CLI::PositiveNumber);
+  app.add_option("--keepalive", keepalive, "Seconds between keep-alive frames to a waiting streaming client")
+      ->default_val(keepalive)->check(CLI::PositiveNumber);
+  app.add_option("--shutdown-timeout", shutdown_timeout, "Seconds in-flight requests get after SIGTERM")
+      ->default_val(shutdown_timeout)->check(CLI::NonNegativeNumber);
+  app.add_option("--reload-poll", reload_poll, "Seconds between checks of the registry file (0: only SIGHUP)")
+      ->default_val(reload_poll)->check(CLI::NonNegativeNumber);
+  app.add_option("--max-body-bytes", config.max_body_bytes, "Largest request body accepted (413 beyond)")
+      ->default_val(config.max_body_bytes);
+  app.add_option("--ready-path", config.ready_path, "Upstream path probed by /readyz")->default_val(config.ready_path);
+  app.add_flag("--upstream-insecure", config.upstream_insecure, "Do not verify the upstream's TLS certificate");
+  app.add_flag("--no-access-log", no_access_log, "Do not log one line per request");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? 0 : 52;
+  }
+  config.upstream_timeout = seconds_flag(upstream_timeout);
+  config.connect_timeout = seconds_flag(connect_timeout);
+  config.idle_timeout = seconds_flag(idle_timeout);
+  config.header_timeout = seconds_flag(header_timeout);
+  config.body_timeout = seconds_flag(body_timeout);
+  config.keepalive_interval = seconds_flag(keepalive);
+  config.shutdown_timeout = seconds_flag(shutdown_timeout);
+  config.reload_poll = seconds_flag(reload_poll);
+  config.access_log = !no_access_log;
+  auto log_mutex = std::make_shared<std::mutex>();
+  config.log = [log_mutex](std::string_view line) {
+    std::lock_guard lock(*log_mutex);
+    std::string out(line);
+    out += '\n';
+    std::cerr << out << std::flush;
+  };
+
+  auto server = proxy::Server::create(config);
+  if (!server) {
+    const Error& error = server.error();
+    std::cerr << "{\"event\":\"error\",\"code\":" << json::quote(error.code) << ",\"message\":" << json::quote(error.message)
+              << "}\n";
+    return error.code == "listen" ? 1 : 52;
+  }
+  std::string listening = "{\"event\":\"listening\",\"address\":";
+  std::string host = config.listen.substr(0, config.listen.rfind(':'));
+  json::write_string(listening, host + ":" + std::to_string((*server)->port()));
+  listening += ",\"port\":" + std::to_string((*server)->port());
+  listening += ",\"upstream\":";
+  json::write_string(listening, config.upstream);
+  listening += ",\"agents\":";
+  json::write_string(listening, config.agents_path.empty() ? std::string("(built-in default)") : config.agents_path);
+  listening += "}";
+  config.log(listening);
+  (*server)->run();
+  config.log("{\"event\":\"stopped\"}");
+  return 0;
 }
 
 }  // namespace weld::cli

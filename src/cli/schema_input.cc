@@ -2,7 +2,10 @@
 
 #include "schema_input.h"
 
+#include <cerrno>
+#include <filesystem>
 #include <fstream>
+#include <system_error>
 #include <iterator>
 #include <memory>
 #include <sstream>
@@ -75,15 +78,22 @@ std::vector<Instance> read_instances(const std::vector<std::string>& files, bool
     if (file == "-") {
       content.assign(std::istreambuf_iterator<char>(stdin_stream), std::istreambuf_iterator<char>());
     } else {
+      std::error_code status_error;
+      if (std::filesystem::is_directory(file, status_error)) {
+        out.push_back(Instance{file, Error{"io", file + ": could not read: Is a directory", file}});
+        continue;
+      }
+      errno = 0;
       std::ifstream in(file, std::ios::binary);
       if (!in) {
-        out.push_back(Instance{file, Error{"io", file + ": could not read the file", file}});
+        std::string reason = errno != 0 ? std::error_code(errno, std::generic_category()).message() : "cannot open";
+        out.push_back(Instance{file, Error{"io", file + ": could not read: " + reason, file}});
         continue;
       }
       std::ostringstream buffer;
       buffer << in.rdbuf();
       if (in.bad()) {
-        out.push_back(Instance{file, Error{"io", file + ": could not read the file", file}});
+        out.push_back(Instance{file, Error{"io", file + ": could not read: input/output error", file}});
         continue;
       }
       content = std::move(buffer).str();

@@ -1,6 +1,7 @@
 // Schema compiler, part 2: one subschema -> one Node with its instruction
 // ranges (any type, number, string, array, object), in Ajv's keyword order
 // so that collected errors come out in the order Ajv reports them.
+#include <cctype>
 #include <cmath>
 
 #include "compiler.h"
@@ -35,9 +36,53 @@ std::uint32_t Compiler::intern(const std::string& s) {
   return it->second;
 }
 
+namespace {
+
+/// `\&`, `\%`, `\:` … are identity escapes that ECMAScript allows without
+/// the `u` flag (Annex B) but not with it. Schemas in the wild use them and
+/// mean the character itself; this rewrites them (other helpers see the
+/// pattern unchanged). Returns false when there is nothing to rewrite.
+bool rewrite_identity_escapes(const std::string& pattern, std::string& out) {
+  static constexpr std::string_view kSyntax = "^$\\.*+?()[]{}|/-";
+  bool changed = false;
+  out.clear();
+  for (std::size_t i = 0; i < pattern.size(); ++i) {
+    char c = pattern[i];
+    if (c == '\\' && i + 1 < pattern.size()) {
+      char next = pattern[i + 1];
+      unsigned char u = static_cast<unsigned char>(next);
+      if (u < 0x80 && std::ispunct(u) && kSyntax.find(next) == std::string_view::npos) {
+        out += next;
+        changed = true;
+      } else {
+        out += c;
+        out += next;
+      }
+      ++i;
+      continue;
+    }
+    out += c;
+  }
+  return changed;
+}
+
+}  // namespace
+
 std::uint32_t Compiler::regex_for(const std::string& pattern, const std::string& where) {
   if (auto it = regex_index_.find(pattern); it != regex_index_.end()) return it->second;
   auto re = Regex::compile(pattern);
+  std::string rewritten;
+  if (!re && rewrite_identity_escapes(pattern, rewritten)) {
+    auto second = Regex::compile(rewritten);
+    if (second) {
+      re = std::move(second);
+      if (!internal_ && options_.strict) {
+        program_.warnings.push_back(Warning{where, "pattern " + json::quote(pattern) +
+                                                       " escapes characters that need no escape; read as " +
+                                                       json::quote(rewritten)});
+      }
+    }
+  }
   if (!re) throw SchemaError(where, "pattern " + json::quote(pattern) + " is not a valid regular expression: " + re.error().message);
   std::uint32_t index = static_cast<std::uint32_t>(program_.regexes.size());
   program_.regexes.push_back(std::move(*re));
@@ -493,6 +538,32 @@ void Compiler::compile_node(std::uint32_t index, const json::Value& v, const Sub
           while (table.buckets[h] != kNone) h = (h + 1) & table.bucket_mask;
           table.buckets[h] = e;
         }
+      }
+      // Fuse `required` into this pass when every required name is a listed
+      // property: the fast evaluator then checks presence while matching.
+      table.required_bits.assign(table.entries.size(), 0);
+      for (Instr& req : ranges[kObject]) {
+        if (req.op != OpCode::Required || req.b > 64) continue;
+        bool all_listed = true;
+        for (std::uint32_t k = 0; k < req.b && all_listed; ++k) {
+          const std::string& name = program_.names[req.a + k];
+          bool found = false;
+          for (std::size_t e = 0; e < table.entries.size() && !found; ++e) {
+            if (table.entries[e].name == name) {
+              table.required_bits[e] |= 1ull << k;
+              found = true;
+            }
+          }
+          all_listed = found;
+        }
+        if (all_listed) {
+          req.flags |= 2;
+          table.required_all = 0;
+          for (std::uint64_t bits : table.required_bits) table.required_all |= bits;
+        } else {
+          std::fill(table.required_bits.begin(), table.required_bits.end(), 0);
+        }
+        break;
       }
       Instr in = make(OpCode::Properties, props ? "properties" : patterns ? "patternProperties" : "additionalProperties");
       in.a = static_cast<std::uint32_t>(program_.prop_tables.size());

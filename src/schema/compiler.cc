@@ -343,6 +343,67 @@ void Compiler::run() {
     if (worklist_.empty() && program_.nodes.size() == before) break;
   }
   program_.resource_count = static_cast<std::uint32_t>(resources_.size());
+  optimize();
+}
+
+namespace {
+
+bool is_leaf_op(OpCode op) {
+  switch (op) {
+    case OpCode::Enum: case OpCode::Const: case OpCode::Minimum: case OpCode::Maximum:
+    case OpCode::ExclusiveMinimum: case OpCode::ExclusiveMaximum: case OpCode::MultipleOf:
+    case OpCode::MinLength: case OpCode::MaxLength: case OpCode::MinItems: case OpCode::MaxItems:
+    case OpCode::MinProperties: case OpCode::MaxProperties: case OpCode::Required:
+      return true;
+    default: return false;
+  }
+}
+
+}  // namespace
+
+void Compiler::optimize() {
+  Program& p = program_;
+  for (Node& n : p.nodes) {
+    bool leaf = !(n.flags & (kNodeUnevaluatedItems | kNodeUnevaluatedProps));
+    for (std::uint32_t i = n.begin[0]; i < n.begin[5] && leaf; ++i) leaf = is_leaf_op(p.instrs[i].op);
+    if (leaf) n.flags |= kNodeLeaf;
+  }
+  if (p.uses_dynamic_scope) return;  // keep every node: each one may enter a resource
+  // A node that is only a `$ref` is replaced by its target everywhere.
+  auto is_pure_ref = [&](const Node& n) {
+    return n.type_mask == kTypeAll && !(n.flags & (kNodeFalse | kNodeUnevaluatedItems | kNodeUnevaluatedProps)) &&
+           n.begin[5] - n.begin[0] == 1 && n.begin[1] - n.begin[0] == 1 && p.instrs[n.begin[0]].op == OpCode::Ref;
+  };
+  auto target = [&](std::uint32_t n) {
+    for (int hops = 0; hops < 64 && n != kNone && is_pure_ref(p.nodes[n]); ++hops) {
+      std::uint32_t next = p.instrs[p.nodes[n].begin[0]].a;
+      if (next == n) break;
+      n = next;
+    }
+    return n;
+  };
+  auto remap = [&](std::uint32_t& n) {
+    if (n != kNone) n = target(n);
+  };
+  for (Instr& in : p.instrs) {
+    switch (in.op) {
+      case OpCode::Ref: case OpCode::Not: case OpCode::Contains: case OpCode::UnevaluatedItems:
+      case OpCode::PropertyNames: case OpCode::UnevaluatedProperties:
+        remap(in.a);
+        break;
+      case OpCode::IfThenElse: remap(in.a); remap(in.b); remap(in.c); break;
+      case OpCode::Items: remap(in.c); break;
+      default: break;
+    }
+  }
+  for (std::uint32_t& n : p.node_lists) remap(n);
+  for (PropTable& t : p.prop_tables) {
+    for (auto& e : t.entries) remap(e.node);
+    for (auto& e : t.patterns) remap(e.node);
+    remap(t.additional);
+  }
+  for (DepSchema& d : p.dep_schemas) remap(d.node);
+  remap(p.root);
 }
 
 }  // namespace weld::schema

@@ -59,6 +59,8 @@ class Compiler {
   std::uint32_t node_for(const json::Value* v);
   void compile_node(std::uint32_t index, const json::Value& v, const SubInfo& info);
   void finish_dynamic_refs();
+  /// Post-pass: leaf flags, `$ref`-only nodes collapsed into their targets.
+  void optimize();
   std::uint32_t intern(const std::string& s);
   std::uint32_t regex_for(const std::string& pattern, const std::string& where);
 

@@ -16,10 +16,14 @@
 namespace weld::schema {
 namespace {
 
-/// Deepest nesting of subschema evaluations. A schema that recurses without
-/// consuming the instance ({"$ref": "#"}) stops here instead of overflowing
-/// the stack (issue 2, item 7).
-constexpr int kMaxDepth = 1000;
+/// Deepest nesting of subschema evaluations, and the most stack the
+/// evaluation may use. A schema that recurses without consuming the instance
+/// ({"$ref": "#"}) stops here instead of overflowing the stack (issue 2,
+/// item 7). Bytes rather than levels, because frame sizes differ between
+/// optimised and sanitizer builds; 2 MiB leaves room on any thread with the
+/// usual 8 MiB stack.
+constexpr int kMaxDepth = 20000;
+constexpr std::uintptr_t kMaxStackBytes = 2u << 20;
 
 /// Which members/items of one instance some keyword has evaluated.
 struct Annot {
@@ -62,7 +66,8 @@ template <bool kCollect>
 class Evaluator {
  public:
   Evaluator(const Program& program, std::vector<Violation>* out, bool all)
-      : p_(program), out_(out), all_(all) {}
+      : p_(program), out_(out), all_(all),
+        stack_base_(reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0))) {}
 
   bool node(std::uint32_t index, const json::Value& v, Annot* ann);
 
@@ -120,6 +125,7 @@ class Evaluator {
   std::vector<Seg> path_;
   std::vector<std::uint32_t> scope_;
   int depth_ = 0;
+  std::uintptr_t stack_base_;
 };
 
 template <bool kCollect>
@@ -131,11 +137,12 @@ bool Evaluator<kCollect>::node(std::uint32_t index, const json::Value& v, Annot*
     }
     return false;
   }
-  if (depth_ >= kMaxDepth) {
+  if (depth_ >= kMaxDepth ||
+      stack_base_ - reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)) > kMaxStackBytes) {
     if constexpr (kCollect) {
       out_->push_back(Violation{instance_path(), p_.strings[n.type_path], "$ref", empty_params(),
-                                "exceeds the maximum schema evaluation depth (" + std::to_string(kMaxDepth) +
-                                    "): the schema recurses without consuming the instance"});
+                                "exceeds the maximum schema evaluation depth: the schema nests too deeply or "
+                                "recurses without consuming the instance"});
     }
     return false;
   }
@@ -212,43 +219,64 @@ done:
   return ok;
 }
 
+inline std::uint32_t find_entry(const PropTable& table, const std::string& key) {
+  const std::size_t size = key.size();
+  if (!table.buckets.empty()) {
+    std::uint64_t h = hash_name(key.data(), size) & table.bucket_mask;
+    while (table.buckets[h] != kNone) {
+      const std::string& name = table.entries[table.buckets[h]].name;
+      if (name.size() == size && std::memcmp(name.data(), key.data(), size) == 0) return table.buckets[h];
+      h = (h + 1) & table.bucket_mask;
+    }
+    return kNone;
+  }
+  const std::uint32_t count = static_cast<std::uint32_t>(table.entries.size());
+  for (std::uint32_t e = 0; e < count; ++e) {
+    const std::string& name = table.entries[e].name;
+    if (name.size() == size && (size == 0 || (name[0] == key[0] && std::memcmp(name.data(), key.data(), size) == 0))) {
+      return e;
+    }
+  }
+  return kNone;
+}
+
 template <bool kCollect>
 bool Evaluator<kCollect>::properties(const Instr& in, const json::Value& v, Annot* ann) {
   const PropTable& table = p_.prop_tables[in.a];
   const json::Object& object = v.as_object();
   bool ok = true;
+  // Fast mode: leaf subschemas (const/enum/type/bounds) first, the rest
+  // after, so a failing discriminator rejects a oneOf branch before deep
+  // members are walked.
+  constexpr std::size_t kDeferMax = 32;
+  std::uint32_t deferred_member[kDeferMax];
+  std::uint32_t deferred_node[kDeferMax];
+  std::size_t deferred = 0;
+  std::uint64_t required_seen = 0;
   for (std::size_t m = 0; m < object.size(); ++m) {
     const json::Member& member = object[m];
     bool matched = false;
-    std::uint32_t entry = kNone;
     const std::string& key = member.key;
-    if (!table.buckets.empty()) {
-      std::uint64_t h = hash_name(key.data(), key.size()) & table.bucket_mask;
-      while (table.buckets[h] != kNone) {
-        const std::string& name = table.entries[table.buckets[h]].name;
-        if (name.size() == key.size() && std::memcmp(name.data(), key.data(), key.size()) == 0) {
-          entry = table.buckets[h];
-          break;
-        }
-        h = (h + 1) & table.bucket_mask;
-      }
-    } else {
-      for (std::uint32_t e = 0; e < table.entries.size(); ++e) {
-        const std::string& name = table.entries[e].name;
-        if (name.size() == key.size() && std::memcmp(name.data(), key.data(), key.size()) == 0) {
-          entry = e;
-          break;
-        }
-      }
-    }
+    std::uint32_t entry = table.entries.empty() ? kNone : find_entry(table, key);
     if (entry != kNone) {
       matched = true;
-      push(key);
-      bool sub_ok = node(table.entries[entry].node, member.value, nullptr);
-      pop();
-      if (!sub_ok) {
-        ok = false;
-        if (!keep_going()) return false;
+      std::uint32_t child = table.entries[entry].node;
+      if constexpr (!kCollect) {
+        required_seen |= table.required_bits[entry];
+        if (!(p_.nodes[child].flags & kNodeLeaf) && deferred < kDeferMax) {
+          deferred_member[deferred] = static_cast<std::uint32_t>(m);
+          deferred_node[deferred++] = child;
+          child = kNone;
+        }
+      }
+      if (child != kNone) {
+        push(key);
+        bool sub_ok = node(child, member.value, nullptr);
+        pop();
+        if (!sub_ok) {
+          ok = false;
+          if (!keep_going()) return false;
+        }
       }
     }
     for (const PropTable::PatternEntry& pe : table.patterns) {
@@ -256,8 +284,7 @@ bool Evaluator<kCollect>::properties(const Instr& in, const json::Value& v, Anno
       if (r == Regex::Match::BudgetExceeded) {
         if constexpr (kCollect) {
           push(key);
-          fail_at("patternProperties", pe.path,
-                  json::Value(json::Object{{"pattern", p_.regexes[pe.regex].pattern()}}),
+          fail_at("patternProperties", pe.path, json::Value(json::Object{{"pattern", p_.regexes[pe.regex].pattern()}}),
                   "pattern " + json::quote(p_.regexes[pe.regex].pattern()) + " exceeded its step budget");
           pop();
         }
@@ -279,8 +306,8 @@ bool Evaluator<kCollect>::properties(const Instr& in, const json::Value& v, Anno
       matched = true;
       if (table.additional_false) {
         if constexpr (kCollect) {
-          fail_at("additionalProperties", table.additional_path, json::Value(json::Object{{"additionalProperty", key}}),
-                  "must NOT have additional properties");
+          fail_at("additionalProperties", table.additional_path,
+                  json::Value(json::Object{{"additionalProperty", key}}), "must NOT have additional properties");
         }
         ok = false;
         if (!keep_going()) return false;
@@ -296,9 +323,14 @@ bool Evaluator<kCollect>::properties(const Instr& in, const json::Value& v, Anno
     }
     if (ann && matched) ann->marks[m] = 1;
   }
+  if constexpr (!kCollect) {
+    if (required_seen != table.required_all) return false;
+    for (std::size_t d = 0; d < deferred; ++d) {
+      if (!node(deferred_node[d], object[deferred_member[d]].value, nullptr)) return false;
+    }
+  }
   return ok;
 }
-
 
 template <bool kCollect>
 bool Evaluator<kCollect>::items(const Instr& in, const json::Value& v, Annot* ann) {
@@ -616,6 +648,7 @@ bool Evaluator<kCollect>::instr(const Instr& in, const json::Value& v, Annot* an
            [&] { return "must NOT have more than " + std::to_string(in.a) + " properties"; });
       return false;
     case OpCode::Required: {
+      if (!kCollect && (in.flags & 2)) return true;  // checked inside the Properties pass
       bool ok = true;
       for (std::uint32_t k = in.a; k < in.a + in.b; ++k) {
         const std::string& name = p_.names[k];

@@ -90,6 +90,7 @@ enum NodeFlag : std::uint8_t {
   kNodeFalse = 1,                  // the boolean schema false
   kNodeUnevaluatedProps = 2,       // needs property annotations of its own
   kNodeUnevaluatedItems = 4,       // needs item annotations of its own
+  kNodeLeaf = 8,                   // no subschemas: cheap to evaluate first
 };
 
 /// A compiled subschema: a type check and five instruction ranges
@@ -113,6 +114,10 @@ struct PropTable {
     std::uint32_t node;
   };
   std::vector<Entry> entries;  // schema order
+  /// Bit k set on the entry named by the k-th `required` name when the
+  /// node's `required` is fused into this pass (Instr flags & 2).
+  std::vector<std::uint64_t> required_bits;
+  std::uint64_t required_all = 0;
   /// Open-addressing hash table over `entries` (empty when few entries).
   std::vector<std::uint32_t> buckets;
   std::uint64_t bucket_mask = 0;

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <thread>
+
 #include "weld/json/parse.h"
 #include "weld/json/serialize.h"
 
@@ -31,6 +34,210 @@ TEST(Schema, RequiredEnumAdditional) {
   EXPECT_EQ("enum", r.violations[0].keyword);
   EXPECT_EQ(R"({"instancePath":"/risk_level","schemaPath":"#/properties/risk_level/enum","keyword":"enum","params":{"allowedValues":["low","high"]},"message":"must be equal to one of the allowed values"})",
             json::serialize(to_json(r.violations[0])));
+}
+
+}  // namespace
+}  // namespace weld::schema
+
+namespace weld::schema {
+namespace {
+
+std::string compile_error(std::string_view schema, CompileOptions options = {}) {
+  try {
+    Schema::compile(j(schema), options);
+  } catch (const SchemaError& e) {
+    return e.what();
+  }
+  return "compiled";
+}
+
+TEST(Strict, UnknownKeyword) {
+  EXPECT_EQ("strict mode: unknown keyword: \"propertees\" at /properties/x/propertees",
+            compile_error(R"({"type":"object","properties":{"x":{"type":"string","propertees":{}}}})"));
+  CompileOptions lenient;
+  lenient.strict = false;
+  EXPECT_EQ("compiled", compile_error(R"({"propertees":{}})", lenient));
+  // Annotations are tolerated.
+  EXPECT_EQ("compiled", compile_error(R"({"title":"t","description":"d","default":1,"examples":[1],"$comment":"c",
+                                         "deprecated":true,"readOnly":true,"writeOnly":false,"contentMediaType":"text/plain",
+                                         "$defs":{"a":{}}})"));
+}
+
+TEST(Strict, MetaSchemaErrors) {
+  EXPECT_EQ("\"type\" must be equal to one of the allowed values: \"array\", \"boolean\", \"integer\", \"null\", "
+            "\"number\", \"object\", \"string\" at /properties/x/type",
+            compile_error(R"({"properties":{"x":{"type":"strnig"}}})"));
+  EXPECT_EQ("\"minLength\" must be >= 0 at /minLength", compile_error(R"({"minLength":-1})"));
+  EXPECT_EQ("\"required\" must be array at /required", compile_error(R"({"required":"x"})"));
+  CompileOptions lenient;
+  lenient.strict = false;
+  EXPECT_EQ("\"minLength\" must be >= 0 at /minLength", compile_error(R"({"minLength":-1})", lenient));
+}
+
+TEST(Strict, ConditionalsContainsAndPatterns) {
+  EXPECT_EQ("strict mode: \"if\" without \"then\" and \"else\" is ignored at /if", compile_error(R"({"if":{}})"));
+  EXPECT_EQ("strict mode: \"then\" without \"if\" is ignored at /then", compile_error(R"({"then":{}})"));
+  EXPECT_EQ("strict mode: \"else\" without \"if\" is ignored at /else", compile_error(R"({"else":{}})"));
+  EXPECT_EQ("strict mode: \"minContains\" without \"contains\" is ignored at /minContains",
+            compile_error(R"({"minContains":1})"));
+  EXPECT_EQ("strict mode: \"additionalItems\" is ignored when \"items\" is not an array of schemas at /additionalItems",
+            compile_error(R"({"$schema":"http://json-schema.org/draft-07/schema#","items":{},"additionalItems":false})"));
+  EXPECT_EQ("strict mode: property \"foo\" matches pattern \"^f\" of \"patternProperties\" at /patternProperties/^f",
+            compile_error(R"({"properties":{"foo":{}},"patternProperties":{"^f":{}}})"));
+  // Tolerated: required naming unlisted properties, union types.
+  EXPECT_EQ("compiled", compile_error(R"({"type":["object","null"],"properties":{"a":{}},"required":["b"]})"));
+}
+
+TEST(Strict, Warnings) {
+  Schema s = Schema::compile(j(R"({"properties":{"d":{"type":"string","format":"color"}},"prefixItems":[{}]})"));
+  ASSERT_EQ(2u, s.warnings().size());
+  EXPECT_EQ("/prefixItems", s.warnings()[0].pointer);
+  EXPECT_EQ("strict mode: \"prefixItems\" is 1-tuple, but minItems or maxItems/items are not specified or different",
+            s.warnings()[0].message);
+  EXPECT_EQ("/properties/d/format", s.warnings()[1].pointer);
+  EXPECT_EQ("unknown format \"color\" ignored", s.warnings()[1].message);
+  Schema closed = Schema::compile(j(R"({"prefixItems":[{}],"minItems":1,"items":false})"));
+  EXPECT_TRUE(closed.warnings().empty());
+}
+
+TEST(Dialect, ChosenBySchemaOrForms) {
+  EXPECT_EQ(Dialect::Draft2020_12, Schema::compile(j(R"({"prefixItems":[{}],"minItems":1,"maxItems":1})")).dialect());
+  EXPECT_EQ(Dialect::Draft7, Schema::compile(j(R"({"items":[{}],"minItems":1,"additionalItems":false})")).dialect());
+  EXPECT_EQ(Dialect::Draft7, Schema::compile(j(R"({"dependencies":{"a":["b"]}})")).dialect());
+  EXPECT_EQ(Dialect::Draft4, Schema::compile(j(R"({"$schema":"http://json-schema.org/draft-04/schema#"})")).dialect());
+  EXPECT_EQ(Dialect::Draft2019_09, Schema::compile(j(R"({"$schema":"https://json-schema.org/draft/2019-09/schema"})")).dialect());
+  CompileOptions options;
+  options.default_dialect = Dialect::Draft6;
+  EXPECT_EQ(Dialect::Draft6, Schema::compile(j("{}"), options).dialect());
+  EXPECT_EQ(Dialect::Draft2020_12, *parse_dialect_name("2020-12"));
+  EXPECT_FALSE(parse_dialect_name("draft3"));
+}
+
+TEST(References, RemoteNeedsResolver) {
+  EXPECT_EQ("cannot resolve remote reference \"http://example.com/x.json\" at /$ref",
+            compile_error(R"({"$ref":"http://example.com/x.json"})"));
+  CompileOptions options;
+  options.resolver = [](std::string_view uri) -> std::optional<json::Value> {
+    if (uri == "http://example.com/x.json") return j(R"({"type":"integer"})");
+    return std::nullopt;
+  };
+  Schema s = Schema::compile(j(R"({"properties":{"n":{"$ref":"http://example.com/x.json"}}})"), options);
+  EXPECT_TRUE(s.is_valid(j(R"({"n":1})")));
+  EXPECT_EQ("params/n must be integer", errors(s, R"({"n":"1"})"));
+  // Meta-schemas are built in.
+  Schema meta = Schema::compile(j(R"({"$ref":"https://json-schema.org/draft/2020-12/schema"})"));
+  EXPECT_TRUE(meta.is_valid(j(R"({"type":"string"})")));
+  EXPECT_FALSE(meta.is_valid(j(R"({"type":42})")));
+}
+
+TEST(Hostile, RecursionWithoutProgressIsAViolation) {
+  CompileOptions lenient;
+  lenient.strict = false;
+  Schema s = Schema::compile(j(R"({"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"allOf":[{"$ref":"#/$defs/a"}]}},"$ref":"#/$defs/a"})"), lenient);
+  EXPECT_FALSE(s.is_valid(j("1")));
+  ValidationResult r = s.validate(j("1"));
+  ASSERT_FALSE(r.violations.empty());
+  EXPECT_EQ("exceeds the maximum schema evaluation depth: the schema nests too deeply or recurses without consuming "
+            "the instance",
+            r.violations.back().message);
+}
+
+TEST(Hostile, DeepNestingAndHugeEnum) {
+  std::string deep;
+  for (int i = 0; i < 150; ++i) deep += R"({"items":)";
+  deep += "{}";
+  for (int i = 0; i < 150; ++i) deep += "}";
+  Schema s = Schema::compile(j(deep));
+  EXPECT_TRUE(s.is_valid(j("[[[1]]]")));
+  // As deep as the parser allows: compiles or is refused, never crashes.
+  std::string deepest;
+  for (int i = 0; i < 510; ++i) deepest += R"({"not":)";
+  deepest += "{}";
+  for (int i = 0; i < 510; ++i) deepest += "}";
+  try {
+    Schema d = Schema::compile(j(deepest));
+    (void)d.is_valid(j("1"));
+  } catch (const SchemaError& e) {
+    EXPECT_NE(std::string::npos, std::string(e.what()).find("maximum schema evaluation depth")) << e.what();
+  }
+  std::string big = R"({"enum":[)";
+  for (int i = 0; i < 20000; ++i) big += (i ? "," : "") + std::to_string(i);
+  big += "]}";
+  Schema e = Schema::compile(j(big));
+  EXPECT_TRUE(e.is_valid(j("19999")));
+  EXPECT_FALSE(e.is_valid(j("20000")));
+}
+
+TEST(Messages, AjvWording) {
+  Schema s = Schema::compile(j(R"({"type":"object","properties":{
+      "s":{"type":"string","minLength":3,"maxLength":5,"pattern":"^a"},
+      "n":{"type":"number","minimum":3,"exclusiveMaximum":10,"multipleOf":0.01},
+      "i":{"type":"integer"},
+      "a":{"type":"array","minItems":1,"maxItems":2,"uniqueItems":true},
+      "c":{"const":"x"},
+      "o":{"oneOf":[{"type":"string"},{"type":"string"}]},
+      "any":{"anyOf":[{"type":"string"},{"type":"number"}]},
+      "not":{"not":{"type":"null"}},
+      "u":{"type":["string","null"]}}})"));
+  EXPECT_EQ("params/s must NOT have fewer than 3 characters", errors(s, R"({"s":"ab"})"));
+  EXPECT_EQ("params/s must NOT have more than 5 characters", errors(s, R"({"s":"abcdef"})"));
+  EXPECT_EQ("params/s must match pattern \"^a\"", errors(s, R"({"s":"bcd"})"));
+  EXPECT_EQ("params/n must be >= 3", errors(s, R"({"n":2})"));
+  EXPECT_EQ("params/n must be < 10", errors(s, R"({"n":10})"));
+  EXPECT_EQ("params/n must be multiple of 0.01", errors(s, R"({"n":3.001})"));
+  EXPECT_TRUE(s.is_valid(j(R"({"n":0.07e2})")));
+  EXPECT_TRUE(s.is_valid(j(R"({"n":3.07})")));
+  EXPECT_TRUE(s.is_valid(j(R"({"i":1.0})")));
+  EXPECT_EQ("params/i must be integer", errors(s, R"({"i":1.5})"));
+  EXPECT_EQ("params/a must NOT have fewer than 1 items", errors(s, R"({"a":[]})"));
+  EXPECT_EQ("params/a must NOT have more than 2 items", errors(s, R"({"a":[1,2,3]})"));
+  EXPECT_EQ("params/a must NOT have duplicate items (items ## 0 and 1 are identical)", errors(s, R"({"a":[1,1.0]})"));
+  EXPECT_EQ("params/c must be equal to constant", errors(s, R"({"c":"y"})"));
+  EXPECT_EQ("params/o must match exactly one schema in oneOf", errors(s, R"({"o":"x"})"));
+  EXPECT_EQ("params/any must be string\nparams/any must be number\nparams/any must match a schema in anyOf",
+            errors(s, R"({"any":null})"));
+  EXPECT_EQ("params/not must NOT be valid", errors(s, R"({"not":null})"));
+  EXPECT_EQ("params/u must be string,null", errors(s, R"({"u":1})"));
+  EXPECT_EQ("params must be object", errors(s, "[]"));
+}
+
+TEST(Messages, StringLengthCountsCodePoints) {
+  Schema s = Schema::compile(j(R"({"type":"string","maxLength":2,"minLength":2})"));
+  EXPECT_TRUE(s.is_valid(j(R"("é😀")")));
+  EXPECT_FALSE(s.is_valid(j(R"("😀")")));
+  EXPECT_FALSE(s.is_valid(j(R"("abc")")));
+}
+
+TEST(Collect, FirstStopsAllCollects) {
+  Schema s = Schema::compile(j(R"({"required":["a","b","c"]})"));
+  EXPECT_EQ(3u, s.validate(j("{}"), Collect::All).violations.size());
+  EXPECT_EQ(1u, s.validate(j("{}"), Collect::First).violations.size());
+  EXPECT_EQ("x must have required property 'a'", describe(s.validate(j("{}"), Collect::First).violations, "x"));
+}
+
+TEST(Collect, DependenciesAndUnevaluated) {
+  Schema s = Schema::compile(j(R"({"dependentRequired":{"a":["b","c"]},"properties":{"a":{}},"unevaluatedProperties":false})"));
+  EXPECT_EQ("params must have properties b, c when property a is present\n"
+            "params must have properties b, c when property a is present\n"
+            "params must NOT have unevaluated properties",
+            errors(s, R"({"a":1,"z":2})"));
+  ValidationResult r = s.validate(j(R"({"a":1})"));
+  EXPECT_EQ(R"({"property":"a","missingProperty":"b","depsCount":2,"deps":"b, c"})", json::serialize(r.violations[0].params));
+}
+
+TEST(Threads, ConcurrentValidation) {
+  Schema s = Schema::compile(j(R"({"type":"object","properties":{"a":{"type":"integer","minimum":0}},"required":["a"]})"));
+  std::vector<std::thread> threads;
+  std::atomic<int> wrong{0};
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&] {
+      for (int i = 0; i < 2000; ++i) {
+        if (!s.is_valid(j(R"({"a":1})")) || s.validate(j(R"({"a":-1})")).valid) ++wrong;
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(0, wrong.load());
 }
 
 }  // namespace

@@ -211,6 +211,15 @@ TEST_F(CliSchema, ValidateInstanceThatIsNotJson) {
   EXPECT_EQ(run.out.rfind(instances + ":2: not valid JSON: ", 0), 0u) << run.out;
 }
 
+TEST_F(CliSchema, UnreadableInstanceFiles) {
+  Outcome missing = run_weld({"schema", "validate", kPerson, dir_ + "/absent.json"});
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_EQ(missing.out, dir_ + "/absent.json: could not read: No such file or directory\n");
+  Outcome directory = run_weld({"schema", "validate", kPerson, dir_});
+  EXPECT_EQ(directory.exit_code, 1);
+  EXPECT_EQ(directory.out, dir_ + ": could not read: Is a directory\n");
+}
+
 TEST_F(CliSchema, BenchmarkPrintsMeanAsLastLine) {
   std::string instances = write("many.jsonl", "{\"name\":\"a\"}\n{\"name\":\"b\",\"age\":3}\n{\"name\":\"c\"}\n");
   Outcome run = run_weld({"schema", "validate", "--benchmark", "50", kPerson, instances});

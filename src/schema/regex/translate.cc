@@ -522,6 +522,11 @@ class Translator {
     }
     if (is_syntax_character(c) || c == '/') return c;
     if (in_class && c == '-') return c;
+    // Beyond the source: `u` mode refuses identity escapes of other ASCII
+    // punctuation (`\&`, `\%`, `\-`, `\"`), but real-world schemas are full
+    // of them and they can only mean the character itself. Letters and
+    // digits stay errors (`\a` is not an escape in ECMAScript).
+    if (c < 0x80 && c > 0x20 && !is_ascii_letter(c) && !is_decimal(c)) return c;
     if (in_class && c == 'b') return U'\b';
     if (is_decimal(c)) {
       fail(in_class ? "Invalid class escape" : "Invalid escape");

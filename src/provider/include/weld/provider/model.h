@@ -108,9 +108,12 @@ struct CancelToken {
 };
 
 /// Error codes a `Model::complete` may return in `Error::code`:
-/// "auth" (401/403: exit 41), "http" (other status after retries),
-/// "network" (connection failures after retries), "timeout", "protocol"
-/// (malformed or truncated stream), "cancelled".
+/// "auth" (401/403: exit 41), "http" (other status after retries, or an
+/// error event the server sent inside the stream), "network" (connection
+/// failures after retries, TLS failures), "timeout" (connect or idle
+/// timeout), "protocol" (malformed or truncated stream), "cancelled".
+/// `Error::message` is complete on its own and names the URL; the API key
+/// never appears in it. `Error::where` is "POST <url>".
 ///
 /// A model: one call per turn. Implementations retry transient failures
 /// (429/5xx/connection) themselves, honouring Retry-After.

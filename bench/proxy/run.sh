@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# weld proxy benchmark (issue 4), on loopback against a fixed-response upstream
+# (nginx `return 200` with a canned chat-completion tool-call body):
+#   wrk at 50 and 500 connections — direct to the upstream, through nginx as a
+#   plain reverse proxy, through weld proxy untagged, through weld proxy tagged
+#   (non-streaming client, valid tool call) — and 5,000 concurrent open
+#   streaming requests held through weld (its resident memory).
+# Usage: bench/proxy/run.sh [path/to/weld]   (a Release build)
+# Env: DURATION (s per wrk run, default 10), REPEAT (runs per cell, default 1),
+#      STREAMS (default 5000), THREADS (weld/nginx workers, default 2).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+WELD=${1:-$here/../../build-rel/src/cli/weld}
+DURATION=${DURATION:-10}
+REPEAT=${REPEAT:-1}
+STREAMS=${STREAMS:-5000}
+THREADS=${THREADS:-2}
+UP=18101; NGX=18102; WP=18103; HOLD=18104; WH=18105
+work=$(mktemp -d /tmp/weld-bench-proxy.XXXXXX)
+out=${OUT:-$here/results}
+mkdir -p "$out" "$work/logs"
+ulimit -n 200000 || ulimit -n 65536
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
+trap cleanup EXIT
+
+# nginx strings: escape backslashes (the canned body has \" inside arguments).
+canned=$(sed 's/\\/\\\\/g' "$here/canned.json")
+cat > "$work/upstream.conf" <<CONF
+worker_processes 1;
+daemon off;
+pid $work/upstream.pid;
+error_log $work/logs/upstream-error.log;
+events { worker_connections 65536; }
+http {
+  access_log off;
+  keepalive_requests 10000000;
+  client_body_temp_path $work;
+  server {
+    listen 127.0.0.1:$UP backlog=65535;
+    location / { default_type application/json; return 200 '$canned'; }
+  }
+}
+CONF
+cat > "$work/proxy.conf" <<CONF
+worker_processes $THREADS;
+daemon off;
+pid $work/proxy.pid;
+error_log $work/logs/proxy-error.log;
+events { worker_connections 65536; }
+http {
+  access_log off;
+  keepalive_requests 10000000;
+  client_body_temp_path $work;
+  proxy_temp_path $work;
+  upstream fixed { server 127.0.0.1:$UP; keepalive 256; }
+  server {
+    listen 127.0.0.1:$NGX backlog=65535;
+    location / {
+      proxy_pass http://fixed;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+    }
+  }
+}
+CONF
+nginx -c "$work/upstream.conf" -p "$work" & pids+=($!)
+nginx -c "$work/proxy.conf" -p "$work" & pids+=($!)
+"$WELD" proxy --listen 127.0.0.1:$WP --upstream http://127.0.0.1:$UP --threads "$THREADS" --no-access-log \
+  2> "$work/logs/weld.log" & pids+=($!)
+sleep 1
+url=/v1/chat/completions
+# Sanity: every path answers 200, tagged answers the welded text.
+for port in $UP $NGX $WP; do
+  curl -sf -o /dev/null -X POST -H 'content-type: application/json' -d '{"model":"bench"}' http://127.0.0.1:$port$url
+done
+tagged=$(curl -sf -X POST -H 'content-type: application/json' -d '{"model":"bench__schema=router","messages":[]}' \
+  http://127.0.0.1:$WP$url)
+echo "$tagged" | grep -q '"content":"{\\"action\\":\\"refund\\"}"' || { echo "tagged answer wrong: $tagged"; exit 1; }
+
+run_wrk() {  # name port model connections
+  local name=$1 port=$2 model=$3 conns=$4 rep
+  for rep in $(seq 1 "$REPEAT"); do
+    BENCH_MODEL=$model wrk -t2 -c"$conns" -d"${DURATION}s" --latency -s "$here/post.lua" \
+      "http://127.0.0.1:$port$url" > "$out/wrk-$name-c$conns-r$rep.txt"
+    awk -v name="$name" -v c="$conns" '
+      function ms(v) { if (v ~ /us$/) return v/1000; if (v ~ /ms$/) return v+0; if (v ~ /s$/) return v*1000; return v }
+      /^ +50%/ { p50 = ms($2) } /^ +99%/ { p99 = ms($2) } /^Requests\/sec/ { rps = $2 }
+      /Non-2xx/ { bad = $NF }
+      END { printf "%s\t%d\t%.3f\t%.3f\t%.0f\t%s\n", name, c, p50, p99, rps, bad ? bad : 0 }' \
+      "$out/wrk-$name-c$conns-r$rep.txt" | tee -a "$out/wrk.tsv"
+  done
+}
+: > "$out/wrk.tsv"
+for conns in 50 500; do
+  run_wrk direct $UP bench "$conns"
+  run_wrk nginx $NGX bench "$conns"
+  run_wrk weld-untagged $WP bench "$conns"
+  run_wrk weld-tagged $WP bench__schema=router "$conns"
+done
+
+# 5,000 concurrent streams held open through weld (untagged relay, then tagged
+# with keep-alive pings), resident memory measured while they are open.
+node "$here/hold_upstream.mjs" $HOLD > "$work/hold.port" & pids+=($!)
+sleep 0.5
+"$WELD" proxy --listen 127.0.0.1:$WH --upstream http://127.0.0.1:$HOLD --threads "$THREADS" --no-access-log \
+  --keepalive 1 --idle-timeout 300 2> "$work/logs/weld-hold.log" & weld_hold=$!; pids+=($weld_hold)
+sleep 0.5
+rss() { awk '/VmRSS/ { print $2 }' /proc/$1/status; }
+echo "weld idle RSS: $(rss $weld_hold) kB" | tee "$out/streams.txt"
+for mode in untagged tagged; do
+  model=bench; [ $mode = tagged ] && model=bench__schema=router
+  HOLD_SECONDS=6 node "$here/hold_streams.mjs" "http://127.0.0.1:$WH/v1/messages" "$STREAMS" "$model" \
+    > "$work/hold-$mode.json" & holder=$!
+  for i in $(seq 1 120); do [ -s "$work/hold-$mode.json" ] && break; sleep 0.5; done
+  sleep 1
+  echo "$mode: $(cat "$work/hold-$mode.json") weld RSS $(rss $weld_hold) kB" | tee -a "$out/streams.txt"
+  wait $holder || true
+  sleep 2
+done
+echo "weld peak RSS (VmHWM): $(awk '/VmHWM/ { print $2 }' /proc/$weld_hold/status) kB" | tee -a "$out/streams.txt"

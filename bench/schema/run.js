@@ -1,0 +1,92 @@
+#!/usr/bin/env node
+// bench/schema: weld vs Blaze vs Ajv 8 over every dataset of
+// ../shared/data/jsonschema-benchmark/schemas, in one run on this machine.
+// Run by hand (not in CI):
+//   (cd bench/schema && npm install)      # Blaze CLI, ajv, ajv-formats
+//   cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release && cmake --build build-release --target weld
+//   node bench/schema/run.js [--iterations N] [--formats] [--only NAME,…] [--write docs/bench-schema.md]
+// Each engine validates schema-noformat.json (schema.json with --formats,
+// where Blaze gets --format-assertion) against instances.jsonl; all three
+// must find every instance valid. Prints ns per validation, the ratios
+// weld/Blaze and weld/Ajv per dataset, their geometric means, and compile
+// times.
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const { spawnSync } = require('child_process');
+
+const argv = process.argv.slice(2);
+function option(name, fallback) {
+  const index = argv.indexOf(name);
+  return index >= 0 ? argv[index + 1] : fallback;
+}
+const iterations = Number(option('--iterations', '100'));
+const formats = argv.includes('--formats');
+const only = option('--only', '');
+const write = option('--write', '');
+const dataDir = process.env.WELD_DATA_DIR || path.join(__dirname, '../../../shared/data');
+const schemasDir = path.join(dataDir, 'jsonschema-benchmark/schemas');
+
+function engine(script, schema, instances, extra = []) {
+  const result = spawnSync(process.execPath, [path.join(__dirname, script), ...extra, schema, instances, String(iterations)],
+                           { encoding: 'utf8', maxBuffer: 1 << 28 });
+  if (result.status !== 0) return { error: (result.stderr || '').trim().split('\n').slice(-3).join(' ') };
+  return JSON.parse(result.stdout.trim().split('\n').pop());
+}
+
+const geo = (values) => Math.exp(values.reduce((s, v) => s + Math.log(v), 0) / values.length);
+const fmt = (ns) => (ns === undefined ? 'n/a' : ns >= 1e6 ? `${(ns / 1e6).toFixed(1)} ms` : ns >= 1e3 ? `${(ns / 1e3).toFixed(1)} µs` : `${ns.toFixed(0)} ns`);
+const ratio = (a, b) => (a && b ? (a / b).toFixed(2) : 'n/a');
+
+let names = fs.readdirSync(schemasDir).filter((n) => fs.existsSync(path.join(schemasDir, n, 'instances.jsonl'))).sort();
+if (only) names = names.filter((n) => only.split(',').includes(n));
+const rows = [];
+for (const name of names) {
+  const dir = path.join(schemasDir, name);
+  const schema = path.join(dir, formats ? 'schema.json' : 'schema-noformat.json');
+  const instances = path.join(dir, 'instances.jsonl');
+  const weld = engine('weld.js', schema, instances);
+  const blaze = engine('blaze.js', schema, instances, formats ? ['--formats'] : []);
+  const ajv = engine('ajv.js', schema, instances);
+  const agree = [weld, blaze, ajv].every((r) => !r.error && r.invalid.length === 0);
+  const row = { name, weld, blaze, ajv, agree };
+  rows.push(row);
+  console.error(`${name}: weld ${fmt(weld.mean_ns)}  blaze ${fmt(blaze.mean_ns)}  ajv ${fmt(ajv.mean_ns)}  ` +
+                `weld/blaze ${ratio(weld.mean_ns, blaze.mean_ns)}  weld/ajv ${ratio(weld.mean_ns, ajv.mean_ns)}` +
+                (agree ? '' : `  DISAGREE ${JSON.stringify({ weld: weld.error || weld.invalid, blaze: blaze.error || blaze.invalid, ajv: ajv.error || ajv.invalid })}`));
+}
+
+const ok = rows.filter((r) => r.weld.mean_ns && r.blaze.mean_ns && r.ajv.mean_ns);
+const lines = [];
+const noUnicode = rows.filter((r) => r.ajv.unicode_regexp === false).map((r) => r.name);
+lines.push(`| dataset | instances | weld ns/val | Blaze ns/val | Ajv ns/val | weld/Blaze | weld/Ajv | all valid in all 3 | weld compile | weld compile (wall) | Blaze compile (wall) | Ajv compile |`);
+lines.push(`|---|---:|---:|---:|---:|---:|---:|:---:|---:|---:|---:|---:|`);
+for (const r of rows) {
+  lines.push(`| ${r.name} | ${r.weld.instances ?? 'n/a'} | ${r.weld.mean_ns?.toFixed(1) ?? r.weld.error} | ${r.blaze.mean_ns?.toFixed(1) ?? r.blaze.error} | ` +
+             `${r.ajv.mean_ns?.toFixed(1) ?? r.ajv.error} | ${ratio(r.weld.mean_ns, r.blaze.mean_ns)} | ${ratio(r.weld.mean_ns, r.ajv.mean_ns)} | ` +
+             `${r.agree ? 'yes' : '**no**'} | ${fmt(r.weld.compile_ns)} | ${fmt(r.weld.compile_wall_ns)} | ${fmt(r.blaze.compile_ns)} | ${fmt(r.ajv.compile_ns)} |`);
+}
+const summary = [
+  `geometric mean over ${ok.length} datasets: weld/Blaze ${geo(ok.map((r) => r.weld.mean_ns / r.blaze.mean_ns)).toFixed(3)}, ` +
+  `weld/Ajv ${geo(ok.map((r) => r.weld.mean_ns / r.ajv.mean_ns)).toFixed(3)}, Blaze/Ajv ${geo(ok.map((r) => r.blaze.mean_ns / r.ajv.mean_ns)).toFixed(3)}`,
+  `geometric mean ns/validation: weld ${geo(ok.map((r) => r.weld.mean_ns)).toFixed(1)}, Blaze ${geo(ok.map((r) => r.blaze.mean_ns)).toFixed(1)}, Ajv ${geo(ok.map((r) => r.ajv.mean_ns)).toFixed(1)}`,
+  `compile, geometric mean: weld ${fmt(geo(ok.map((r) => Math.max(r.weld.compile_ns, 1))))} (in-process), ` +
+  `weld ${fmt(geo(ok.map((r) => Math.max(r.weld.compile_wall_ns, 1e3))))} (wall, subtracted), ` +
+  `Blaze ${fmt(geo(ok.map((r) => Math.max(r.blaze.compile_ns, 1e3))))} (wall, subtracted), Ajv ${fmt(geo(ok.map((r) => r.ajv.compile_ns)))} (in-process)`,
+  `all three engines agree every instance is valid: ${rows.every((r) => r.agree) ? 'yes' : 'NO (see table)'}`,
+  `Ajv needed unicodeRegExp: false (patterns invalid under the u flag) for: ${noUnicode.join(', ') || 'none'}`,
+];
+const table = lines.join('\n');
+console.log(table);
+console.log('');
+console.log(summary.join('\n'));
+if (write) {
+  const text = fs.readFileSync(write, 'utf8');
+  const begin = '<!-- bench:begin -->';
+  const end = '<!-- bench:end -->';
+  const stamp = `Run ${new Date().toISOString()} on ${require('os').cpus()[0].model} (${require('os').cpus().length} cores), ` +
+                `${iterations} iterations, ${formats ? 'schema.json (formats asserted by all three)' : 'schema-noformat.json'}.`;
+  const block = `${begin}\n${stamp}\n\n${table}\n\n${summary.map((s) => `- ${s}`).join('\n')}\n${end}`;
+  const updated = text.includes(begin) ? text.replace(new RegExp(`${begin}[\\s\\S]*${end}`), block) : `${text}\n${block}\n`;
+  fs.writeFileSync(write, updated);
+}

@@ -1,0 +1,170 @@
+#pragma once
+/// \file
+/// The headless run's turn loop (SPEC §2.2–§2.3): offers the synthetic
+/// `structured_output` tool when a schema is given, runs the model's tool
+/// calls, validates (with repair) each `structured_output` call, feeds errors
+/// back, and ends on the first valid answer or on a limit. It never prints;
+/// it reports to `RunObserver`s and returns a `RunOutcome` that the CLI turns
+/// into output and an exit code.
+///
+/// \code
+///   weld::agent::RunOptions options;
+///   options.prompt = "Summarise HEAD";
+///   options.schema = &loaded.schema;  options.schema_source = loaded.source;
+///   weld::provider::CancelToken cancel;
+///   weld::agent::RunOutcome out = weld::agent::run(*model, tools, options, observers, cancel);
+///   return out.exit_code;
+/// \endcode
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "weld/agent/tool.h"
+#include "weld/json/value.h"
+#include "weld/provider/model.h"
+#include "weld/repair/repair.h"
+#include "weld/schema/schema.h"
+
+namespace weld::agent {
+
+/// Name of the synthetic terminal tool.
+inline constexpr std::string_view kStructuredOutputTool = "structured_output";
+
+/// The description the model sees for `structured_output` (SPEC §2.2).
+inline constexpr std::string_view kStructuredOutputDescription =
+    "Deliver the final answer by calling this tool with arguments that match its parameters schema. "
+    "This is the only way to deliver the final answer: plain-text final answers are discarded. "
+    "The first call with valid arguments ends the session. If the arguments do not validate, a "
+    "validation error comes back as the tool result and you may call this tool again with corrected "
+    "arguments.";
+
+/// Synthesised results for sibling calls of a `structured_output` turn (SPEC §2.3).
+inline constexpr std::string_view kSkippedSuccess =
+    "Skipped: this turn's structured_output contract took precedence as the terminal output.";
+inline constexpr std::string_view kSkippedRetry =
+    "Skipped: this turn's structured_output contract took precedence as the terminal output. "
+    "Re-issue this call in a separate turn if needed.";
+
+/// Tool result of the accepted `structured_output` call.
+inline constexpr std::string_view kStructuredOutputAccepted =
+    "Structured output accepted; the session is complete.";
+
+/// The stderr hint printed with exit 53 when --json-schema is active (SPEC §2.5).
+inline constexpr std::string_view kMaxTurnsJsonSchemaNote =
+    "Note: --json-schema is active. If the model never called structured_output, verify it isn't "
+    "denied by permissions.deny / --exclude-tools and that the schema is satisfiable.";
+
+/// How the run ended: the envelope's `subtype` (SPEC §2.4).
+enum class Subtype {
+  Success,
+  ErrorPlainText,
+  ErrorMaxTurns,
+  ErrorMaxStructuredOutputRetries,
+  ErrorBudget,
+  ErrorApi,
+  ErrorCancelled,
+  ErrorDuringExecution,
+};
+
+/// "success", "error_plain_text", …
+std::string_view subtype_name(Subtype subtype);
+
+/// What a run is asked to do.
+struct RunOptions {
+  /// Model name sent with each request (may be empty for the provider default).
+  std::string model;
+  std::string system_prompt;
+  /// The user's prompt (first user message).
+  std::string prompt;
+  /// Earlier messages of a resumed session, sent before `prompt`.
+  std::vector<provider::Message> history;
+  /// --json-schema: the compiled schema (validation) and its source (sent
+  /// as the tool's parameters). nullptr: an ordinary headless run.
+  const schema::Schema* schema = nullptr;
+  json::Value schema_source;
+  /// False when permissions.deny / --exclude-tools remove structured_output.
+  bool offer_structured_output = true;
+  /// Limits; negative or zero-valued means none (see each).
+  int max_session_turns = -1;        ///< < 0: unlimited
+  int max_tool_calls = -1;           ///< < 0: unlimited
+  double max_wall_time_seconds = 0;  ///< <= 0: unlimited
+  int max_structured_retries = 5;
+  /// Repairs allowed before a `structured_output` call counts as invalid.
+  repair::Options repair;
+  /// Working directory for tools.
+  std::string cwd;
+  std::string session_id;
+  /// Upper bound on a tool result's size sent back to the model.
+  std::size_t max_tool_result_bytes = 256 * 1024;
+};
+
+/// The run's description at start (the `init` message).
+struct RunStart {
+  std::string session_id;
+  std::string model;
+  std::string provider;
+  std::string cwd;
+  std::vector<std::string> tools;
+  bool json_schema = false;
+};
+
+/// Receives the run's events as they happen. Default: ignore.
+class RunObserver {
+ public:
+  virtual ~RunObserver() = default;
+  virtual void on_start(const RunStart& start) {}
+  /// A provider stream event (the SSE `data:` JSON), during a request.
+  virtual void on_stream_event(const json::Value& event) {}
+  /// The model's answer for turn `turn` (1-based).
+  virtual void on_assistant(const provider::Response& response, int turn) {}
+  /// The tool results sent back (or, on the last turn, recorded).
+  virtual void on_tool_results(const provider::Message& message) {}
+  /// The user's prompt, once, before the first request.
+  virtual void on_prompt(const provider::Message& message) {}
+};
+
+/// How a run ended, with everything the result envelope needs.
+struct RunOutcome {
+  Subtype subtype = Subtype::ErrorDuringExecution;
+  /// SPEC §2.5.
+  int exit_code = 1;
+  /// For failures: the full message (what goes to stderr and `error.message`).
+  std::string error_message;
+  /// Extra stderr lines after the message (the exit-53 note).
+  std::string error_note;
+  /// Success with --json-schema: the validated payload (model's key order).
+  std::optional<json::Value> structured;
+  /// Success without --json-schema: the model's final text.
+  std::string final_text;
+  /// The last invalid `structured_output` arguments (parsed when possible,
+  /// else the raw text), for error envelopes.
+  std::optional<json::Value> last_candidate;
+  int num_turns = 0;
+  /// `structured_output` calls evaluated.
+  int attempts = 0;
+  /// Tool calls run (structured_output excluded).
+  int tool_calls = 0;
+  std::vector<repair::Repair> repairs;
+  provider::Usage usage;
+  std::int64_t duration_ms = 0;
+  std::int64_t duration_api_ms = 0;
+  std::string stop_reason;
+  std::string session_id;
+};
+
+/// Runs the loop until it ends. `tools` are the tools offered besides
+/// structured_output (not owned). `cancel` may be set from another thread
+/// (a signal) at any time: the run then ends with exit 130 promptly.
+RunOutcome run(provider::Model& model, const std::vector<const Tool*>& tools, const RunOptions& options,
+               const std::vector<RunObserver*>& observers, provider::CancelToken& cancel);
+
+/// The plain-text failure message (SPEC §2.3), from the turn count and all
+/// the text the model produced, in order.
+std::string plain_text_message(int turns, std::string_view model_text);
+
+}  // namespace weld::agent

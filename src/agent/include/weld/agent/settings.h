@@ -1,0 +1,78 @@
+#pragma once
+/// \file
+/// Settings files and the tool policy (SPEC §2.7): which tools the model is
+/// offered, from the approval mode, settings (`~/.weld/settings.json`, then
+/// `./.weld/settings.json` over it) and flags.
+///
+/// \code
+///   weld::Result<weld::agent::Settings> s = weld::agent::load_settings(home, cwd);
+///   weld::agent::ToolPolicy policy{.approval = ApprovalMode::Default, .settings = *s};
+///   weld::agent::ToolSelection sel = weld::agent::select_tools(policy);
+/// \endcode
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "weld/agent/tool.h"
+#include "weld/base/result.h"
+#include "weld/json/value.h"
+
+namespace weld::agent {
+
+/// What the settings files say (merged: the project file's lists are added
+/// to the user file's; scalar values from the project file win).
+struct Settings {
+  /// `permissions.allow`: tool names (or `name(…)` rules) allowed without asking.
+  std::vector<std::string> allow;
+  /// `permissions.deny`: tool names never offered.
+  std::vector<std::string> deny;
+  /// `tools.exclude`: tool names never offered.
+  std::vector<std::string> exclude;
+  /// Files that were read, in order (for messages).
+  std::vector<std::string> sources;
+};
+
+/// Reads `<home>/.weld/settings.json` then `<cwd>/.weld/settings.json`
+/// (either may be absent). A file that exists but is not valid JSON, or has
+/// a wrongly typed field, is an error naming the file and the field.
+Result<Settings> load_settings(const std::string& home, const std::string& cwd);
+
+/// How much the run may do without asking (a headless run cannot ask).
+enum class ApprovalMode { Plan, Default, AutoEdit, Yolo };
+
+/// Parses "plan", "default", "auto-edit", "yolo"; nullopt otherwise.
+std::optional<ApprovalMode> parse_approval_mode(std::string_view text);
+/// The name as `parse_approval_mode` accepts it.
+std::string_view approval_mode_name(ApprovalMode mode);
+
+/// Inputs to `select_tools`.
+struct ToolPolicy {
+  ApprovalMode approval = ApprovalMode::Default;
+  Settings settings;
+  /// `--exclude-tools a,b` (applies even with --bare).
+  std::vector<std::string> exclude_flag;
+  /// `--core-tools a,b`: when non-empty, only these built-in tools
+  /// (structured_output is exempt).
+  std::vector<std::string> core_tools;
+  /// `--bare`: ignore settings-derived deny/exclude (and allow) rules.
+  bool bare = false;
+};
+
+/// The tools a run offers.
+struct ToolSelection {
+  std::vector<std::unique_ptr<Tool>> tools;
+  /// False when `structured_output` is denied or excluded: the model then
+  /// never sees it (SPEC §2.7).
+  bool structured_output_allowed = true;
+};
+
+/// Applies SPEC §2.7 to the built-in tools.
+ToolSelection select_tools(const ToolPolicy& policy);
+
+/// Splits "a, b,c" into {"a","b","c"} (empty parts dropped).
+std::vector<std::string> split_tool_list(std::string_view text);
+
+}  // namespace weld::agent

@@ -1,0 +1,321 @@
+// The turn loop of a headless run. SPEC §2.2 (what the model sees) and §2.3
+// (the turn loop): pre-scan for structured_output, synthesised results for
+// suppressed siblings, validation with repair, retry budget, limits.
+
+#include "weld/agent/run_loop.h"
+
+#include <chrono>
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <utility>
+
+#include "weld/json/parse.h"
+#include "weld/json/serialize.h"
+#include "weld/json/utf8.h"
+
+namespace weld::agent {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::int64_t ms_since(Clock::time_point start) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
+}
+
+// Sets `cancel` (and `hit`) when the wall-time budget runs out, so that a
+// request in flight is interrupted too, not only checked between steps.
+class WallClockGuard {
+ public:
+  WallClockGuard(double seconds, provider::CancelToken& cancel) {
+    if (seconds <= 0) return;
+    deadline_ = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+    thread_ = std::thread([this, &cancel] {
+      std::unique_lock lock(mutex_);
+      if (!cv_.wait_until(lock, deadline_, [this] { return done_; })) {
+        hit_ = true;
+        cancel.cancelled = true;
+      }
+    });
+  }
+  ~WallClockGuard() {
+    if (!thread_.joinable()) return;
+    {
+      std::lock_guard lock(mutex_);
+      done_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+  WallClockGuard(const WallClockGuard&) = delete;
+  WallClockGuard& operator=(const WallClockGuard&) = delete;
+
+  /// True once the budget is spent (checked between steps too).
+  bool exceeded() const {
+    if (!thread_.joinable()) return false;
+    return hit_.load() || Clock::now() >= deadline_;
+  }
+
+ private:
+  Clock::time_point deadline_{};
+  std::thread thread_;
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool done_ = false;
+  std::atomic<bool> hit_{false};
+};
+
+// Cuts `text` to at most `limit` bytes on a UTF-8 boundary, saying so.
+std::string bound_output(std::string text, std::size_t limit) {
+  if (text.size() <= limit) return text;
+  std::size_t total = text.size();
+  std::size_t cut = limit;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  text.resize(cut);
+  text += "\n[output truncated: " + std::to_string(total) + " bytes in total, first " + std::to_string(cut) +
+          " shown]";
+  return text;
+}
+
+std::string format_seconds(double seconds) {
+  std::string s = json::serialize(json::Value(seconds));
+  if (s.size() > 2 && s.compare(s.size() - 2, 2, ".0") == 0) s.resize(s.size() - 2);
+  return s;
+}
+
+}  // namespace
+
+std::string_view subtype_name(Subtype subtype) {
+  switch (subtype) {
+    case Subtype::Success: return "success";
+    case Subtype::ErrorPlainText: return "error_plain_text";
+    case Subtype::ErrorMaxTurns: return "error_max_turns";
+    case Subtype::ErrorMaxStructuredOutputRetries: return "error_max_structured_output_retries";
+    case Subtype::ErrorBudget: return "error_budget";
+    case Subtype::ErrorApi: return "error_api";
+    case Subtype::ErrorCancelled: return "error_cancelled";
+    case Subtype::ErrorDuringExecution: return "error_during_execution";
+  }
+  return "error_during_execution";
+}
+
+std::string plain_text_message(int turns, std::string_view model_text) {
+  std::string message = "Model produced plain text instead of calling the structured_output tool as required by "
+                        "--json-schema after " +
+                        std::to_string(turns) + " turn(s).";
+  if (model_text.empty()) return message;
+  // SPEC §2.3: the first 200 characters across all turns, '+' when there
+  // were 200 or more.
+  constexpr std::size_t kPreview = 200;
+  std::size_t total = json::count_code_points(model_text);
+  std::string_view preview = json::utf8_prefix(model_text, kPreview);
+  std::size_t shown = total < kPreview ? total : kPreview;
+  message += " Output preview (" + std::to_string(shown) + (total >= kPreview ? "+" : "") +
+             " chars): " + json::quote(preview) + ".";
+  return message;
+}
+
+RunOutcome run(provider::Model& model, const std::vector<const Tool*>& tools, const RunOptions& options,
+               const std::vector<RunObserver*>& observers, provider::CancelToken& cancel) {
+  const Clock::time_point started = Clock::now();
+  RunOutcome out;
+  out.session_id = options.session_id;
+  WallClockGuard wall(options.max_wall_time_seconds, cancel);
+  const bool schema_active = options.schema != nullptr;
+  const bool offer_so = schema_active && options.offer_structured_output;
+
+  // The request's tool list: built-in tools, then structured_output.
+  std::vector<provider::ToolSpec> specs;
+  std::map<std::string, const Tool*, std::less<>> by_name;
+  for (const Tool* tool : tools) {
+    if (tool->name() == kStructuredOutputTool) continue;  // the synthetic tool keeps its name (SPEC §2.7)
+    specs.push_back(tool->spec());
+    by_name.emplace(tool->name(), tool);
+  }
+  if (offer_so) {
+    specs.push_back({std::string(kStructuredOutputTool), std::string(kStructuredOutputDescription),
+                     options.schema_source});
+  }
+
+  RunStart start{options.session_id, options.model, model.provider_name(), options.cwd, {}, schema_active};
+  for (const auto& spec : specs) start.tools.push_back(spec.name);
+  for (RunObserver* obs : observers) obs->on_start(start);
+
+  std::vector<provider::Message> messages = options.history;
+  provider::Message prompt;
+  prompt.role = provider::Role::User;
+  prompt.text = options.prompt;
+  messages.push_back(prompt);
+  for (RunObserver* obs : observers) obs->on_prompt(prompt);
+
+  provider::StreamObserver stream;
+  stream.on_event = [&observers](const json::Value& event) {
+    for (RunObserver* obs : observers) obs->on_stream_event(event);
+  };
+
+  std::string all_text;  // everything the model said, for the plain-text preview
+  int invalid_calls = 0;
+
+  auto finish = [&](Subtype subtype, int exit_code, std::string message) {
+    out.subtype = subtype;
+    out.exit_code = exit_code;
+    out.error_message = std::move(message);
+    out.duration_ms = ms_since(started);
+    return std::move(out);
+  };
+  auto cancelled_or_budget = [&]() {
+    if (wall.exceeded()) {
+      return finish(Subtype::ErrorBudget, 55,
+                    "Exceeded --max-wall-time (" + format_seconds(options.max_wall_time_seconds) + " s).");
+    }
+    return finish(Subtype::ErrorCancelled, 130, "Operation cancelled.");
+  };
+
+  for (;;) {
+    if (cancel.cancelled.load() || wall.exceeded()) return cancelled_or_budget();
+    if (options.max_session_turns >= 0 && out.num_turns + 1 > options.max_session_turns) {
+      out.error_note = schema_active ? std::string(kMaxTurnsJsonSchemaNote) : std::string();
+      return finish(Subtype::ErrorMaxTurns, 53,
+                    "Reached max session turns (" + std::to_string(options.max_session_turns) +
+                        "). Increase --max-session-turns to allow more.");
+    }
+    ++out.num_turns;
+
+    provider::Request request;
+    request.model = options.model;
+    request.system = options.system_prompt;
+    request.messages = messages;
+    request.tools = specs;
+
+    const Clock::time_point api_started = Clock::now();
+    Result<provider::Response> response = model.complete(request, stream, cancel);
+    out.duration_api_ms += ms_since(api_started);
+    if (!response) {
+      const Error& error = response.error();
+      if (cancel.cancelled.load() || error.code == "cancelled") return cancelled_or_budget();
+      if (error.code == "auth") return finish(Subtype::ErrorApi, 41, error.message);
+      return finish(Subtype::ErrorApi, 1, error.message);
+    }
+    out.usage += response->usage;
+    out.stop_reason = response->stop_reason;
+    for (RunObserver* obs : observers) obs->on_assistant(*response, out.num_turns);
+
+    provider::Message assistant = std::move(response->message);
+    assistant.role = provider::Role::Assistant;
+    if (!assistant.text.empty()) {
+      if (!all_text.empty()) all_text += "\n";
+      all_text += assistant.text;
+    }
+    const std::vector<provider::ToolCall>& calls = assistant.tool_calls;
+    messages.push_back(assistant);
+    // A signal that arrived while the answer was being read still wins.
+    if (cancel.cancelled.load()) return cancelled_or_budget();
+
+    if (calls.empty()) {
+      if (schema_active) return finish(Subtype::ErrorPlainText, 1, plain_text_message(out.num_turns, all_text));
+      out.final_text = messages.back().text;
+      return finish(Subtype::Success, 0, {});
+    }
+
+    provider::Message results;
+    results.role = provider::Role::User;
+    results.tool_results.resize(calls.size());
+    for (std::size_t i = 0; i < calls.size(); ++i) results.tool_results[i].tool_call_id = calls[i].id;
+
+    bool has_so = false;
+    if (offer_so) {
+      for (const auto& call : calls) has_so = has_so || call.name == kStructuredOutputTool;
+    }
+
+    if (has_so) {
+      // SPEC §2.3: only the structured_output calls run, in order, stopping
+      // at the first valid one; every other call gets a synthesised result.
+      bool accepted = false;
+      bool exhausted = false;
+      std::vector<bool> done(calls.size(), false);
+      for (std::size_t i = 0; i < calls.size() && !accepted && !exhausted; ++i) {
+        if (calls[i].name != kStructuredOutputTool) continue;
+        done[i] = true;
+        ++out.attempts;
+        repair::Checked checked = repair::check_arguments(calls[i].arguments, *options.schema, options.repair);
+        auto& result = results.tool_results[i];
+        if (checked.valid) {
+          accepted = true;
+          out.structured = std::move(checked.value);
+          out.repairs = std::move(checked.repairs);
+          result.content = std::string(kStructuredOutputAccepted);
+          continue;
+        }
+        ++invalid_calls;
+        out.last_candidate =
+            checked.parsed ? std::move(checked.value) : json::Value(std::string(calls[i].arguments));
+        result.content = schema::describe(checked.validation.violations, "params");
+        if (result.content.empty()) result.content = "params failed validation";
+        result.is_error = true;
+        exhausted = invalid_calls > options.max_structured_retries;
+      }
+      for (std::size_t i = 0; i < calls.size(); ++i) {
+        if (done[i]) continue;
+        results.tool_results[i].content = std::string(accepted ? kSkippedSuccess : kSkippedRetry);
+      }
+      for (RunObserver* obs : observers) obs->on_tool_results(results);
+      if (accepted) return finish(Subtype::Success, 0, {});
+      if (exhausted) {
+        std::string last;
+        for (const auto& r : results.tool_results) {
+          if (r.is_error) last = r.content;
+        }
+        return finish(Subtype::ErrorMaxStructuredOutputRetries, 1,
+                      "structured_output arguments failed validation " + std::to_string(invalid_calls) +
+                          " time(s); --max-structured-retries " + std::to_string(options.max_structured_retries) +
+                          " allows " + std::to_string(options.max_structured_retries) +
+                          " retr" + (options.max_structured_retries == 1 ? "y" : "ies") +
+                          ". Last validation error: " + last);
+      }
+      messages.push_back(std::move(results));
+      continue;
+    }
+
+    // Ordinary tool calls (SPEC §2.7): run each, results go back.
+    ToolContext context{options.cwd, &cancel};
+    for (std::size_t i = 0; i < calls.size(); ++i) {
+      if (cancel.cancelled.load() || wall.exceeded()) return cancelled_or_budget();
+      const provider::ToolCall& call = calls[i];
+      auto& result = results.tool_results[i];
+      auto found = by_name.find(call.name);
+      if (found == by_name.end()) {
+        result.content = "Tool \"" + call.name + "\" is not available in this run.";
+        result.is_error = true;
+        continue;
+      }
+      if (options.max_tool_calls >= 0 && out.tool_calls + 1 > options.max_tool_calls) {
+        return finish(Subtype::ErrorBudget, 55,
+                      "Exceeded --max-tool-calls (" + std::to_string(options.max_tool_calls) + ").");
+      }
+      ++out.tool_calls;
+      std::string_view text = call.arguments;
+      json::Value arguments = json::Object{};
+      bool blank = text.find_first_not_of(" \t\r\n") == std::string_view::npos;
+      if (!blank) {
+        Result<json::Value> parsed = json::parse(text);
+        if (!parsed || !parsed->is_object()) {
+          result.content = "Invalid arguments for " + call.name + ": " +
+                           (parsed ? std::string("expected a JSON object")
+                                   : parsed.error().message + " at " + parsed.error().where);
+          result.is_error = true;
+          continue;
+        }
+        arguments = std::move(*parsed);
+      }
+      ToolOutput output = found->second->run(arguments, context);
+      result.content = bound_output(std::move(output.content), options.max_tool_result_bytes);
+      result.is_error = output.is_error;
+    }
+    if (cancel.cancelled.load() || wall.exceeded()) return cancelled_or_budget();
+    for (RunObserver* obs : observers) obs->on_tool_results(results);
+    messages.push_back(std::move(results));
+  }
+}
+
+}  // namespace weld::agent

@@ -1,0 +1,154 @@
+// Settings files and the tool policy. SPEC §2.7; where it is silent we follow
+// the source's rules: structured_output bypasses the --core-tools allow-list
+// but obeys deny/exclude, and --bare drops settings-derived deny/exclude.
+
+#include "weld/agent/settings.h"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <sys/stat.h>
+
+#include "weld/agent/run_loop.h"
+#include "weld/json/parse.h"
+
+namespace weld::agent {
+namespace {
+
+// Reads a string list at `object[key]`; an Error names the file and field.
+Status read_list(const json::Value& object, std::string_view key, const std::string& field, const std::string& file,
+                 std::vector<std::string>& out) {
+  const json::Value* list = object.find(key);
+  if (list == nullptr) return Ok{};
+  if (!list->is_array()) return Error{"config", "Settings file \"" + file + "\": " + field + " must be an array of strings.", file};
+  for (const auto& item : list->as_array()) {
+    if (!item.is_string()) {
+      return Error{"config", "Settings file \"" + file + "\": " + field + " must be an array of strings.", file};
+    }
+    out.push_back(item.as_string());
+  }
+  return Ok{};
+}
+
+Status read_settings_file(const std::string& path, Settings& settings) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return Ok{};  // absent: nothing to merge
+  if (!S_ISREG(st.st_mode)) return Error{"config", "Settings file \"" + path + "\" is not a regular file.", path};
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error{"config", "Settings file \"" + path + "\" could not be read.", path};
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  Result<json::Value> doc = json::parse(buffer.str());
+  if (!doc) {
+    return Error{"config", "Settings file \"" + path + "\" is not valid JSON: " + doc.error().message + " at " +
+                               doc.error().where + ".",
+                 path};
+  }
+  if (!doc->is_object()) return Error{"config", "Settings file \"" + path + "\" must contain a JSON object.", path};
+  if (const json::Value* permissions = doc->find("permissions")) {
+    if (!permissions->is_object()) {
+      return Error{"config", "Settings file \"" + path + "\": permissions must be an object.", path};
+    }
+    if (Status s = read_list(*permissions, "allow", "permissions.allow", path, settings.allow); !s) return s;
+    if (Status s = read_list(*permissions, "deny", "permissions.deny", path, settings.deny); !s) return s;
+  }
+  if (const json::Value* tools = doc->find("tools")) {
+    if (!tools->is_object()) return Error{"config", "Settings file \"" + path + "\": tools must be an object.", path};
+    if (Status s = read_list(*tools, "exclude", "tools.exclude", path, settings.exclude); !s) return s;
+  }
+  settings.sources.push_back(path);
+  return Ok{};
+}
+
+// A rule names a tool ("run_shell_command") or a tool with a specifier
+// ("run_shell_command(git *)"); matching is by tool name.
+bool rule_names(std::string_view rule, std::string_view tool) {
+  while (!rule.empty() && rule.front() == ' ') rule.remove_prefix(1);
+  while (!rule.empty() && rule.back() == ' ') rule.remove_suffix(1);
+  if (std::size_t paren = rule.find('('); paren != std::string_view::npos) rule = rule.substr(0, paren);
+  return rule == tool;
+}
+
+bool any_rule_names(const std::vector<std::string>& rules, std::string_view tool) {
+  return std::any_of(rules.begin(), rules.end(), [&](const std::string& r) { return rule_names(r, tool); });
+}
+
+}  // namespace
+
+Result<Settings> load_settings(const std::string& home, const std::string& cwd) {
+  Settings settings;
+  if (!home.empty()) {
+    if (Status s = read_settings_file(home + "/.weld/settings.json", settings); !s) return s.error();
+  }
+  if (!cwd.empty() && cwd != home) {
+    if (Status s = read_settings_file(cwd + "/.weld/settings.json", settings); !s) return s.error();
+  }
+  return settings;
+}
+
+std::optional<ApprovalMode> parse_approval_mode(std::string_view text) {
+  if (text == "plan") return ApprovalMode::Plan;
+  if (text == "default") return ApprovalMode::Default;
+  if (text == "auto-edit" || text == "auto_edit" || text == "autoEdit") return ApprovalMode::AutoEdit;
+  if (text == "yolo") return ApprovalMode::Yolo;
+  return std::nullopt;
+}
+
+std::string_view approval_mode_name(ApprovalMode mode) {
+  switch (mode) {
+    case ApprovalMode::Plan: return "plan";
+    case ApprovalMode::Default: return "default";
+    case ApprovalMode::AutoEdit: return "auto-edit";
+    case ApprovalMode::Yolo: return "yolo";
+  }
+  return "default";
+}
+
+std::vector<std::string> split_tool_list(std::string_view text) {
+  std::vector<std::string> out;
+  while (!text.empty()) {
+    std::size_t comma = text.find(',');
+    std::string_view part = text.substr(0, comma);
+    while (!part.empty() && (part.front() == ' ' || part.front() == '\t')) part.remove_prefix(1);
+    while (!part.empty() && (part.back() == ' ' || part.back() == '\t')) part.remove_suffix(1);
+    if (!part.empty()) out.emplace_back(part);
+    if (comma == std::string_view::npos) break;
+    text.remove_prefix(comma + 1);
+  }
+  return out;
+}
+
+ToolSelection select_tools(const ToolPolicy& policy) {
+  std::vector<std::string> denied = policy.exclude_flag;
+  std::vector<std::string> allowed;
+  if (!policy.bare) {
+    denied.insert(denied.end(), policy.settings.deny.begin(), policy.settings.deny.end());
+    denied.insert(denied.end(), policy.settings.exclude.begin(), policy.settings.exclude.end());
+    allowed = policy.settings.allow;
+  }
+
+  ToolSelection selection;
+  for (auto& tool : make_builtin_tools()) {
+    const std::string name = tool->name();
+    if (tool->has_side_effects()) {
+      bool offered = false;
+      switch (policy.approval) {
+        case ApprovalMode::Yolo: offered = true; break;
+        case ApprovalMode::AutoEdit: offered = name != "run_shell_command"; break;
+        case ApprovalMode::Default: break;
+        case ApprovalMode::Plan: break;
+      }
+      // An allow rule offers a side-effect tool (a headless run cannot ask),
+      // except in plan mode, which is read-only by definition.
+      if (policy.approval != ApprovalMode::Plan && any_rule_names(allowed, name)) offered = true;
+      if (!offered) continue;
+    }
+    if (!policy.core_tools.empty() && !any_rule_names(policy.core_tools, name)) continue;
+    if (any_rule_names(denied, name)) continue;
+    selection.tools.push_back(std::move(tool));
+  }
+  selection.structured_output_allowed = !any_rule_names(denied, kStructuredOutputTool);
+  return selection;
+}
+
+}  // namespace weld::agent

@@ -1,0 +1,147 @@
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "paths.h"
+#include "weld/agent/tool.h"
+#include "weld/json/parse.h"
+
+namespace weld::agent {
+namespace {
+namespace fs = std::filesystem;
+
+class ToolsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = fs::temp_directory_path() /
+            ("weld_tools_" + std::to_string(::getpid()) + "_" +
+             ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(root_ / "src/deep");
+    std::ofstream(root_ / "a.txt") << "one\ntwo\nthree\n";
+    std::ofstream(root_ / "src/main.cc") << "int main() { return 0; }\n";
+    std::ofstream(root_ / "src/deep/x.cc") << "// TODO fix\n";
+    context_.cwd = root_.string();
+    context_.cancel = &cancel_;
+  }
+  void TearDown() override { fs::remove_all(root_); }
+  ToolOutput call(const std::unique_ptr<Tool>& tool, const char* args) {
+    return tool->run(*json::parse(args), context_);
+  }
+  std::string slurp(const fs::path& p) {
+    std::ifstream in(p);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+  fs::path root_;
+  provider::CancelToken cancel_;
+  ToolContext context_;
+};
+
+TEST_F(ToolsTest, ReadFileReturnsLinesAndRange) {
+  auto tool = make_read_file_tool();
+  auto out = call(tool, R"({"path":"a.txt"})");
+  EXPECT_FALSE(out.is_error);
+  EXPECT_EQ(out.content, "one\ntwo\nthree\n");
+  out = call(tool, R"({"path":"a.txt","offset":1,"limit":1})");
+  EXPECT_EQ(out.content, "[Showing lines 2-2 of 3 in a.txt]\ntwo\n");
+}
+
+TEST_F(ToolsTest, ReadFileErrorsAreResultsNamingThePath) {
+  auto tool = make_read_file_tool();
+  auto out = call(tool, R"({"path":"missing.txt"})");
+  EXPECT_TRUE(out.is_error);
+  EXPECT_EQ(out.content, "read_file: File not found: \"" + (root_ / "missing.txt").string() + "\".");
+  out = call(tool, R"({"path":"../outside.txt"})");
+  EXPECT_TRUE(out.is_error);
+  EXPECT_EQ(out.content, "read_file: Path \"" + (root_.parent_path() / "outside.txt").string() +
+                             "\" is outside the workspace \"" + root_.string() + "\".");
+  out = call(tool, R"({})");
+  EXPECT_EQ(out.content, "read_file: missing required parameter \"path\".");
+  out = call(tool, R"({"path":7})");
+  EXPECT_EQ(out.content, "read_file: parameter \"path\" must be a string.");
+}
+
+TEST_F(ToolsTest, SymlinkOutOfTheWorkspaceIsRefused) {
+  fs::create_symlink("/etc", root_ / "etc_link");
+  auto out = call(make_read_file_tool(), R"({"path":"etc_link/hostname"})");
+  EXPECT_TRUE(out.is_error);
+  EXPECT_NE(out.content.find("is outside the workspace"), std::string::npos);
+}
+
+TEST_F(ToolsTest, ListDirectorySortsAndMarksDirectories) {
+  auto out = call(make_list_directory_tool(), R"({})");
+  EXPECT_EQ(out.content, "Directory " + root_.string() + " (2 entries)\na.txt\nsrc/\n");
+}
+
+TEST_F(ToolsTest, GlobMatchesAcrossSegments) {
+  auto out = call(make_glob_tool(), R"({"pattern":"**/*.cc"})");
+  EXPECT_EQ(out.content, "2 file(s) match \"**/*.cc\" under " + root_.string() + ":\nsrc/deep/x.cc\nsrc/main.cc\n");
+  out = call(make_glob_tool(), R"({"pattern":"*.cc"})");
+  EXPECT_EQ(out.content, "No files match \"*.cc\" under " + root_.string() + ".");
+}
+
+TEST(GlobMatch, Segments) {
+  EXPECT_TRUE(tools::glob_match("**/*.cc", "a.cc"));
+  EXPECT_TRUE(tools::glob_match("src/**", "src/a/b"));
+  EXPECT_FALSE(tools::glob_match("src/*.cc", "src/a/b.cc"));
+  EXPECT_TRUE(tools::glob_match("s?c/[mn]ain.cc", "src/main.cc"));
+}
+
+TEST_F(ToolsTest, GrepSearchFindsLinesAndRejectsBadRegex) {
+  auto out = call(make_grep_search_tool(), R"({"pattern":"TODO|main","include":"**/*.cc"})");
+  EXPECT_EQ(out.content, "2 match(es) for \"TODO|main\":\nsrc/deep/x.cc:1: // TODO fix\nsrc/main.cc:1: int main() { return 0; }\n");
+  out = call(make_grep_search_tool(), R"({"pattern":"(unclosed"})");
+  EXPECT_TRUE(out.is_error);
+  EXPECT_EQ(out.content.rfind("grep_search: invalid regular expression: ", 0), 0u);
+}
+
+TEST_F(ToolsTest, WriteFileAndEdit) {
+  auto write = make_write_file_tool();
+  auto out = call(write, R"({"path":"new/dir/f.txt","content":"hello world"})");
+  EXPECT_FALSE(out.is_error) << out.content;
+  EXPECT_EQ(out.content, "Created " + (root_ / "new/dir/f.txt").string() + " (11 bytes).");
+  EXPECT_EQ(slurp(root_ / "new/dir/f.txt"), "hello world");
+  auto edit = make_edit_tool();
+  out = call(edit, R"({"path":"new/dir/f.txt","old_string":"world","new_string":"weld"})");
+  EXPECT_FALSE(out.is_error) << out.content;
+  EXPECT_EQ(slurp(root_ / "new/dir/f.txt"), "hello weld");
+  out = call(edit, R"({"path":"new/dir/f.txt","old_string":"absent","new_string":"x"})");
+  EXPECT_TRUE(out.is_error);
+  EXPECT_EQ(out.content, "edit: old_string was not found in \"" + (root_ / "new/dir/f.txt").string() + "\"; nothing changed.");
+  out = call(edit, R"({"path":"a.txt","old_string":"o","new_string":"0"})");
+  EXPECT_TRUE(out.is_error);
+  EXPECT_EQ(out.content, "edit: old_string occurs 2 times in \"" + (root_ / "a.txt").string() + "\", expected 1; nothing changed.");
+}
+
+TEST_F(ToolsTest, ShellReportsExitCodeAndOutput) {
+  auto shell = make_run_shell_command_tool();
+  auto out = call(shell, R"({"command":"echo hi; echo err >&2; exit 3"})");
+  EXPECT_TRUE(out.is_error);
+  EXPECT_EQ(out.content, "Command: echo hi; echo err >&2; exit 3\nDirectory: " + root_.string() +
+                             "\nExit code: 3\nOutput:\nhi\nerr\n");
+}
+
+TEST_F(ToolsTest, ShellTimesOutAndKillsTheGroup) {
+  auto shell = make_run_shell_command_tool();
+  auto started = std::chrono::steady_clock::now();
+  auto out = call(shell, R"({"command":"sleep 30","timeout_ms":200})");
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(5));
+  EXPECT_TRUE(out.is_error);
+  EXPECT_NE(out.content.find("Timed out after 200 ms; the process group was killed."), std::string::npos);
+}
+
+TEST_F(ToolsTest, ShellStopsWhenCancelled) {
+  auto shell = make_run_shell_command_tool();
+  cancel_.cancelled = true;
+  auto out = call(shell, R"({"command":"sleep 30"})");
+  EXPECT_TRUE(out.is_error);
+  EXPECT_EQ(out.content, "run_shell_command: cancelled.");
+}
+
+}  // namespace
+}  // namespace weld::agent

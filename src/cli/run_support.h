@@ -1,0 +1,83 @@
+#pragma once
+// Helpers of the headless run command (run_command.cc): the prompt, the
+// model, and signal handling. Each lives in its own run_*.cc file.
+
+#include <atomic>
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "weld/base/result.h"
+#include "weld/provider/model.h"
+
+namespace weld::cli {
+
+/// The message SPEC §2.1 prescribes when there is no prompt at all.
+inline constexpr const char* kNoPromptMessage =
+    "No input provided via stdin. Input can be provided by piping data into weld or using the --prompt option.";
+
+/// The prompt from -p/positional text and standard input (read only when it
+/// is not a terminal). Both: piped text, a blank line, then the prompt.
+/// nullopt when there is none. An Error when stdin cannot be read.
+Result<std::optional<std::string>> assemble_prompt(const std::optional<std::string>& prompt_arg);
+
+/// Provider-related flags of a run.
+struct ModelFlags {
+  std::optional<std::string> provider;
+  std::optional<std::string> model;
+  std::optional<std::string> base_url;
+  std::uint64_t seed = 0;
+};
+
+/// The model a run talks to.
+struct ModelChoice {
+  std::unique_ptr<provider::Model> model;
+  /// Model name for requests and the init message.
+  std::string model_name;
+  /// True for the built-in offline model (labelled on stderr).
+  bool offline = false;
+  /// True when offline was chosen because nothing was configured.
+  bool offline_by_default = false;
+};
+
+/// Picks the provider (SPEC §4; offline when nothing is configured, SPEC §5)
+/// and builds its model. Errors are configuration errors (exit 52).
+Result<ModelChoice> choose_model(const ModelFlags& flags);
+
+/// Turns SIGINT/SIGTERM into cancellation (SPEC §2.5: exit 130 within a
+/// second). Construct before any other thread starts: it blocks the signals
+/// in the calling thread (threads created later inherit that) and waits for
+/// them on a dedicated thread. On a signal it sets `cancel`, then gives the
+/// run `grace` to end by itself; if it has not, it calls `force_end` (which
+/// must write the ending and not return, e.g. by `_exit(130)`).
+class SignalGuard {
+ public:
+  SignalGuard(provider::CancelToken& cancel, std::function<void()> force_end,
+              std::chrono::milliseconds grace = std::chrono::milliseconds(700));
+  ~SignalGuard();
+  SignalGuard(const SignalGuard&) = delete;
+  SignalGuard& operator=(const SignalGuard&) = delete;
+
+  /// Tells the guard the run has ended (no forced ending after this).
+  void run_ended();
+  /// True once SIGINT or SIGTERM arrived.
+  bool signalled() const { return signalled_.load(); }
+
+ private:
+  void wait_for_signals();
+
+  provider::CancelToken& cancel_;
+  std::function<void()> force_end_;
+  std::chrono::milliseconds grace_;
+  std::atomic<bool> signalled_{false};
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool ended_ = false;
+  std::thread thread_;
+};
+
+}  // namespace weld::cli

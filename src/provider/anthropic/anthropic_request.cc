@@ -1,0 +1,93 @@
+// Request building for the Anthropic Messages API (issue 3): content blocks
+// (text, tool_use, tool_result), tools with an input_schema whose root is
+// "type":"object" (the API rejects anything else; SPEC §2.2 keeps validation
+// on the original schema), a forced tool_choice, streaming.
+#include <string>
+
+#include "weld/json/parse.h"
+#include "weld/provider/anthropic.h"
+
+namespace weld::provider {
+namespace {
+
+// tool_use.input must be an object. Arguments that are empty, invalid or
+// not an object are sent as {} with the call id kept, so the tool_result in
+// the next message still pairs with it.
+json::Value input_to_send(const std::string& arguments) {
+  if (arguments.empty()) return json::Object{};
+  auto parsed = json::parse(arguments);
+  if (!parsed || !parsed->is_object()) return json::Object{};
+  return std::move(*parsed);
+}
+
+}  // namespace
+
+std::string anthropic_messages_url(std::string_view base_url) {
+  std::string base(base_url);
+  while (!base.empty() && base.back() == '/') base.pop_back();
+  if (base.size() >= 3 && base.compare(base.size() - 3, 3, "/v1") == 0) return base + "/messages";
+  return base + "/v1/messages";
+}
+
+json::Value anthropic_input_schema(const json::Value& schema) {
+  if (!schema.is_object()) return json::Object{{"type", "object"}};
+  if (schema.find("type")) return schema;
+  json::Object out;
+  out.push_back({"type", "object"});
+  for (const json::Member& member : schema.as_object()) out.push_back(member);
+  return out;
+}
+
+json::Value anthropic_request_body(const Request& request) {
+  json::Array messages;
+  for (const Message& message : request.messages) {
+    json::Array content;
+    if (message.role == Role::Assistant) {
+      // Empty text blocks are rejected by the API.
+      if (!message.text.empty())
+        content.push_back(json::Object{{"type", "text"}, {"text", message.text}});
+      for (const ToolCall& call : message.tool_calls) {
+        content.push_back(json::Object{{"type", "tool_use"},
+                                       {"id", call.id},
+                                       {"name", call.name},
+                                       {"input", input_to_send(call.arguments)}});
+      }
+    } else {
+      // tool_result blocks must come first in the user turn.
+      for (const ToolResult& result : message.tool_results) {
+        json::Value block = json::Object{{"type", "tool_result"},
+                                         {"tool_use_id", result.tool_call_id},
+                                         {"content", result.content}};
+        if (result.is_error) block.set("is_error", true);
+        content.push_back(std::move(block));
+      }
+      if (!message.text.empty())
+        content.push_back(json::Object{{"type", "text"}, {"text", message.text}});
+    }
+    // A message with nothing to say is dropped (the API rejects empty
+    // content; consecutive same-role turns are merged by the API).
+    if (content.empty()) continue;
+    messages.push_back(json::Object{{"role", message.role == Role::Assistant ? "assistant" : "user"},
+                                    {"content", std::move(content)}});
+  }
+
+  json::Value body = json::Object{{"model", request.model}, {"max_tokens", request.max_tokens}};
+  if (!request.system.empty()) body.set("system", request.system);
+  body.set("messages", std::move(messages));
+  if (!request.tools.empty()) {
+    json::Array tools;
+    for (const ToolSpec& tool : request.tools) {
+      json::Value entry = json::Object{{"name", tool.name}};
+      if (!tool.description.empty()) entry.set("description", tool.description);
+      entry.set("input_schema", anthropic_input_schema(tool.parameters));
+      tools.push_back(std::move(entry));
+    }
+    body.set("tools", std::move(tools));
+    if (request.forced_tool)
+      body.set("tool_choice", json::Object{{"type", "tool"}, {"name", *request.forced_tool}});
+  }
+  body.set("stream", true);
+  return body;
+}
+
+}  // namespace weld::provider

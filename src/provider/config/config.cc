@@ -1,0 +1,185 @@
+// Resolving the provider configuration (SPEC §4): flags, then WELD_*, then
+// the provider's own variables, then defaults. The environment is a
+// parameter so that tests pass a literal map and nothing here reads global
+// state behind the caller's back.
+#include "weld/provider/config.h"
+
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <string>
+
+extern char** environ;  // POSIX
+
+namespace weld::provider {
+namespace {
+
+const std::string* lookup(const Environment& env, const char* name) {
+  auto found = env.find(name);
+  if (found == env.end() || found->second.empty()) return nullptr;
+  return &found->second;
+}
+
+std::optional<std::string> first_of(const Environment& env, std::initializer_list<const char*> names,
+                                    std::string* which = nullptr) {
+  for (const char* name : names) {
+    if (const std::string* v = lookup(env, name)) {
+      if (which) *which = name;
+      return *v;
+    }
+  }
+  return std::nullopt;
+}
+
+std::string lowercase(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+Result<std::chrono::milliseconds> seconds_setting(std::optional<double> flag, const Environment& env,
+                                                  const char* variable, const char* flag_name,
+                                                  std::chrono::milliseconds fallback) {
+  double seconds = 0;
+  std::string where = flag_name;
+  if (flag) {
+    seconds = *flag;
+  } else if (const std::string* text = lookup(env, variable)) {
+    where = variable;
+    char* end = nullptr;
+    seconds = std::strtod(text->c_str(), &end);
+    if (end == text->c_str() || *end != '\0')
+      return Error{"config", std::string(variable) + " must be a number of seconds, got \"" + *text + "\"",
+                   variable};
+  } else {
+    return fallback;
+  }
+  if (!std::isfinite(seconds) || seconds <= 0 || seconds > 86400)
+    return Error{"config", where + " must be between 0 and 86400 seconds", where};
+  return std::chrono::milliseconds(static_cast<std::int64_t>(std::llround(seconds * 1000)));
+}
+
+}  // namespace
+
+Environment process_environment() {
+  Environment env;
+  for (char** entry = environ; entry && *entry; ++entry) {
+    std::string_view text(*entry);
+    std::size_t eq = text.find('=');
+    if (eq == std::string_view::npos) continue;
+    env.emplace(std::string(text.substr(0, eq)), std::string(text.substr(eq + 1)));
+  }
+  return env;
+}
+
+Result<ProviderConfig> resolve_provider_config(const ProviderFlags& flags, const Environment& env) {
+  ProviderConfig config;
+
+  // Which provider.
+  std::string provider_where = "--provider";
+  if (flags.provider) {
+    config.provider = lowercase(*flags.provider);
+  } else if (const std::string* p = lookup(env, "WELD_PROVIDER")) {
+    config.provider = lowercase(*p);
+    provider_where = "WELD_PROVIDER";
+  } else if (first_of(env, {"OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL"})) {
+    config.provider = "openai";
+  } else if (first_of(env, {"ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "ANTHROPIC_MODEL"})) {
+    config.provider = "anthropic";
+  } else if (flags.base_url || lookup(env, "WELD_BASE_URL")) {
+    config.provider = "openai";  // a bare base URL is most often an OpenAI-compatible server
+  } else {
+    return Error{"config",
+                 "no model provider configured: pass --provider openai|anthropic|offline or set "
+                 "WELD_PROVIDER (or OPENAI_API_KEY / ANTHROPIC_API_KEY)",
+                 "--provider"};
+  }
+  if (config.provider != "openai" && config.provider != "anthropic" && config.provider != "offline")
+    return Error{"config",
+                 provider_where + ": unknown provider \"" + config.provider +
+                     "\" (expected openai, anthropic or offline)",
+                 provider_where};
+
+  const bool openai = config.provider == "openai";
+  const bool anthropic = config.provider == "anthropic";
+
+  // Model, base URL, key: flag, WELD_*, the provider's own variables.
+  if (flags.model) config.model = *flags.model;
+  else if (auto v = first_of(env, {"WELD_MODEL"})) config.model = *v;
+  else if (auto v = openai ? first_of(env, {"OPENAI_MODEL"})
+                           : anthropic ? first_of(env, {"ANTHROPIC_MODEL"}) : std::nullopt)
+    config.model = *v;
+  else config.model = openai ? "gpt-4o-mini" : anthropic ? "claude-sonnet-4-5" : "offline";
+  if (flags.model && flags.model->empty())
+    return Error{"config", "--model must not be empty", "--model"};
+
+  std::string base_where = "--base-url";
+  if (flags.base_url) {
+    config.base_url = *flags.base_url;
+  } else if (auto v = first_of(env, {"WELD_BASE_URL"}, &base_where)) {
+    config.base_url = *v;
+  } else if (auto v = openai ? first_of(env, {"OPENAI_BASE_URL"}, &base_where)
+                             : anthropic ? first_of(env, {"ANTHROPIC_BASE_URL"}, &base_where)
+                                         : std::nullopt) {
+    config.base_url = *v;
+  } else {
+    config.base_url = openai ? "https://api.openai.com/v1" : anthropic ? "https://api.anthropic.com" : "";
+  }
+  while (!config.base_url.empty() && config.base_url.back() == '/') config.base_url.pop_back();
+  if (!config.provider.empty() && config.provider != "offline") {
+    std::string lower = lowercase(config.base_url);
+    if (lower.rfind("http://", 0) != 0 && lower.rfind("https://", 0) != 0)
+      return Error{"config",
+                   base_where + " must be an http:// or https:// URL, got \"" + config.base_url + "\"",
+                   base_where};
+  }
+
+  if (flags.api_key) config.api_key = *flags.api_key;
+  else if (auto v = first_of(env, {"WELD_API_KEY"})) config.api_key = *v;
+  else if (auto v = openai ? first_of(env, {"OPENAI_API_KEY"})
+                           : anthropic ? first_of(env, {"ANTHROPIC_API_KEY"}) : std::nullopt)
+    config.api_key = *v;
+  if (config.api_key.empty()) {
+    // The hosted APIs always need a key; saying so here beats a 401 later.
+    if (openai && lowercase(config.base_url).rfind("https://api.openai.com", 0) == 0)
+      return Error{"config", "no API key for https://api.openai.com: set WELD_API_KEY or OPENAI_API_KEY",
+                   "OPENAI_API_KEY"};
+    if (anthropic && lowercase(config.base_url).rfind("https://api.anthropic.com", 0) == 0)
+      return Error{"config",
+                   "no API key for https://api.anthropic.com: set WELD_API_KEY or ANTHROPIC_API_KEY",
+                   "ANTHROPIC_API_KEY"};
+  }
+
+  // Timeouts and retries.
+  auto connect = seconds_setting(flags.connect_timeout_seconds, env, "WELD_CONNECT_TIMEOUT",
+                                 "--connect-timeout", config.connect_timeout);
+  if (!connect) return connect.error();
+  config.connect_timeout = *connect;
+  auto idle = seconds_setting(flags.idle_timeout_seconds, env, "WELD_IDLE_TIMEOUT", "--idle-timeout",
+                              config.idle_timeout);
+  if (!idle) return idle.error();
+  config.idle_timeout = *idle;
+  if (flags.max_retries) {
+    config.retry.max_retries = *flags.max_retries;
+  } else if (const std::string* text = lookup(env, "WELD_MAX_RETRIES")) {
+    char* end = nullptr;
+    long n = std::strtol(text->c_str(), &end, 10);
+    if (end == text->c_str() || *end != '\0')
+      return Error{"config", "WELD_MAX_RETRIES must be a whole number, got \"" + *text + "\"",
+                   "WELD_MAX_RETRIES"};
+    config.retry.max_retries = static_cast<int>(std::clamp(n, -1L, 1000L));
+  }
+  if (config.retry.max_retries < 0 || config.retry.max_retries > 100)
+    return Error{"config", "the number of retries must be between 0 and 100", "--max-retries"};
+
+  // Network: proxies and CA bundle. libcurl only reads lowercase http_proxy
+  // (a CGI precaution); weld is not a CGI program, so both spellings count.
+  if (auto v = first_of(env, {"https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"}))
+    config.network.https_proxy = *v;
+  if (auto v = first_of(env, {"http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY"}))
+    config.network.http_proxy = *v;
+  if (auto v = first_of(env, {"no_proxy", "NO_PROXY"})) config.network.no_proxy = *v;
+  if (auto v = first_of(env, {"SSL_CERT_FILE", "CURL_CA_BUNDLE"})) config.network.ca_bundle = *v;
+  return config;
+}
+
+}  // namespace weld::provider

@@ -1,0 +1,174 @@
+#include "weld/provider/config.h"
+
+#include <gtest/gtest.h>
+
+namespace weld::provider {
+namespace {
+
+using namespace std::chrono_literals;
+
+ProviderConfig resolve_ok(const ProviderFlags& flags, const Environment& env) {
+  auto config = resolve_provider_config(flags, env);
+  EXPECT_TRUE(config) << config.error().message;
+  return config ? *config : ProviderConfig{};
+}
+
+Error resolve_error(const ProviderFlags& flags, const Environment& env) {
+  auto config = resolve_provider_config(flags, env);
+  EXPECT_FALSE(config);
+  return config ? Error{} : config.error();
+}
+
+TEST(ResolveProviderConfig, FlagsBeatWeldVariablesBeatProviderVariables) {
+  Environment env = {{"WELD_PROVIDER", "anthropic"},  {"WELD_MODEL", "weld-model"},
+                     {"WELD_BASE_URL", "http://weld:1"}, {"WELD_API_KEY", "weld-key"},
+                     {"OPENAI_API_KEY", "openai-key"}, {"OPENAI_MODEL", "openai-model"},
+                     {"ANTHROPIC_API_KEY", "anthropic-key"}, {"ANTHROPIC_MODEL", "anthropic-model"},
+                     {"ANTHROPIC_BASE_URL", "http://anthropic:2"}};
+  ProviderFlags flags;
+  flags.provider = "openai";
+  flags.model = "flag-model";
+  flags.base_url = "http://flag:3/v1/";
+  flags.api_key = "flag-key";
+  ProviderConfig c = resolve_ok(flags, env);
+  EXPECT_EQ(c.provider, "openai");
+  EXPECT_EQ(c.model, "flag-model");
+  EXPECT_EQ(c.base_url, "http://flag:3/v1");  // trailing slash removed
+  EXPECT_EQ(c.api_key, "flag-key");
+
+  c = resolve_ok({}, env);
+  EXPECT_EQ(c.provider, "anthropic");
+  EXPECT_EQ(c.model, "weld-model");
+  EXPECT_EQ(c.base_url, "http://weld:1");
+  EXPECT_EQ(c.api_key, "weld-key");
+
+  env.erase("WELD_MODEL");
+  env.erase("WELD_BASE_URL");
+  env.erase("WELD_API_KEY");
+  c = resolve_ok({}, env);
+  EXPECT_EQ(c.model, "anthropic-model");
+  EXPECT_EQ(c.base_url, "http://anthropic:2");
+  EXPECT_EQ(c.api_key, "anthropic-key");  // the chosen provider's own variables only
+}
+
+TEST(ResolveProviderConfig, ProviderInferredFromItsVariables) {
+  ProviderConfig c = resolve_ok({}, {{"OPENAI_BASE_URL", "http://127.0.0.1:8000/v1"}, {"OPENAI_MODEL", "qwen"}});
+  EXPECT_EQ(c.provider, "openai");
+  EXPECT_EQ(c.base_url, "http://127.0.0.1:8000/v1");
+  EXPECT_EQ(c.model, "qwen");
+  EXPECT_EQ(c.api_key, "");
+  c = resolve_ok({}, {{"ANTHROPIC_API_KEY", "k-anthropic"}});
+  EXPECT_EQ(c.provider, "anthropic");
+  EXPECT_EQ(c.base_url, "https://api.anthropic.com");
+  EXPECT_EQ(c.model, "claude-sonnet-4-5");
+  c = resolve_ok({}, {{"OPENAI_API_KEY", "k-openai"}});
+  EXPECT_EQ(c.base_url, "https://api.openai.com/v1");
+  EXPECT_EQ(c.model, "gpt-4o-mini");
+}
+
+TEST(ResolveProviderConfig, EmptyVariablesCountAsUnset) {
+  ProviderConfig c = resolve_ok({}, {{"WELD_PROVIDER", ""}, {"WELD_MODEL", ""}, {"OPENAI_BASE_URL", "http://x/v1"},
+                                     {"OPENAI_MODEL", "m"}});
+  EXPECT_EQ(c.provider, "openai");
+  EXPECT_EQ(c.model, "m");
+}
+
+TEST(ResolveProviderConfig, Errors) {
+  Error e = resolve_error({}, {});
+  EXPECT_EQ(e.code, "config");
+  EXPECT_EQ(e.message,
+            "no model provider configured: pass --provider openai|anthropic|offline or set WELD_PROVIDER "
+            "(or OPENAI_API_KEY / ANTHROPIC_API_KEY)");
+  e = resolve_error({}, {{"WELD_PROVIDER", "gemini"}});
+  EXPECT_EQ(e.message, "WELD_PROVIDER: unknown provider \"gemini\" (expected openai, anthropic or offline)");
+  EXPECT_EQ(e.where, "WELD_PROVIDER");
+  e = resolve_error({}, {{"WELD_PROVIDER", "openai"}, {"WELD_BASE_URL", "localhost:8000"}});
+  EXPECT_EQ(e.message, "WELD_BASE_URL must be an http:// or https:// URL, got \"localhost:8000\"");
+  e = resolve_error({}, {{"WELD_PROVIDER", "openai"}});
+  EXPECT_EQ(e.message, "no API key for https://api.openai.com: set WELD_API_KEY or OPENAI_API_KEY");
+  e = resolve_error({}, {{"WELD_PROVIDER", "anthropic"}});
+  EXPECT_EQ(e.message, "no API key for https://api.anthropic.com: set WELD_API_KEY or ANTHROPIC_API_KEY");
+  e = resolve_error({}, {{"OPENAI_BASE_URL", "http://x/v1"}, {"WELD_IDLE_TIMEOUT", "ten"}});
+  EXPECT_EQ(e.message, "WELD_IDLE_TIMEOUT must be a number of seconds, got \"ten\"");
+  e = resolve_error({}, {{"OPENAI_BASE_URL", "http://x/v1"}, {"WELD_CONNECT_TIMEOUT", "-1"}});
+  EXPECT_EQ(e.message, "WELD_CONNECT_TIMEOUT must be between 0 and 86400 seconds");
+  e = resolve_error({}, {{"OPENAI_BASE_URL", "http://x/v1"}, {"WELD_MAX_RETRIES", "3x"}});
+  EXPECT_EQ(e.message, "WELD_MAX_RETRIES must be a whole number, got \"3x\"");
+}
+
+TEST(ResolveProviderConfig, OfflineNeedsNothing) {
+  ProviderFlags flags;
+  flags.provider = "Offline";
+  ProviderConfig c = resolve_ok(flags, {});
+  EXPECT_EQ(c.provider, "offline");
+  EXPECT_EQ(c.model, "offline");
+}
+
+TEST(ResolveProviderConfig, TimeoutsRetriesProxiesAndCaBundle) {
+  Environment env = {{"OPENAI_BASE_URL", "http://x/v1"},
+                     {"WELD_CONNECT_TIMEOUT", "2.5"},
+                     {"WELD_IDLE_TIMEOUT", "30"},
+                     {"WELD_MAX_RETRIES", "1"},
+                     {"HTTPS_PROXY", "http://proxy:3128"},
+                     {"http_proxy", "http://plain:3128"},
+                     {"HTTP_PROXY", "http://ignored:1"},
+                     {"NO_PROXY", "localhost,.internal"},
+                     {"SSL_CERT_FILE", "/etc/corp-ca.pem"}};
+  ProviderConfig c = resolve_ok({}, env);
+  EXPECT_EQ(c.connect_timeout, 2500ms);
+  EXPECT_EQ(c.idle_timeout, 30000ms);
+  EXPECT_EQ(c.retry.max_retries, 1);
+  EXPECT_EQ(c.network.https_proxy, "http://proxy:3128");
+  EXPECT_EQ(c.network.http_proxy, "http://plain:3128");  // lowercase first, as curl does
+  EXPECT_EQ(c.network.no_proxy, "localhost,.internal");
+  EXPECT_EQ(c.network.ca_bundle, "/etc/corp-ca.pem");
+
+  ProviderFlags flags;
+  flags.idle_timeout_seconds = 0.25;
+  flags.max_retries = 0;
+  c = resolve_ok(flags, {{"OPENAI_BASE_URL", "http://x/v1"}, {"ALL_PROXY", "socks5://s:1080"}});
+  EXPECT_EQ(c.idle_timeout, 250ms);
+  EXPECT_EQ(c.retry.max_retries, 0);
+  EXPECT_EQ(c.network.https_proxy, "socks5://s:1080");
+  EXPECT_EQ(c.network.http_proxy, "socks5://s:1080");
+}
+
+TEST(MakeModel, ProvidersAndTheOfflineHook) {
+  ProviderConfig config;
+  config.provider = "openai";
+  config.base_url = "http://127.0.0.1:1/v1";
+  auto model = make_model(config);
+  ASSERT_TRUE(model);
+  EXPECT_EQ((*model)->provider_name(), "openai");
+  config.provider = "anthropic";
+  model = make_model(config);
+  ASSERT_TRUE(model);
+  EXPECT_EQ((*model)->provider_name(), "anthropic");
+
+  config.provider = "offline";
+  model = make_model(config);
+  ASSERT_FALSE(model);
+  EXPECT_EQ(model.error().message, "the offline model is not available in this build");
+
+  struct Offline : Model {
+    Result<Response> complete(const Request&, const StreamObserver&, CancelToken&) override {
+      return Response{};
+    }
+    std::string provider_name() const override { return "offline"; }
+  };
+  ModelHooks hooks;
+  hooks.offline = [](const ProviderConfig&) -> Result<std::unique_ptr<Model>> {
+    return std::unique_ptr<Model>(std::make_unique<Offline>());
+  };
+  model = make_model(config, hooks);
+  ASSERT_TRUE(model);
+  EXPECT_EQ((*model)->provider_name(), "offline");
+
+  config.provider = "bogus";
+  model = make_model(config);
+  ASSERT_FALSE(model);
+  EXPECT_EQ(model.error().message, "unknown provider \"bogus\" (expected openai, anthropic or offline)");
+}
+
+}  // namespace
+}  // namespace weld::provider

@@ -1,0 +1,237 @@
+// The libcurl transport. It drives one easy handle through a multi handle so
+// that it can wake up every 50 ms to check the CancelToken (a SIGINT must end
+// a request in flight within a second, SPEC §2.3) and the idle timer (no byte
+// for N seconds ends the transfer: a stalled stream must not hang weld).
+// The multi handle lives as long as the transport, so its connection cache
+// keeps connections alive between turns.
+#include <curl/curl.h>
+
+#include <chrono>
+#include <mutex>
+#include <string>
+
+#include "weld/provider/http.h"
+
+namespace weld::provider {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+void global_init_once() {
+  // libcurl requires one curl_global_init before any handle; the flag is
+  // function-local so there is no mutable global to reason about.
+  static std::once_flag once;
+  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+}
+
+bool starts_with_ci(std::string_view s, std::string_view prefix) {
+  if (s.size() < prefix.size()) return false;
+  for (std::size_t i = 0; i < prefix.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(s[i])) != prefix[i]) return false;
+  return true;
+}
+
+struct Transfer {
+  CURL* easy = nullptr;
+  ResponseSink* sink = nullptr;
+  HttpHeaders headers;
+  bool headers_delivered = false;
+  bool aborted = false;
+  Clock::time_point last_activity = Clock::now();
+
+  void deliver_headers() {
+    if (headers_delivered) return;
+    long status = 0;
+    curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
+    headers_delivered = true;
+    sink->on_headers(static_cast<int>(status), headers);
+  }
+};
+
+std::size_t on_header_line(char* data, std::size_t size, std::size_t count, void* user) {
+  auto* transfer = static_cast<Transfer*>(user);
+  std::size_t n = size * count;
+  transfer->last_activity = Clock::now();
+  std::string_view line(data, n);
+  while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.remove_suffix(1);
+  if (starts_with_ci(line, "http/")) {
+    // A new status line (after a 100 Continue or a proxy CONNECT): start over.
+    transfer->headers.clear();
+    return n;
+  }
+  std::size_t colon = line.find(':');
+  if (colon == std::string_view::npos) return n;
+  std::string_view value = line.substr(colon + 1);
+  while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
+  transfer->headers.emplace_back(std::string(line.substr(0, colon)), std::string(value));
+  return n;
+}
+
+std::size_t on_body(char* data, std::size_t size, std::size_t count, void* user) {
+  auto* transfer = static_cast<Transfer*>(user);
+  std::size_t n = size * count;
+  transfer->last_activity = Clock::now();
+  transfer->deliver_headers();
+  if (!transfer->sink->on_body(std::string_view(data, n))) {
+    transfer->aborted = true;
+    return 0;  // makes libcurl stop with CURLE_WRITE_ERROR
+  }
+  return n;
+}
+
+class CurlTransport : public Transport {
+ public:
+  explicit CurlTransport(NetworkSettings settings) : settings_(std::move(settings)) {
+    global_init_once();
+    multi_ = curl_multi_init();
+  }
+  ~CurlTransport() override {
+    if (multi_) curl_multi_cleanup(multi_);
+  }
+  CurlTransport(const CurlTransport&) = delete;
+  CurlTransport& operator=(const CurlTransport&) = delete;
+
+  TransportOutcome perform(const HttpRequest& request, ResponseSink& sink,
+                           CancelToken& cancel) override;
+
+ private:
+  NetworkSettings settings_;
+  CURLM* multi_ = nullptr;
+};
+
+TransportOutcome CurlTransport::perform(const HttpRequest& request, ResponseSink& sink,
+                                        CancelToken& cancel) {
+  TransportOutcome outcome;
+  if (!multi_) return {TransportOutcome::Kind::Other, "curl_multi_init failed", false};
+  Transfer transfer;
+  transfer.sink = &sink;
+  transfer.easy = curl_easy_init();
+  if (!transfer.easy) return {TransportOutcome::Kind::Other, "curl_easy_init failed", false};
+  CURL* easy = transfer.easy;
+  char error_buffer[CURL_ERROR_SIZE] = {};
+
+  curl_slist* header_list = nullptr;
+  for (const auto& [name, value] : request.headers)
+    header_list = curl_slist_append(header_list, (name + ": " + value).c_str());
+  // No "Expect: 100-continue" round trip for large bodies.
+  header_list = curl_slist_append(header_list, "Expect:");
+
+  curl_easy_setopt(easy, CURLOPT_URL, request.url.c_str());
+  curl_easy_setopt(easy, CURLOPT_CUSTOMREQUEST, request.method.c_str());
+  if (request.method == "POST" || !request.body.empty()) {
+    curl_easy_setopt(easy, CURLOPT_POSTFIELDS, request.body.data());
+    curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
+  }
+  curl_easy_setopt(easy, CURLOPT_HTTPHEADER, header_list);
+  curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, on_header_line);
+  curl_easy_setopt(easy, CURLOPT_HEADERDATA, &transfer);
+  curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, on_body);
+  curl_easy_setopt(easy, CURLOPT_WRITEDATA, &transfer);
+  curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, error_buffer);
+  curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(request.connect_timeout.count()));
+  curl_easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 0L);
+  curl_easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, "");
+  curl_easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);
+  curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
+  // Proxies come from NetworkSettings (resolved from the environment the
+  // caller passed in); an empty string disables libcurl's own env lookup.
+  bool https = starts_with_ci(request.url, "https:");
+  const std::string& proxy = https ? settings_.https_proxy : settings_.http_proxy;
+  curl_easy_setopt(easy, CURLOPT_PROXY, proxy.c_str());
+  if (!settings_.no_proxy.empty()) curl_easy_setopt(easy, CURLOPT_NOPROXY, settings_.no_proxy.c_str());
+  if (!settings_.ca_bundle.empty()) curl_easy_setopt(easy, CURLOPT_CAINFO, settings_.ca_bundle.c_str());
+
+  curl_multi_add_handle(multi_, easy);
+  bool cancelled = false, idle = false;
+  transfer.last_activity = Clock::now();
+  for (;;) {
+    int running = 0;
+    CURLMcode mc = curl_multi_perform(multi_, &running);
+    if (mc != CURLM_OK || running == 0) break;
+    if (cancel.cancelled.load()) {
+      cancelled = true;
+      break;
+    }
+    // The idle clock runs once connected: before that the connect timeout
+    // applies.
+    long connected = 0;
+    curl_off_t connect_us = 0;
+    curl_easy_getinfo(easy, CURLINFO_CONNECT_TIME_T, &connect_us);
+    connected = connect_us > 0;
+    auto now = Clock::now();
+    if (!connected) {
+      transfer.last_activity = now;
+    } else if (now - transfer.last_activity > request.idle_timeout) {
+      idle = true;
+      break;
+    }
+    curl_multi_poll(multi_, nullptr, 0, 50, nullptr);
+  }
+
+  CURLcode result = CURLE_OK;
+  bool finished = false;
+  int pending = 0;
+  while (CURLMsg* msg = curl_multi_info_read(multi_, &pending)) {
+    if (msg->msg == CURLMSG_DONE && msg->easy_handle == easy) {
+      result = msg->data.result;
+      finished = true;
+    }
+  }
+  if (!cancelled && !idle && finished && result == CURLE_OK) transfer.deliver_headers();
+  outcome.got_headers = transfer.headers_delivered;
+  curl_off_t connect_us = 0;
+  curl_easy_getinfo(easy, CURLINFO_CONNECT_TIME_T, &connect_us);
+  curl_multi_remove_handle(multi_, easy);
+  curl_easy_cleanup(easy);
+  curl_slist_free_all(header_list);
+
+  using Kind = TransportOutcome::Kind;
+  std::string detail = error_buffer[0] ? std::string(error_buffer) : curl_easy_strerror(result);
+  if (cancelled) return {Kind::Cancelled, "cancelled", outcome.got_headers};
+  if (idle) return {Kind::IdleTimeout, "idle timeout", outcome.got_headers};
+  if (transfer.aborted) return {Kind::Aborted, "aborted", outcome.got_headers};
+  if (!finished) return {Kind::Other, "the transfer did not finish", outcome.got_headers};
+  outcome.detail = detail;
+  switch (result) {
+    case CURLE_OK:
+      outcome.kind = Kind::Complete;
+      break;
+    case CURLE_COULDNT_RESOLVE_HOST:
+    case CURLE_COULDNT_RESOLVE_PROXY:
+    case CURLE_COULDNT_CONNECT:
+      outcome.kind = Kind::ConnectFailed;
+      break;
+    case CURLE_OPERATION_TIMEDOUT:
+      outcome.kind = connect_us > 0 ? Kind::IdleTimeout : Kind::ConnectTimeout;
+      break;
+    case CURLE_PEER_FAILED_VERIFICATION:
+    case CURLE_SSL_CERTPROBLEM:
+    case CURLE_SSL_CACERT_BADFILE:
+    case CURLE_SSL_CIPHER:
+      outcome.kind = Kind::Tls;
+      break;
+    case CURLE_SSL_CONNECT_ERROR:
+      outcome.kind = connect_us > 0 ? Kind::ConnectionLost : Kind::ConnectFailed;
+      break;
+    case CURLE_GOT_NOTHING:
+    case CURLE_PARTIAL_FILE:
+    case CURLE_RECV_ERROR:
+    case CURLE_SEND_ERROR:
+    case CURLE_HTTP2:
+    case CURLE_HTTP2_STREAM:
+      outcome.kind = Kind::ConnectionLost;
+      break;
+    default:
+      outcome.kind = Kind::Other;
+      break;
+  }
+  return outcome;
+}
+
+}  // namespace
+
+std::unique_ptr<Transport> make_curl_transport(const NetworkSettings& settings) {
+  return std::make_unique<CurlTransport>(settings);
+}
+
+}  // namespace weld::provider

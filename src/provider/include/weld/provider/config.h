@@ -1,0 +1,96 @@
+#pragma once
+/// \file
+/// Provider configuration (SPEC §4): which API, model, base URL and key, the
+/// timeouts and retries, resolved from flags, then `WELD_*` variables, then
+/// the provider's own variables; and `make_model`, which builds the `Model`.
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "weld/base/result.h"
+#include "weld/provider/http.h"
+#include "weld/provider/model.h"
+
+namespace weld::provider {
+
+/// Everything needed to talk to one provider.
+struct ProviderConfig {
+  /// "openai", "anthropic" or "offline".
+  std::string provider;
+  std::string model;
+  /// OpenAI: up to and including /v1 (`{base}/chat/completions` is posted).
+  /// Anthropic: the host (`{base}/v1/messages`; a trailing /v1 is accepted).
+  std::string base_url;
+  /// May be empty (local servers need none). Never printed: see `redact`.
+  std::string api_key;
+  std::chrono::milliseconds connect_timeout{10'000};
+  /// Longest silence inside a response before it is abandoned.
+  std::chrono::milliseconds idle_timeout{120'000};
+  RetryPolicy retry;
+  NetworkSettings network;
+  /// Sent as `anthropic-version`.
+  std::string anthropic_version = "2023-06-01";
+};
+
+/// Values given on the command line (unset: not given).
+struct ProviderFlags {
+  std::optional<std::string> provider;
+  std::optional<std::string> model;
+  std::optional<std::string> base_url;
+  std::optional<std::string> api_key;
+  std::optional<double> connect_timeout_seconds;
+  std::optional<double> idle_timeout_seconds;
+  std::optional<int> max_retries;
+};
+
+/// An environment, as a map (pass the process environment from the CLI, a
+/// literal map in tests).
+using Environment = std::map<std::string, std::string>;
+
+/// The process environment as an `Environment` (for src/cli).
+Environment process_environment();
+
+/// Resolves the configuration, each setting from the first place that has
+/// it: flags; `WELD_PROVIDER`, `WELD_MODEL`, `WELD_BASE_URL`, `WELD_API_KEY`;
+/// the provider's own `OPENAI_API_KEY`/`OPENAI_BASE_URL`/`OPENAI_MODEL` or
+/// `ANTHROPIC_API_KEY`/`ANTHROPIC_BASE_URL`/`ANTHROPIC_MODEL`; defaults
+/// (https://api.openai.com/v1, https://api.anthropic.com). Without a provider
+/// flag or `WELD_PROVIDER`, the provider whose variables are set is used
+/// (OpenAI when both are). Also reads `WELD_CONNECT_TIMEOUT`,
+/// `WELD_IDLE_TIMEOUT` (seconds) and `WELD_MAX_RETRIES`, and the proxy
+/// variables `HTTPS_PROXY`/`https_proxy`, `HTTP_PROXY`/`http_proxy`,
+/// `ALL_PROXY`/`all_proxy`, `NO_PROXY`/`no_proxy`, and `SSL_CERT_FILE` /
+/// `CURL_CA_BUNDLE`. Errors (code "config") name the setting: unknown
+/// provider, no provider, no model, a bad number, a base URL that is not
+/// http(s), a missing key for api.openai.com / api.anthropic.com.
+///
+/// \code
+///   auto config = weld::provider::resolve_provider_config(flags, weld::provider::process_environment());
+///   if (!config) return config.error();  // exit 52
+///   auto model = weld::provider::make_model(*config);
+/// \endcode
+Result<ProviderConfig> resolve_provider_config(const ProviderFlags& flags, const Environment& env);
+
+/// Builds models for providers implemented outside this library (the
+/// offline model lives in src/agent or src/sample).
+using ModelFactory = std::function<Result<std::unique_ptr<Model>>(const ProviderConfig&)>;
+
+/// Hooks for `make_model`.
+struct ModelHooks {
+  /// Used for provider "offline"; without it "offline" is an error.
+  ModelFactory offline;
+  /// Transport to use instead of libcurl (tests); taken by the model.
+  std::function<std::unique_ptr<Transport>()> transport;
+  /// Sleeper for retry delays (tests); default sleeps for real.
+  Sleeper sleep;
+};
+
+/// The model for `config.provider` ("openai", "anthropic", or "offline" via
+/// the hook). A request whose `model` is empty uses `config.model`.
+Result<std::unique_ptr<Model>> make_model(const ProviderConfig& config, const ModelHooks& hooks = {});
+
+}  // namespace weld::provider

@@ -1,0 +1,171 @@
+#pragma once
+/// \file
+/// The HTTP edge of the providers: a small `Transport` interface (one
+/// streaming request, no retries), the libcurl implementation, and
+/// `send_with_retries`, which adds the retry policy (429/5xx/connection
+/// errors, exponential backoff with jitter, `Retry-After`), maps failures to
+/// `Error` codes, and hands the body of a successful response to a consumer.
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "weld/base/result.h"
+#include "weld/provider/model.h"
+#include "weld/provider/stream_parser.h"
+
+namespace weld::provider {
+
+/// Header list, names as written (compare case-insensitively).
+using HttpHeaders = std::vector<std::pair<std::string, std::string>>;
+
+/// The value of header `name` (case-insensitive), or nullptr.
+const std::string* find_header(const HttpHeaders& headers, std::string_view name);
+
+/// One HTTP request.
+struct HttpRequest {
+  std::string method = "POST";
+  std::string url;
+  HttpHeaders headers;
+  std::string body;
+  /// Longest wait for the TCP/TLS connection.
+  std::chrono::milliseconds connect_timeout{10'000};
+  /// Longest silence (no byte received) once the request is sent.
+  std::chrono::milliseconds idle_timeout{120'000};
+};
+
+/// Receives one response as it arrives.
+class ResponseSink {
+ public:
+  virtual ~ResponseSink() = default;
+  /// The status and headers; called once, before any body byte.
+  virtual void on_headers(int status, const HttpHeaders& headers) = 0;
+  /// A body chunk. Return false to stop the transfer (the transport then
+  /// reports `TransportOutcome::Kind::Aborted`).
+  virtual bool on_body(std::string_view chunk) = 0;
+};
+
+/// How a transfer ended, below HTTP semantics.
+struct TransportOutcome {
+  enum class Kind {
+    Complete,        ///< the whole response was received (any status)
+    ConnectFailed,   ///< DNS, refused, unreachable, proxy: nothing was sent back
+    ConnectTimeout,  ///< the connection was not established in time
+    IdleTimeout,     ///< no byte for `idle_timeout`
+    ConnectionLost,  ///< the peer closed or reset mid-response
+    Tls,             ///< certificate or TLS failure (not retried)
+    Cancelled,       ///< the CancelToken was set
+    Aborted,         ///< the sink returned false
+    Other,
+  };
+  Kind kind = Kind::Complete;
+  /// The transport's own description (libcurl's error text), for messages.
+  std::string detail;
+  /// Whether `on_headers` was called.
+  bool got_headers = false;
+};
+
+/// Sends one request, no retries. Implementations check `cancel` at least
+/// every 100 ms and return within that time once it is set. One request at
+/// a time per transport.
+class Transport {
+ public:
+  virtual ~Transport() = default;
+  virtual TransportOutcome perform(const HttpRequest& request, ResponseSink& sink,
+                                   CancelToken& cancel) = 0;
+};
+
+/// Proxy and TLS settings of the libcurl transport. Empty strings mean none.
+struct NetworkSettings {
+  /// Proxy for https:// URLs (HTTPS_PROXY / https_proxy / ALL_PROXY).
+  std::string https_proxy;
+  /// Proxy for http:// URLs (http_proxy / HTTP_PROXY / ALL_PROXY).
+  std::string http_proxy;
+  /// Hosts that bypass the proxy (NO_PROXY / no_proxy), curl syntax.
+  std::string no_proxy;
+  /// CA bundle file (SSL_CERT_FILE / CURL_CA_BUNDLE); empty: the system store.
+  std::string ca_bundle;
+};
+
+/// The libcurl transport (multi interface, polled every 50 ms for
+/// cancellation and idle time). Proxies are taken from `settings` only, never
+/// read from the process environment behind the caller's back.
+std::unique_ptr<Transport> make_curl_transport(const NetworkSettings& settings);
+
+/// Retry behaviour of `send_with_retries`.
+struct RetryPolicy {
+  /// Retries after the first attempt (so max_retries + 1 attempts).
+  int max_retries = 3;
+  /// Backoff before retry n (from 0): initial_backoff * 2^n, at most
+  /// max_backoff, times a random factor in [0.5, 1] (jitter).
+  std::chrono::milliseconds initial_backoff{500};
+  std::chrono::milliseconds max_backoff{8'000};
+  /// A server's Retry-After longer than this is capped to it.
+  std::chrono::milliseconds max_retry_after{60'000};
+};
+
+/// Sleeps `duration` unless `cancel` is set first; returns false when
+/// cancelled. Replaceable in tests so retries need no wall-clock time.
+using Sleeper = std::function<bool(std::chrono::milliseconds duration, CancelToken& cancel)>;
+
+/// The real sleeper: sleeps in slices of at most 50 ms, checking `cancel`.
+bool sleep_unless_cancelled(std::chrono::milliseconds duration, CancelToken& cancel);
+
+/// Parses a Retry-After value: delta-seconds ("2", "1.5") or an HTTP date
+/// (RFC 9110 IMF-fixdate, relative to `now`). nullopt when unparsable.
+std::optional<std::chrono::milliseconds> parse_retry_after(
+    std::string_view value, std::chrono::system_clock::time_point now);
+
+/// Receives the body of a 2xx response for one attempt.
+class BodyConsumer {
+ public:
+  virtual ~BodyConsumer() = default;
+  /// Content-Type of the response (before the first `on_data`).
+  virtual void on_start(const HttpHeaders& headers) {}
+  /// A body chunk. An error stops the transfer; it is returned as is,
+  /// unless its code is `kRetryableStreamError`: then the attempt is retried
+  /// like a 5xx (e.g. Anthropic's in-stream `overloaded_error`).
+  virtual Status on_data(std::string_view chunk) = 0;
+};
+
+/// Everything `send_with_retries` needs besides the request.
+struct SendContext {
+  Transport* transport = nullptr;
+  RetryPolicy policy;
+  Sleeper sleep = sleep_unless_cancelled;
+  /// Source of jitter in [0, 1); default: a per-call random engine.
+  std::function<double()> random;
+  /// Secret to scrub from every message (the API key).
+  std::string secret;
+};
+
+/// Sends `request`, retrying 408/409/429/5xx and connection failures (not
+/// after a response body has started to stream), and passes a 2xx body to
+/// the consumer made by `new_consumer` for that attempt. Error codes: "auth"
+/// (401/403, never retried), "http" (other statuses; the message quotes the
+/// server's `error.message`), "network", "timeout", "cancelled", and the
+/// consumer's own errors. Usage:
+/// \code
+///   SendContext ctx;
+///   ctx.transport = transport.get();
+///   MyConsumer consumer;  // reset by the lambda for each attempt
+///   Status st = send_with_retries(ctx, request, [&]() -> BodyConsumer& { consumer = {}; return consumer; }, cancel);
+/// \endcode
+Status send_with_retries(const SendContext& context, const HttpRequest& request,
+                         const std::function<BodyConsumer&()>& new_consumer, CancelToken& cancel);
+
+/// Replaces each occurrence of `secret` in `text` with "[REDACTED]" (secrets
+/// shorter than 4 bytes are left alone: too short to be keys, too common to
+/// replace).
+std::string redact(std::string_view text, std::string_view secret);
+
+/// The server's error text from an error body: `error.message` (OpenAI,
+/// Anthropic), a top-level `message` (vLLM), or the body itself (trimmed to
+/// 500 bytes) when it is not JSON.
+std::string error_text_from_body(std::string_view body);
+
+}  // namespace weld::provider

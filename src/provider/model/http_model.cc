@@ -1,0 +1,153 @@
+// The Model behind both wire protocols: build the request, send it with
+// retries, feed the body to the protocol's stream parser, and return the
+// complete Response. Every error message is scrubbed of the API key
+// (SPEC §2.6, issue 3: "the API key never appears in any output").
+#include <memory>
+#include <string>
+
+#include "weld/json/parse.h"
+#include "weld/json/serialize.h"
+#include "weld/provider/anthropic.h"
+#include "weld/provider/config.h"
+#include "weld/provider/openai.h"
+
+namespace weld::provider {
+namespace {
+
+enum class Wire { OpenAi, Anthropic };
+
+// Feeds an SSE body to the protocol's stream parser. A server that ignores
+// `stream:true` and answers with plain JSON (some proxies and older
+// compatible servers do) gets its body buffered and converted whole.
+class ParserConsumer : public BodyConsumer {
+ public:
+  static constexpr std::size_t kMaxJsonBody = 64u << 20;
+
+  void reset(StreamParser* parser) {
+    parser_ = parser;
+    json_mode_ = false;
+    json_body_.clear();
+  }
+  void on_start(const HttpHeaders& headers) override {
+    const std::string* type = find_header(headers, "content-type");
+    json_mode_ = type && type->find("json") != std::string::npos &&
+                 type->find("event-stream") == std::string::npos;
+  }
+  Status on_data(std::string_view chunk) override {
+    if (!json_mode_) return parser_->feed(chunk);
+    if (json_body_.size() + chunk.size() > kMaxJsonBody)
+      return Error{"protocol", "the JSON response is larger than 64 MiB", ""};
+    json_body_.append(chunk);
+    return Ok{};
+  }
+  bool json_mode() const { return json_mode_; }
+  const std::string& json_body() const { return json_body_; }
+
+ private:
+  StreamParser* parser_ = nullptr;
+  bool json_mode_ = false;
+  std::string json_body_;
+};
+
+class HttpModel : public Model {
+ public:
+  HttpModel(Wire wire, ProviderConfig config, std::unique_ptr<Transport> transport, Sleeper sleep)
+      : wire_(wire), config_(std::move(config)), transport_(std::move(transport)) {
+    context_.transport = transport_.get();
+    context_.policy = config_.retry;
+    if (sleep) context_.sleep = std::move(sleep);
+    context_.secret = config_.api_key;
+  }
+
+  std::string provider_name() const override {
+    return wire_ == Wire::OpenAi ? "openai" : "anthropic";
+  }
+
+  Result<Response> complete(const Request& request, const StreamObserver& observer,
+                            CancelToken& cancel) override {
+    HttpRequest http = build(request);
+    std::unique_ptr<StreamParser> parser;
+    ParserConsumer consumer;
+    auto new_consumer = [&]() -> BodyConsumer& {
+      if (wire_ == Wire::OpenAi) parser = std::make_unique<OpenAiStreamParser>(&observer);
+      else parser = std::make_unique<AnthropicStreamParser>(&observer);
+      consumer.reset(parser.get());
+      return consumer;
+    };
+    Status sent = send_with_retries(context_, http, new_consumer, cancel);
+    if (!sent) return sent.error();
+    if (!parser) return scrub(Error{"protocol", "the server sent no response body", ""}, http);
+    if (consumer.json_mode()) {
+      auto body = json::parse(consumer.json_body());
+      if (!body)
+        return scrub(Error{"protocol", "the JSON response is malformed: " + body.error().message + " at " +
+                                           body.error().where, ""},
+                     http);
+      if (observer.on_event) observer.on_event(*body);
+      Result<Response> response =
+          wire_ == Wire::OpenAi ? openai_response_from_json(*body) : anthropic_response_from_json(*body);
+      if (!response) return scrub(response.error(), http);
+      return response;
+    }
+    Result<Response> response = parser->finish();
+    if (!response) return scrub(response.error(), http);
+    return response;
+  }
+
+ private:
+  Error scrub(Error error, const HttpRequest& http) const {
+    error.message = redact(error.message + " (" + http.method + " " + http.url + ")", config_.api_key);
+    error.where = redact(error.where.empty() ? http.method + " " + http.url : error.where, config_.api_key);
+    return error;
+  }
+
+  HttpRequest build(const Request& request) const {
+    Request effective = request;
+    if (effective.model.empty()) effective.model = config_.model;
+    HttpRequest http;
+    http.connect_timeout = config_.connect_timeout;
+    http.idle_timeout = config_.idle_timeout;
+    http.headers = {{"Content-Type", "application/json"},
+                    {"Accept", "text/event-stream"},
+                    {"User-Agent", "weld/0.1.0"}};
+    if (wire_ == Wire::OpenAi) {
+      http.url = openai_chat_url(config_.base_url);
+      if (!config_.api_key.empty()) http.headers.emplace_back("Authorization", "Bearer " + config_.api_key);
+      http.body = json::serialize(openai_request_body(effective, openai_dialect_for(config_.base_url)));
+    } else {
+      http.url = anthropic_messages_url(config_.base_url);
+      if (!config_.api_key.empty()) http.headers.emplace_back("x-api-key", config_.api_key);
+      http.headers.emplace_back("anthropic-version", config_.anthropic_version);
+      http.body = json::serialize(anthropic_request_body(effective));
+    }
+    return http;
+  }
+
+  Wire wire_;
+  ProviderConfig config_;
+  std::unique_ptr<Transport> transport_;
+  SendContext context_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Model>> make_model(const ProviderConfig& config, const ModelHooks& hooks) {
+  if (config.provider == "offline") {
+    if (!hooks.offline)
+      return Error{"config", "the offline model is not available in this build", "--provider"};
+    return hooks.offline(config);
+  }
+  Wire wire;
+  if (config.provider == "openai") wire = Wire::OpenAi;
+  else if (config.provider == "anthropic") wire = Wire::Anthropic;
+  else
+    return Error{"config",
+                 "unknown provider \"" + config.provider + "\" (expected openai, anthropic or offline)",
+                 "--provider"};
+  std::unique_ptr<Transport> transport =
+      hooks.transport ? hooks.transport() : make_curl_transport(config.network);
+  return std::unique_ptr<Model>(
+      std::make_unique<HttpModel>(wire, config, std::move(transport), hooks.sleep));
+}
+
+}  // namespace weld::provider

@@ -1,0 +1,101 @@
+// Request building for OpenAI Chat Completions (issue 3): the conversation
+// in the API's own shape, tools as {type:"function",function:{…}}, a forced
+// tool_choice for the structured_output contract, streaming with usage.
+#include <cctype>
+#include <string>
+
+#include "weld/json/parse.h"
+#include "weld/provider/openai.h"
+
+namespace weld::provider {
+namespace {
+
+// Arguments go back as a JSON string; servers such as vLLM json-parse it
+// when rendering the chat template, so text that is not JSON becomes "{}"
+// (the tool result that follows tells the model what was wrong).
+std::string arguments_to_send(const std::string& arguments) {
+  if (arguments.empty()) return "{}";
+  if (!json::parse(arguments)) return "{}";
+  return arguments;
+}
+
+json::Value tool_parameters(const json::Value& schema) {
+  if (schema.is_bool()) return json::Object{};
+  return schema;
+}
+
+}  // namespace
+
+std::string openai_chat_url(std::string_view base_url) {
+  std::string base(base_url);
+  while (!base.empty() && base.back() == '/') base.pop_back();
+  return base + "/chat/completions";
+}
+
+OpenAiDialect openai_dialect_for(std::string_view base_url) {
+  OpenAiDialect dialect;
+  std::string lower(base_url);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  dialect.max_completion_tokens = lower.rfind("https://api.openai.com/", 0) == 0 || lower == "https://api.openai.com";
+  return dialect;
+}
+
+json::Value openai_request_body(const Request& request, const OpenAiDialect& dialect) {
+  json::Array messages;
+  if (!request.system.empty())
+    messages.push_back(json::Object{{"role", "system"}, {"content", request.system}});
+  for (const Message& message : request.messages) {
+    if (message.role == Role::Assistant) {
+      json::Value out = json::Object{{"role", "assistant"}};
+      if (message.text.empty() && !message.tool_calls.empty()) {
+        out.set("content", nullptr);
+      } else {
+        out.set("content", message.text);
+      }
+      if (!message.tool_calls.empty()) {
+        json::Array calls;
+        for (const ToolCall& call : message.tool_calls) {
+          calls.push_back(json::Object{
+              {"id", call.id},
+              {"type", "function"},
+              {"function",
+               json::Object{{"name", call.name}, {"arguments", arguments_to_send(call.arguments)}}}});
+        }
+        out.set("tool_calls", std::move(calls));
+      }
+      messages.push_back(std::move(out));
+      continue;
+    }
+    // A user turn: tool results first (each must follow the assistant
+    // message that made the call), then the user's text, if any.
+    for (const ToolResult& result : message.tool_results) {
+      messages.push_back(json::Object{
+          {"role", "tool"}, {"tool_call_id", result.tool_call_id}, {"content", result.content}});
+    }
+    if (!message.text.empty() || message.tool_results.empty())
+      messages.push_back(json::Object{{"role", "user"}, {"content", message.text}});
+  }
+
+  json::Value body = json::Object{{"model", request.model}, {"messages", std::move(messages)}};
+  if (!request.tools.empty()) {
+    json::Array tools;
+    for (const ToolSpec& tool : request.tools) {
+      tools.push_back(json::Object{
+          {"type", "function"},
+          {"function", json::Object{{"name", tool.name},
+                                    {"description", tool.description},
+                                    {"parameters", tool_parameters(tool.parameters)}}}});
+    }
+    body.set("tools", std::move(tools));
+    if (request.forced_tool) {
+      body.set("tool_choice", json::Object{{"type", "function"},
+                                           {"function", json::Object{{"name", *request.forced_tool}}}});
+    }
+  }
+  body.set(dialect.max_completion_tokens ? "max_completion_tokens" : "max_tokens", request.max_tokens);
+  body.set("stream", true);
+  body.set("stream_options", json::Object{{"include_usage", true}});
+  return body;
+}
+
+}  // namespace weld::provider

@@ -1,0 +1,71 @@
+// response_render (SPEC §3.3 step 4, streaming, §3.5 errors in the client's shape).
+
+#include "filters/response_render/filter.h"
+
+#include "filters/reply.h"
+#include "filters/response_render/pass_back.h"
+
+namespace weld::proxy::filters {
+namespace {
+
+bool wants_usage_chunk(const json::Value& client_body) {
+  const json::Value* options = client_body.find("stream_options");
+  const json::Value* include = options ? options->find("include_usage") : nullptr;
+  return include != nullptr && include->is_bool() && include->as_bool();
+}
+
+class ResponseRender final : public Filter {
+ public:
+  FilterAction on_request(Exchange& ex) override {
+    if (ex.client_stream) ex.keepalive = keepalive_frame(ex.api);
+    return FilterAction::Continue;
+  }
+
+  FilterAction on_response_end(Exchange& ex) override {
+    ex.reply = Reply{};
+    ex.reply.status = 200;
+    if (ex.pass_back) {
+      ex.outcome = "pass_back";
+      if (ex.client_stream) {
+        ex.reply.stream_frames = render_pass_back_stream(ex.api, ex.candidate, ex.usage, ex.client_model,
+                                                         wants_usage_chunk(ex.client_body));
+      } else {
+        ex.reply.body = json::serialize(render_pass_back(ex.api, ex.candidate, ex.usage, ex.client_model));
+      }
+      return FilterAction::Reply;
+    }
+    ex.outcome = "ok";
+    if (ex.client_stream) {
+      ex.reply.stream_frames = render_stream(ex.api, ex.candidate, ex.verdict.text, ex.usage, ex.client_model);
+    } else {
+      ex.reply.body = json::serialize(render_response(ex.api, ex.candidate, ex.verdict.text, ex.usage, ex.client_model));
+    }
+    return FilterAction::Reply;
+  }
+
+  FilterAction on_error(Exchange& ex, const Error& error) override {
+    const bool anthropic = ex.api == Api::Anthropic;
+    if (error.code == "timeout") {
+      ex.outcome = "upstream_timeout";
+      return reply_error(ex, 504, anthropic ? "timeout_error" : "timeout_error", error.message);
+    }
+    ex.outcome = "upstream_error";
+    if (error.code == "upstream_status" && ex.upstream_status >= 400 && ex.upstream_status < 500) {
+      // The upstream refused the request itself: the client should see why.
+      int status = ex.upstream_status;
+      std::string_view type = "invalid_request_error";
+      if (status == 401) type = "authentication_error";
+      if (status == 403) type = "permission_error";
+      if (status == 404) type = "not_found_error";
+      if (status == 429) type = anthropic ? "rate_limit_error" : "rate_limit_exceeded";
+      return reply_error(ex, status, type, error.message);
+    }
+    return reply_error(ex, 502, upstream_error_type(ex.api), error.message);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Filter> make_response_render() { return std::make_unique<ResponseRender>(); }
+
+}  // namespace weld::proxy::filters

@@ -1,0 +1,85 @@
+// response_validation (SPEC §3.3 steps 3 and 5, §3.4).
+
+#include "filters/response_validation/filter.h"
+
+#include "filters/reply.h"
+#include "weld/json/parse.h"
+
+namespace weld::proxy::filters {
+namespace {
+
+// The last candidate as the client sees it in a 502: the parsed arguments
+// when they are JSON, else the raw text.
+json::Value candidate_value(const Candidate& candidate) {
+  if (!candidate.found) return json::Value(candidate.text);
+  Result<json::Value> parsed = json::parse(candidate.arguments);
+  if (parsed) return std::move(*parsed);
+  return json::Value(candidate.arguments);
+}
+
+// Two-phase (SPEC §3.4): the model answered in text; ask once more with the
+// agent tool forced, keeping its text as context.
+void prepare_forced_followup(Exchange& ex) {
+  json::Value body = build_upstream_request(ex.api, ex.client_body, *ex.agent, ex.base_model,
+                                            /*upstream_stream=*/true, /*force_agent_tool=*/true);
+  if (ex.api == Api::OpenAI) body.set("stream_options", json::Object{{"include_usage", true}});
+  json::Value* messages = body.find("messages");
+  if (messages != nullptr && messages->is_array()) {
+    json::Value assistant = ex.candidate.assistant_message;
+    if (!assistant.is_object()) {
+      if (ex.api == Api::Anthropic) {
+        assistant = json::Object{{"role", "assistant"},
+                                 {"content", json::Array{json::Object{{"type", "text"}, {"text", ex.candidate.text}}}}};
+      } else {
+        assistant = json::Object{{"role", "assistant"}, {"content", ex.candidate.text}};
+      }
+    }
+    if (!ex.candidate.text.empty()) messages->push_back(std::move(assistant));
+    messages->push_back(json::Object{
+        {"role", "user"},
+        {"content", "Report your answer now by calling the " + ex.agent->name + " tool."}});
+  }
+  ex.upstream_body = std::move(body);
+}
+
+class ResponseValidation final : public Filter {
+ public:
+  FilterAction on_response_end(Exchange& ex) override {
+    const Agent& agent = *ex.agent;
+    if (agent.mode == Mode::TwoPhase && !ex.candidate.found) {
+      if (ex.candidate.has_other_tool_calls) {
+        ex.pass_back = true;  // the client runs its own tools, as usual
+        return FilterAction::Continue;
+      }
+      if (!ex.forced_followup) {
+        ex.forced_followup = true;
+        prepare_forced_followup(ex);
+        return FilterAction::Retry;
+      }
+    }
+    ex.verdict = check_candidate(ex.candidate, agent);
+    if (ex.verdict.valid) {
+      ex.repairs += static_cast<int>(ex.verdict.repairs.size());
+      return FilterAction::Continue;
+    }
+    ++ex.validation_failures;
+    ex.last_errors = ex.verdict.errors;
+    if (ex.retries < agent.max_retries) {
+      ++ex.retries;
+      append_retry_turn(ex.api, ex.upstream_body, ex.candidate, ex.verdict.errors);
+      return FilterAction::Retry;
+    }
+    ex.outcome = "invalid";
+    json::Value last = candidate_value(ex.candidate);
+    std::string message = "the model's answer does not match the schema of agent \"" + agent.name + "\" after " +
+                          std::to_string(ex.attempts) + (ex.attempts == 1 ? " attempt: " : " attempts: ") +
+                          ex.verdict.errors;
+    return reply_error(ex, 502, "structured_output_error", message, &last);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Filter> make_response_validation() { return std::make_unique<ResponseValidation>(); }
+
+}  // namespace weld::proxy::filters

@@ -1,0 +1,36 @@
+// schema_injection (SPEC §3.3 steps 1-2, §3.4). The upstream is asked to
+// stream even for non-streaming clients: a stall is then told apart from a
+// long generation (no byte for --upstream-timeout), a truncated answer is
+// detected by its missing end event, and the client's keep-alive frames need
+// no other clock. OpenAI upstreams are asked for the usage chunk so usage
+// can be summed.
+
+#include "filters/schema_injection/filter.h"
+
+namespace weld::proxy::filters {
+namespace {
+
+class SchemaInjection final : public Filter {
+ public:
+  FilterAction on_request(Exchange& ex) override {
+    bool force = ex.agent->mode == Mode::Forced;
+    ex.upstream_body = build_upstream_request(ex.api, ex.client_body, *ex.agent, ex.base_model,
+                                              /*upstream_stream=*/true, force);
+    if (ex.api == Api::OpenAI) {
+      json::Value options = json::Object{};
+      if (const json::Value* existing = ex.upstream_body.find("stream_options");
+          existing != nullptr && existing->is_object()) {
+        options = *existing;
+      }
+      options.set("include_usage", true);
+      ex.upstream_body.set("stream_options", std::move(options));
+    }
+    return FilterAction::Continue;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Filter> make_schema_injection() { return std::make_unique<SchemaInjection>(); }
+
+}  // namespace weld::proxy::filters

@@ -1,0 +1,116 @@
+#include "weld/proxy/registry.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "weld/json/parse.h"
+
+namespace weld::proxy {
+namespace {
+
+TEST(Registry, DefaultHasTheSourcesFourShapes) {
+  auto registry = load_registry(default_registry_text(), "default");
+  ASSERT_TRUE(registry) << registry.error().message;
+  EXPECT_EQ((std::vector<std::string>{"router", "advisor", "ticket", "brief"}), (*registry)->names());
+  const Agent* brief = (*registry)->find("brief");
+  ASSERT_NE(nullptr, brief);
+  EXPECT_EQ(2, brief->max_retries);
+  EXPECT_TRUE(brief->clamp);
+  EXPECT_EQ(Mode::Forced, brief->mode);
+  ASSERT_NE(nullptr, brief->schema);
+  EXPECT_TRUE(brief->schema->is_valid(*json::parse(R"({"options":[{"label":"a","confidence":0.5,"reason":"r"}],"summary":"s"})")));
+  EXPECT_FALSE(brief->schema->is_valid(*json::parse(R"({"options":[],"summary":"s"})")));
+}
+
+TEST(Registry, ShippedConfigFileEqualsTheEmbeddedDefault) {
+  std::ifstream in(std::string(WELD_SOURCE_DIR) + "/config/agents.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  auto file = json::parse(text.str());
+  auto embedded = json::parse(default_registry_text());
+  ASSERT_TRUE(file);
+  ASSERT_TRUE(embedded);
+  EXPECT_TRUE(*file == *embedded);
+}
+
+TEST(Registry, OptionalFields) {
+  auto registry = load_registry(R"({"r":{"description":"d","input_schema":{"type":"object"},
+    "max_retries":0,"clamp":false,"mode":"two_phase","mechanism":"auto"}})", "t.json");
+  ASSERT_TRUE(registry) << registry.error().message;
+  const Agent* agent = (*registry)->find("r");
+  ASSERT_NE(nullptr, agent);
+  EXPECT_EQ(0, agent->max_retries);
+  EXPECT_FALSE(agent->clamp);
+  EXPECT_EQ(Mode::TwoPhase, agent->mode);
+  EXPECT_EQ(Mechanism::Auto, agent->mechanism);
+  EXPECT_EQ(nullptr, (*registry)->find("x"));
+}
+
+TEST(Registry, InvalidSchemaNamesTheAgent) {
+  auto registry = load_registry(R"({"ok":{"input_schema":{"type":"object"}},
+    "bad":{"description":"d","input_schema":{"type":"object","properties":{"x":{"type":42}}}}})", "agents.json");
+  ASSERT_FALSE(registry);
+  EXPECT_EQ("bad", registry.error().where);
+  EXPECT_EQ(0u, registry.error().message.rfind("agents.json: agent \"bad\": input_schema is not a valid JSON Schema: ", 0))
+      << registry.error().message;
+}
+
+TEST(Registry, UnknownKeywordIsRefusedStrictly) {
+  auto registry = load_registry(R"({"a":{"input_schema":{"type":"object","propertees":{}}}})", "f");
+  ASSERT_FALSE(registry);
+  EXPECT_NE(std::string::npos, registry.error().message.find("propertees")) << registry.error().message;
+}
+
+TEST(Registry, StructuralErrors) {
+  struct Case {
+    const char* text;
+    const char* message;
+  } cases[] = {
+      {"[1]", "f: must be a JSON object mapping agent names to {\"description\", \"input_schema\"}"},
+      {"{", nullptr},
+      {"{}", "f: defines no agents"},
+      {R"({"a b":{"input_schema":{}}})", "f: agent \"a b\": invalid agent name (use 1-64 characters of A-Z a-z 0-9 _ -)"},
+      {R"({"a":1})", "f: agent \"a\": must be an object"},
+      {R"({"a":{}})", "f: agent \"a\": input_schema is missing"},
+      {R"({"a":{"input_schema":[]}})", "f: agent \"a\": input_schema must be a JSON object describing a schema"},
+      {R"({"a":{"input_schema":{},"max_retry":1})",
+       "f: agent \"a\": unknown field \"max_retry\" (known: description, input_schema, max_retries, clamp, mode, mechanism)"},
+      {R"({"a":{"input_schema":{},"max_retries":-1}})", "f: agent \"a\": max_retries must be an integer from 0 to 10"},
+      {R"({"a":{"input_schema":{},"clamp":"yes"}})", "f: agent \"a\": clamp must be true or false"},
+      {R"({"a":{"input_schema":{},"mode":"free"}})", "f: agent \"a\": mode must be \"forced\" or \"two_phase\""},
+      {R"({"a":{"input_schema":{},"mechanism":"grammar"}})",
+       "f: agent \"a\": mechanism must be \"tool\", \"native\" or \"auto\""},
+      {R"({"a":{"input_schema":{},"description":5}})", "f: agent \"a\": description must be a string"},
+  };
+  for (const Case& c : cases) {
+    auto registry = load_registry(c.text, "f");
+    ASSERT_FALSE(registry) << c.text;
+    if (c.message != nullptr) {
+      EXPECT_EQ(c.message, registry.error().message);
+    } else {
+      EXPECT_EQ(0u, registry.error().message.rfind("f: not valid JSON: ", 0)) << registry.error().message;
+    }
+  }
+}
+
+TEST(Registry, FileErrors) {
+  auto missing = load_registry_file("/nonexistent/agents.json");
+  ASSERT_FALSE(missing);
+  EXPECT_EQ("/nonexistent/agents.json: cannot read: No such file or directory", missing.error().message);
+  auto dir = load_registry_file("/tmp");
+  ASSERT_FALSE(dir);
+  EXPECT_EQ("/tmp: not a regular file", dir.error().message);
+}
+
+TEST(Registry, AgentNames) {
+  EXPECT_TRUE(is_valid_agent_name("router"));
+  EXPECT_TRUE(is_valid_agent_name("a-b_C9"));
+  EXPECT_FALSE(is_valid_agent_name(""));
+  EXPECT_FALSE(is_valid_agent_name("a=b"));
+  EXPECT_FALSE(is_valid_agent_name(std::string(65, 'a')));
+}
+
+}  // namespace
+}  // namespace weld::proxy

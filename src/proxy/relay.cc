@@ -1,0 +1,123 @@
+// Untagged requests (SPEC §3.1, §3.3): relayed byte-for-byte, streaming
+// included — each piece of the upstream body is written to the client as it
+// arrives, never buffered whole, never parsed. Only the framing may change
+// (chunked towards an HTTP/1.1 client when the upstream sent no length).
+
+#include "session.h"
+
+namespace weld::proxy {
+namespace {
+
+constexpr std::size_t kRelayBuffer = 8192;
+
+void append_hex(std::string& out, std::size_t n) {
+  char buf[32];
+  int len = std::snprintf(buf, sizeof buf, "%zx\r\n", n);
+  out.append(buf, static_cast<std::size_t>(len));
+}
+
+bool has_no_body(int status, bool head_request) {
+  return head_request || status == 204 || status == 304 || (status >= 100 && status < 200);
+}
+
+}  // namespace
+
+awaitable<void> Session::relay(Request& req, RequestLog& log) {
+  const ServerConfig& config = shared_.config;
+  std::string head = upstream_head(req, /*tagged=*/false, req.body().size());
+  const bool head_request = req.method() == http::verb::head;
+  std::optional<ResponseParser> parser;
+  std::unique_ptr<UpstreamConnection> connection;
+  start_monitor();
+  const auto upstream_start = std::chrono::steady_clock::now();
+  log.attempts = 1;
+  std::optional<Error> error = co_await open_upstream(head, req.body(), parser, connection, head_request,
+                                                      config.connect_timeout, config.upstream_timeout);
+  if (error) {
+    log.upstream_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - upstream_start).count();
+    co_await stop_monitor();
+    if (error->code == "cancelled") {
+      log.outcome = "cancelled";
+      keep_alive_ = false;
+      co_return;
+    }
+    log.outcome = error->code == "timeout" ? "upstream_timeout" : "upstream_error";
+    co_await send_error(log.path, error->code == "timeout" ? 504 : 502,
+                        error->code == "timeout" ? "timeout_error" : "api_error", error->message, log);
+    co_return;
+  }
+  auto& response = parser->get();
+  const int status = response.result_int();
+  const bool no_body = has_no_body(status, head_request);
+  const bool known_length = parser->content_length().has_value();
+  const bool chunked = !no_body && !known_length && !client_is_http10_;
+  if (!no_body && !known_length && client_is_http10_) keep_alive_ = false;  // close-delimited
+
+  std::string out;
+  out.reserve(1024);
+  out += "HTTP/1.1 ";
+  out += std::to_string(status);
+  out += ' ';
+  out += response.reason();
+  out += "\r\n";
+  for (const auto& field : response) {
+    std::string_view name = field.name_string();
+    if (is_hop_by_hop(name)) continue;
+    out += name;
+    out += ": ";
+    out += field.value();
+    out += "\r\n";
+  }
+  if (chunked) out += "Transfer-Encoding: chunked\r\n";
+  out += connection_header();
+  out += "\r\n";
+  log.status = status;
+
+  // Small answers go out in one write (head + body); streams get their head
+  // at once so the client sees the response start.
+  bool ok = true;
+  if (!known_length && !parser->is_done()) {
+    ok = co_await write_client(out);
+    out.clear();
+  }
+  std::unique_ptr<char[]> buffer(new char[kRelayBuffer]);
+  error_code ec;
+  current_upstream_ = connection.get();
+  while (ok && !parser->is_done()) {
+    response.body().data = buffer.get();
+    response.body().size = kRelayBuffer;
+    ec = co_await connection->read_some(*parser, config.upstream_timeout);
+    const std::size_t n = kRelayBuffer - response.body().size;
+    if (n > 0) {
+      if (chunked) append_hex(out, n);
+      out.append(buffer.get(), n);
+      if (chunked) out += "\r\n";
+    }
+    if (ec) break;
+    if (parser->is_done() && chunked) out += "0\r\n\r\n";
+    if (!out.empty()) {
+      ok = co_await write_client(out);
+      out.clear();
+    }
+  }
+  current_upstream_ = nullptr;
+  log.upstream_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - upstream_start).count();
+  if (parser->is_done() && !out.empty() && ok) ok = co_await write_client(out);  // head-only answers
+  co_await stop_monitor();
+  if (client_gone_ || !ok) {
+    log.outcome = "cancelled";
+    keep_alive_ = false;
+    co_return;  // dropping `connection` closes it: the upstream request is cancelled
+  }
+  if (ec) {
+    // The upstream failed mid-answer: pass the truncation on (close without
+    // the terminating chunk), exactly what the upstream did.
+    if (!out.empty()) co_await write_client(out);
+    log.outcome = ec == beast::error::timeout ? "upstream_timeout" : "upstream_truncated";
+    keep_alive_ = false;
+    co_return;
+  }
+  release_upstream(std::move(connection), *parser);
+}
+
+}  // namespace weld::proxy

@@ -1,0 +1,488 @@
+// A client connection (SPEC §3.1, §3.5): request reading with limits and
+// timeouts, keep-alive, local endpoints, dispatch, access log. The relay and
+// the weld exchange live in relay.cc and weld_exchange.cc.
+
+#include "session.h"
+
+#include <cstring>
+#include <limits>
+
+#include "weld/json/parse.h"
+#include "weld/json/serialize.h"
+#include "weld/proxy/tag_scan.h"
+
+namespace weld::proxy {
+namespace {
+
+bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t idx = 0; idx < a.size(); ++idx) {
+    char x = a[idx], y = b[idx];
+    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
+    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
+    if (x != y) return false;
+  }
+  return true;
+}
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+// Removes `__schema=<agent>` from the top-level model of a JSON body, in
+// place; leaves anything else (and unparsable bodies) untouched.
+void strip_model_suffix(Request& req) {
+  Result<json::Value> body = json::parse(req.body());
+  if (!body || !body->is_object()) return;
+  json::Value* model = body->find("model");
+  if (model == nullptr || !model->is_string()) return;
+  auto tag = parse_model_tag(model->as_string());
+  if (!tag) return;
+  *model = json::Value(tag->base_model);
+  req.body() = json::serialize(*body);
+}
+
+}  // namespace
+
+bool is_hop_by_hop(std::string_view name) {
+  static constexpr std::string_view kNames[] = {"connection", "keep-alive",        "proxy-connection", "te",
+                                                "trailer",    "transfer-encoding", "upgrade",          "proxy-authorization",
+                                                "proxy-authenticate"};
+  for (std::string_view n : kNames) {
+    if (iequals(n, name)) return true;
+  }
+  return false;
+}
+
+Session::Session(Worker& worker, tcp::socket socket)
+    : worker_(worker), shared_(worker.shared), stream_(std::move(socket)),
+      monitor_done_(stream_.get_executor()), wake_(stream_.get_executor()) {
+  worker_.sessions.insert(this);
+  shared_.metrics.connection_opened();
+  error_code ignored;
+  stream_.socket().set_option(tcp::no_delay(true), ignored);
+}
+
+Session::~Session() {
+  worker_.sessions.erase(this);
+  shared_.metrics.connection_closed();
+}
+
+void Session::close_if_idle() {
+  if (idle_) {
+    error_code ignored;
+    stream_.socket().cancel(ignored);
+  }
+}
+
+std::string Session::connection_header() {
+  if (worker_.stopping) keep_alive_ = false;
+  return keep_alive_ ? std::string() : std::string("Connection: close\r\n");
+}
+
+awaitable<void> Session::run() {
+  const ServerConfig& config = shared_.config;
+  for (;;) {
+    idle_ = true;
+    if (worker_.stopping) break;
+    error_code ec;
+    if (buffer_.size() == 0) {
+      // Between requests: the idle timeout applies until the first byte.
+      stream_.expires_after(config.idle_timeout);
+      std::size_t n = co_await stream_.async_read_some(buffer_.prepare(4096),
+                                                       asio::redirect_error(asio::use_awaitable, ec));
+      buffer_.commit(n);
+      if (ec) break;
+    }
+    idle_ = false;
+    RequestLog log;
+    http::request_parser<http::string_body> parser;
+    parser.header_limit(config.max_header_bytes);
+    parser.body_limit(config.max_body_bytes);
+    stream_.expires_after(config.header_timeout);
+    co_await http::async_read_header(stream_, buffer_, parser, asio::redirect_error(asio::use_awaitable, ec));
+    keep_alive_ = false;  // until a request was read completely
+    if (ec == http::error::header_limit) {
+      co_await send_error("", 431, "invalid_request_error", "request header fields too large", log);
+      break;
+    }
+    if (ec == http::error::body_limit) {  // the Content-Length alone is over the limit
+      std::string_view target = parser.get().target();
+      co_await send_error(target.substr(0, target.find('?')), 413, "request_too_large",
+                          "request body is larger than " + std::to_string(config.max_body_bytes) + " bytes", log);
+      break;
+    }
+    if (ec == beast::error::timeout) {
+      co_await send_error("", 408, "invalid_request_error", "request header not received in time", log);
+      break;
+    }
+    if (ec == http::error::end_of_stream || ec == asio::error::eof || ec == asio::error::operation_aborted ||
+        ec == asio::error::connection_reset) {
+      break;
+    }
+    if (ec) {
+      co_await send_error("", 400, "invalid_request_error", "malformed HTTP request: " + ec.message(), log);
+      break;
+    }
+    std::string_view target = parser.get().target();
+    log.method = parser.get().method_string();
+    log.path = std::string(target.substr(0, target.find('?')));
+    if (parser.content_length() && *parser.content_length() > config.max_body_bytes) {
+      co_await send_error(log.path, 413, "request_too_large",
+                          "request body is larger than " + std::to_string(config.max_body_bytes) + " bytes", log);
+      break;
+    }
+    if (iequals(parser.get()[http::field::expect], "100-continue")) {
+      static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
+      if (!co_await write_client(kContinue)) break;
+    }
+    stream_.expires_after(config.body_timeout);
+    co_await http::async_read(stream_, buffer_, parser, asio::redirect_error(asio::use_awaitable, ec));
+    if (ec == http::error::body_limit) {
+      co_await send_error(log.path, 413, "request_too_large",
+                          "request body is larger than " + std::to_string(config.max_body_bytes) + " bytes", log);
+      break;
+    }
+    if (ec == beast::error::timeout) {
+      co_await send_error(log.path, 408, "invalid_request_error", "request body not received in time", log);
+      break;
+    }
+    if (ec) break;
+    stream_.expires_never();
+    Request req = parser.release();
+    keep_alive_ = req.keep_alive();
+    client_is_http10_ = req.version() < 11;
+    shared_.metrics.request_started();
+    try {
+      co_await handle(req, log);
+    } catch (const std::exception& e) {
+      // Never reached by design (the data plane returns errors as values);
+      // a bug must cost one request, not the worker.
+      keep_alive_ = false;
+      shared_.log(std::string("{\"event\":\"internal_error\",\"error\":") + json::quote(e.what()) + "}");
+    }
+    shared_.metrics.request_finished();
+    write_log(log);
+    if (!keep_alive_ || worker_.stopping || !stream_.socket().is_open()) break;
+    if (buffer_.capacity() > (64u << 10) && buffer_.size() == 0) buffer_.shrink_to_fit();
+  }
+  error_code ignored;
+  stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+  stream_.close();
+}
+
+awaitable<void> Session::handle(Request& req, RequestLog& log) {
+  const http::verb method = req.method();
+  if (method == http::verb::get || method == http::verb::head) {
+    if (log.path == "/healthz") {
+      log.outcome = "local";
+      co_await send_simple(200, "application/json", "{\"status\":\"ok\"}", log);
+      co_return;
+    }
+    if (log.path == "/readyz") {
+      log.outcome = "local";
+      co_await serve_ready(log);
+      co_return;
+    }
+    if (log.path == "/metrics") {
+      log.outcome = "local";
+      co_await send_simple(200, "text/plain; version=0.0.4; charset=utf-8", shared_.metrics.render(), log);
+      co_return;
+    }
+  }
+  if (method == http::verb::post) {
+    std::optional<Api> api;
+    if (log.path == "/v1/messages") api = Api::Anthropic;
+    if (ends_with(log.path, "/chat/completions")) api = Api::OpenAI;
+    if (api) {
+      std::string_view agent_header = req["X-Agent-Name"];
+      if (!agent_header.empty() || may_be_suffix_tagged(req.body())) {
+        co_await weld(req, *api, agent_header, log);
+        co_return;
+      }
+    } else if (may_be_suffix_tagged(req.body())) {
+      // Other model calls of a tagged client (e.g. /v1/messages/count_tokens
+      // from Claude Code): the upstream must not see the suffix (SPEC §3.3).
+      strip_model_suffix(req);
+    }
+  }
+  co_await relay(req, log);
+}
+
+awaitable<void> Session::serve_ready(RequestLog& log) {
+  const UpstreamTarget& up = shared_.upstream;
+  std::string head = "GET " + up.path_prefix + shared_.config.ready_path + " HTTP/1.1\r\nHost: " + up.host_header +
+                     "\r\nAccept: application/json\r\n\r\n";
+  std::optional<ResponseParser> parser;
+  std::unique_ptr<UpstreamConnection> connection;
+  const auto probe_timeout = std::min<std::chrono::milliseconds>(shared_.config.connect_timeout, std::chrono::seconds(5));
+  std::optional<Error> error =
+      co_await open_upstream(head, {}, parser, connection, false, probe_timeout, probe_timeout);
+  std::string body;
+  if (!error) {
+    int status = parser->get().result_int();
+    std::string discard;
+    error_code ec = co_await read_body(*connection, *parser, discard, 1u << 20, probe_timeout);
+    if (!ec) release_upstream(std::move(connection), *parser);
+    if (status < 500) {
+      co_await send_simple(200, "application/json",
+                           "{\"status\":\"ready\",\"upstream_status\":" + std::to_string(status) + "}", log);
+      co_return;
+    }
+    error = Error{"upstream_status", "upstream answered HTTP " + std::to_string(status), ""};
+  }
+  std::string out = "{\"status\":\"not ready\",\"error\":";
+  json::write_string(out, error->message);
+  out += "}";
+  co_await send_simple(503, "application/json", out, log);
+}
+
+awaitable<bool> Session::write_client(const std::vector<asio::const_buffer>& buffers) {
+  if (client_gone_ || !stream_.socket().is_open()) co_return false;
+  error_code ec;
+  stream_.expires_after(shared_.config.write_timeout);
+  co_await asio::async_write(stream_, buffers, asio::redirect_error(asio::use_awaitable, ec));
+  stream_.expires_never();
+  if (ec) {
+    client_gone_ = true;
+    keep_alive_ = false;
+    co_return false;
+  }
+  co_return true;
+}
+
+awaitable<void> Session::send_simple(int status, std::string_view content_type, std::string_view body,
+                                     RequestLog& log) {
+  std::string head = "HTTP/1.1 " + std::to_string(status) + " ";
+  head += http::obsolete_reason(static_cast<http::status>(status));
+  head += "\r\nContent-Type: ";
+  head += content_type;
+  head += "\r\nContent-Length: ";
+  head += std::to_string(body.size());
+  head += "\r\n";
+  head += connection_header();
+  head += "\r\n";
+  log.status = status;
+  std::vector<asio::const_buffer> buffers{asio::buffer(head), asio::buffer(body)};
+  co_await write_client(buffers);
+}
+
+awaitable<bool> Session::write_client(std::string_view data) {
+  std::vector<asio::const_buffer> buffers{asio::buffer(data)};
+  co_return co_await write_client(buffers);
+}
+
+awaitable<void> Session::send_error(std::string_view path, int status, std::string_view type,
+                                    std::string_view message, RequestLog& log) {
+  // The error in the shape of the API the path belongs to.
+  std::string body;
+  if (path.substr(0, 12) == "/v1/messages") {
+    body = "{\"type\":\"error\",\"error\":{\"type\":" + json::quote(type) + ",\"message\":" + json::quote(message) + "}}";
+  } else {
+    body = "{\"error\":{\"message\":" + json::quote(message) + ",\"type\":" + json::quote(type) +
+           ",\"param\":null,\"code\":null}}";
+  }
+  if (log.outcome == "passthrough") log.outcome = "error";
+  co_await send_simple(status, "application/json", body, log);
+}
+
+void Session::start_monitor() {
+  if (monitoring_ || client_gone_) return;
+  monitoring_ = true;
+  stream_.socket().async_read_some(asio::buffer(monitor_buffer_), [this](error_code ec, std::size_t n) {
+    monitoring_ = false;
+    if (n > 0) {  // a pipelined request: keep its bytes for the next read
+      auto dst = buffer_.prepare(n);
+      std::memcpy(dst.data(), monitor_buffer_.data(), n);
+      buffer_.commit(n);
+    }
+    if (ec && ec != asio::error::operation_aborted) {
+      // The client went away: cancel its upstream request (SPEC §3.5).
+      client_gone_ = true;
+      keep_alive_ = false;
+      if (current_upstream_ != nullptr) current_upstream_->close();
+      wake_.cancel();
+    }
+    monitor_done_.cancel();
+  });
+}
+
+awaitable<void> Session::stop_monitor() {
+  if (!monitoring_) co_return;
+  error_code ec;
+  stream_.socket().cancel(ec);
+  while (monitoring_) {
+    monitor_done_.expires_after(std::chrono::hours(1));
+    co_await monitor_done_.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+  }
+}
+
+std::string Session::upstream_head(const Request& req, bool tagged, std::size_t body_size) const {
+  const UpstreamTarget& up = shared_.upstream;
+  std::string head;
+  head.reserve(512);
+  head += req.method_string();
+  head += ' ';
+  head += up.path_prefix;
+  head += req.target();
+  head += " HTTP/1.1\r\nHost: ";
+  head += up.host_header;
+  head += "\r\n";
+  // Headers named in Connection are hop-by-hop too.
+  std::string_view connection_tokens = req[http::field::connection];
+  for (const auto& field : req) {
+    std::string_view name = field.name_string();
+    if (is_hop_by_hop(name) || iequals(name, "host") || iequals(name, "content-length") || iequals(name, "expect")) {
+      continue;
+    }
+    if (!connection_tokens.empty() && connection_tokens.find(name) != std::string_view::npos &&
+        !iequals(name, "content-type")) {
+      continue;
+    }
+    if (tagged && (iequals(name, "x-agent-name") || iequals(name, "accept-encoding") || iequals(name, "accept"))) {
+      continue;
+    }
+    head += name;
+    head += ": ";
+    head += field.value();
+    head += "\r\n";
+  }
+  if (body_size > 0 || req.method() == http::verb::post || req.method() == http::verb::put ||
+      req.method() == http::verb::patch) {
+    head += "Content-Length: ";
+    head += std::to_string(body_size);
+    head += "\r\n";
+  }
+  if (tagged) head += "Accept: text/event-stream, application/json\r\n";
+  head += "\r\n";
+  return head;
+}
+
+awaitable<std::optional<Error>> Session::open_upstream(std::string_view head, std::string_view body,
+                                                       std::optional<ResponseParser>& parser,
+                                                       std::unique_ptr<UpstreamConnection>& connection,
+                                                       bool head_request, std::chrono::milliseconds connect_timeout,
+                                                       std::chrono::milliseconds read_timeout) {
+  const UpstreamTarget& up = shared_.upstream;
+  std::string where = up.host + ":" + up.port;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    connection = worker_.pool.take();
+    const bool reused = connection != nullptr;
+    error_code ec;
+    if (!connection) {
+      connection = std::make_unique<UpstreamConnection>(worker_.io.get_executor(),
+                                                        shared_.tls_context ? &*shared_.tls_context : nullptr);
+      current_upstream_ = connection.get();
+      ec = co_await connection->connect(up, connect_timeout);
+      current_upstream_ = nullptr;
+      if (client_gone_) co_return Error{"cancelled", "the client went away", ""};
+      if (ec == beast::error::timeout) {
+        co_return Error{"timeout", "could not connect to the upstream " + where + " within " +
+                                       std::to_string(connect_timeout.count()) + " ms", ""};
+      }
+      if (ec) co_return Error{"connect", "could not connect to the upstream " + where + ": " + ec.message(), ""};
+    }
+    current_upstream_ = connection.get();
+    std::vector<asio::const_buffer> buffers{asio::buffer(head), asio::buffer(body)};
+    ec = co_await connection->write(buffers, read_timeout);
+    if (client_gone_) {
+      current_upstream_ = nullptr;
+      co_return Error{"cancelled", "the client went away", ""};
+    }
+    if (ec && reused) continue;  // the server closed it while idle
+    if (ec) {
+      current_upstream_ = nullptr;
+      co_return Error{ec == beast::error::timeout ? "timeout" : "connect",
+                      "could not send the request to the upstream " + where + ": " + ec.message(), ""};
+    }
+    parser.emplace();
+    // Not boost::none: Beast 1.74 compares a Content-Length against an empty optional as "greater".
+    parser->body_limit(std::numeric_limits<std::uint64_t>::max());
+    parser->header_limit(256u << 10);
+    if (head_request) parser->skip(true);
+    ec = co_await connection->read_header(*parser, read_timeout);
+    current_upstream_ = nullptr;
+    if (client_gone_) co_return Error{"cancelled", "the client went away", ""};
+    if (ec && reused && (ec == http::error::end_of_stream || ec == asio::error::eof ||
+                         ec == asio::error::connection_reset || ec == asio::error::broken_pipe)) {
+      continue;
+    }
+    if (ec == beast::error::timeout) {
+      co_return Error{"timeout", "the upstream did not answer within " +
+                                     std::to_string(read_timeout.count()) + " ms", ""};
+    }
+    if (ec == http::error::end_of_stream || ec == asio::error::eof || ec == asio::error::connection_reset) {
+      co_return Error{"truncated", "the upstream closed the connection without answering", ""};
+    }
+    if (ec) co_return Error{"protocol", "the upstream's answer is not valid HTTP: " + ec.message(), ""};
+    co_return std::nullopt;
+  }
+  co_return Error{"connect", "could not reach the upstream " + where, ""};
+}
+
+awaitable<error_code> Session::read_body(UpstreamConnection& connection, ResponseParser& parser, std::string& out,
+                                         std::size_t limit, std::chrono::milliseconds timeout) {
+  char buffer[16384];
+  current_upstream_ = &connection;
+  error_code ec;
+  while (!parser.is_done()) {
+    parser.get().body().data = buffer;
+    parser.get().body().size = sizeof buffer;
+    ec = co_await connection.read_some(parser, timeout);
+    std::size_t n = sizeof buffer - parser.get().body().size;
+    if (out.size() + n > limit) {
+      ec = http::error::body_limit;
+      break;
+    }
+    out.append(buffer, n);
+    if (ec || client_gone_) break;
+  }
+  current_upstream_ = nullptr;
+  if (!ec && client_gone_) ec = asio::error::operation_aborted;
+  co_return ec;
+}
+
+void Session::release_upstream(std::unique_ptr<UpstreamConnection> connection, const ResponseParser& parser) {
+  if (connection && parser.is_done() && parser.keep_alive() && connection->is_open()) {
+    worker_.pool.put(std::move(connection));
+  }
+}
+
+void Session::write_log(const RequestLog& log) {
+  double total = seconds_since(log.start);
+  if (log.attempts > 0) {
+    shared_.metrics.observe_upstream(log.upstream_seconds);
+    shared_.metrics.observe_added(std::max(0.0, total - log.upstream_seconds));
+  }
+  shared_.metrics.record_request(log.agent, log.outcome);
+  if (!shared_.config.log || !shared_.config.access_log) return;
+  std::string line;
+  line.reserve(256);
+  line += "{\"time\":\"";
+  line += utc_timestamp();
+  line += "\",\"method\":";
+  json::write_string(line, log.method);
+  line += ",\"path\":";
+  json::write_string(line, log.path);
+  line += ",\"agent\":";
+  if (log.agent.empty()) {
+    line += "null";
+  } else {
+    json::write_string(line, log.agent);
+  }
+  line += ",\"status\":" + std::to_string(log.status);
+  line += ",\"outcome\":";
+  json::write_string(line, log.outcome);
+  line += ",\"attempts\":" + std::to_string(log.attempts);
+  char numbers[96];
+  std::snprintf(numbers, sizeof numbers, ",\"upstream_ms\":%.3f,\"total_ms\":%.3f}", log.upstream_seconds * 1e3,
+                total * 1e3);
+  line += numbers;
+  shared_.log(line);
+}
+
+}  // namespace weld::proxy

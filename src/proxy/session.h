@@ -1,0 +1,104 @@
+#pragma once
+// One client connection: reads requests (keep-alive, limits, timeouts),
+// answers the local endpoints, relays untagged requests byte-for-byte, and
+// drives the filter chain for tagged ones. Lives in its coroutine's frame on
+// one worker thread, so it needs no locks.
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core.h"
+
+namespace weld::proxy {
+
+using Request = http::request<http::string_body>;
+using ResponseParser = http::response_parser<http::buffer_body>;
+
+/// What the access log says about one request (no bodies, no keys).
+struct RequestLog {
+  std::string_view method;
+  std::string path;
+  std::string agent;
+  int status = 0;
+  std::string outcome = "passthrough";
+  int attempts = 0;
+  double upstream_seconds = 0;
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+};
+
+class Session {
+ public:
+  Session(Worker& worker, tcp::socket socket);
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  /// Serves requests until the connection closes.
+  awaitable<void> run();
+  /// Shutdown: closes the connection if it is waiting for a new request.
+  void close_if_idle();
+
+ private:
+  awaitable<void> handle(Request& req, RequestLog& log);
+  awaitable<void> serve_ready(RequestLog& log);
+
+  // relay.cc: untagged requests.
+  awaitable<void> relay(Request& req, RequestLog& log);
+
+  // weld_exchange.cc: tagged requests through the filter chain.
+  awaitable<void> weld(Request& req, Api api, std::string_view agent_header, RequestLog& log);
+  awaitable<void> run_attempts(Request& req, Exchange& ex, FilterChain& chain, RequestLog& log);
+  awaitable<std::optional<Error>> attempt(Request& req, Exchange& ex, FilterChain& chain, FilterAction& action);
+
+  // Upstream: sends head+body and reads the response header, retrying once
+  // on a pooled connection that turned out to be closed.
+  awaitable<std::optional<Error>> open_upstream(std::string_view head, std::string_view body,
+                                                std::optional<ResponseParser>& parser,
+                                                std::unique_ptr<UpstreamConnection>& connection, bool head_request,
+                                                std::chrono::milliseconds connect_timeout,
+                                                std::chrono::milliseconds read_timeout);
+  /// Reads the rest of a (small) body into `out`, up to `limit` bytes.
+  awaitable<error_code> read_body(UpstreamConnection& connection, ResponseParser& parser, std::string& out,
+                                  std::size_t limit, std::chrono::milliseconds timeout);
+  void release_upstream(std::unique_ptr<UpstreamConnection> connection, const ResponseParser& parser);
+  std::string upstream_head(const Request& req, bool tagged, std::size_t body_size) const;
+
+  // Client side.
+  awaitable<bool> write_client(const std::vector<asio::const_buffer>& buffers);
+  awaitable<bool> write_client(std::string_view data);
+  awaitable<void> send_simple(int status, std::string_view content_type, std::string_view body, RequestLog& log);
+  awaitable<void> send_error(std::string_view path, int status, std::string_view type, std::string_view message,
+                             RequestLog& log);
+  std::string connection_header();
+
+  // Client-disconnect detection while a request is in flight.
+  void start_monitor();
+  awaitable<void> stop_monitor();
+  void write_log(const RequestLog& log);
+
+  Worker& worker_;
+  Shared& shared_;
+  beast::tcp_stream stream_;
+  beast::flat_buffer buffer_;
+  bool keep_alive_ = true;
+  bool idle_ = true;
+  bool client_is_http10_ = false;
+  // In-flight state.
+  bool client_gone_ = false;
+  bool monitoring_ = false;
+  bool attempts_done_ = false;
+  std::exception_ptr attempts_exception_;
+  UpstreamConnection* current_upstream_ = nullptr;
+  std::array<char, 1024> monitor_buffer_{};
+  asio::steady_timer monitor_done_;
+  asio::steady_timer wake_;
+};
+
+/// Hop-by-hop headers (RFC 9110 §7.6.1) are never forwarded.
+bool is_hop_by_hop(std::string_view name);
+
+}  // namespace weld::proxy

@@ -1,0 +1,166 @@
+// Upstream connections (SPEC §3.5): asynchronous, plain or TLS, with
+// connect and per-read timeouts, pooled per worker.
+
+#include "upstream.h"
+
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+
+namespace weld::proxy {
+
+Result<UpstreamTarget> parse_upstream_url(std::string_view url) {
+  UpstreamTarget target;
+  std::string_view rest;
+  if (url.substr(0, 7) == "http://") {
+    rest = url.substr(7);
+  } else if (url.substr(0, 8) == "https://") {
+    rest = url.substr(8);
+    target.tls = true;
+  } else {
+    return Error{"config", "--upstream \"" + std::string(url) + "\" must start with http:// or https://", "--upstream"};
+  }
+  std::size_t slash = rest.find('/');
+  std::string_view authority = rest.substr(0, slash);
+  std::string_view path = slash == std::string_view::npos ? std::string_view() : rest.substr(slash);
+  while (!path.empty() && path.back() == '/') path.remove_suffix(1);
+  if (path.find_first_of("?#") != std::string_view::npos) {
+    return Error{"config", "--upstream \"" + std::string(url) + "\" must not have a query or fragment", "--upstream"};
+  }
+  target.path_prefix = std::string(path);
+  if (authority.find('@') != std::string_view::npos) {
+    return Error{"config", "--upstream must not carry credentials in the URL", "--upstream"};
+  }
+  std::string_view host = authority;
+  std::string_view port;
+  if (!authority.empty() && authority.front() == '[') {
+    std::size_t close = authority.find(']');
+    if (close == std::string_view::npos) {
+      return Error{"config", "--upstream \"" + std::string(url) + "\" has an unclosed [", "--upstream"};
+    }
+    host = authority.substr(1, close - 1);
+    if (close + 1 < authority.size()) {
+      if (authority[close + 1] != ':') return Error{"config", "--upstream has a bad port", "--upstream"};
+      port = authority.substr(close + 2);
+    }
+  } else if (std::size_t colon = authority.rfind(':'); colon != std::string_view::npos) {
+    host = authority.substr(0, colon);
+    port = authority.substr(colon + 1);
+  }
+  if (host.empty()) return Error{"config", "--upstream \"" + std::string(url) + "\" has no host", "--upstream"};
+  if (!port.empty()) {
+    bool digits = port.size() <= 5;
+    for (char c : port) digits = digits && c >= '0' && c <= '9';
+    if (!digits || std::stoul(std::string(port)) == 0 || std::stoul(std::string(port)) > 65535) {
+      return Error{"config", "--upstream \"" + std::string(url) + "\" has a bad port", "--upstream"};
+    }
+  }
+  target.host = std::string(host);
+  target.port = port.empty() ? (target.tls ? "443" : "80") : std::string(port);
+  target.host_header = std::string(authority);
+  return target;
+}
+
+UpstreamConnection::UpstreamConnection(asio::any_io_executor executor, asio::ssl::context* tls_context) {
+  if (tls_context != nullptr) {
+    tls_ = std::make_unique<beast::ssl_stream<beast::tcp_stream>>(executor, *tls_context);
+  } else {
+    plain_ = std::make_unique<beast::tcp_stream>(executor);
+  }
+}
+
+beast::tcp_stream& UpstreamConnection::lowest() { return tls_ ? beast::get_lowest_layer(*tls_) : *plain_; }
+
+bool UpstreamConnection::is_open() const {
+  return tls_ ? beast::get_lowest_layer(*tls_).socket().is_open() : plain_->socket().is_open();
+}
+
+void UpstreamConnection::close() {
+  error_code ignored;
+  lowest().socket().shutdown(tcp::socket::shutdown_both, ignored);
+  lowest().close();
+}
+
+awaitable<error_code> UpstreamConnection::connect(const UpstreamTarget& target, std::chrono::milliseconds timeout) {
+  error_code ec;
+  tcp::resolver resolver(co_await asio::this_coro::executor);
+  auto endpoints =
+      co_await resolver.async_resolve(target.host, target.port, asio::redirect_error(asio::use_awaitable, ec));
+  if (ec) co_return ec;
+  lowest().expires_after(timeout);
+  co_await lowest().async_connect(endpoints, asio::redirect_error(asio::use_awaitable, ec));
+  if (ec) co_return ec;
+  lowest().socket().set_option(tcp::no_delay(true), ec);
+  if (tls_) {
+    // SNI and host name verification (verification mode is set on the context).
+    if (!SSL_set_tlsext_host_name(tls_->native_handle(), target.host.c_str())) {
+      co_return error_code(static_cast<int>(::ERR_get_error()), asio::error::get_ssl_category());
+    }
+    tls_->set_verify_callback(asio::ssl::host_name_verification(target.host));
+    co_await tls_->async_handshake(asio::ssl::stream_base::client, asio::redirect_error(asio::use_awaitable, ec));
+    if (ec) co_return ec;
+  }
+  lowest().expires_never();
+  co_return ec;
+}
+
+awaitable<error_code> UpstreamConnection::write(const std::vector<asio::const_buffer>& data,
+                                                std::chrono::milliseconds timeout) {
+  error_code ec;
+  lowest().expires_after(timeout);
+  if (tls_) {
+    co_await asio::async_write(*tls_, data, asio::redirect_error(asio::use_awaitable, ec));
+  } else {
+    co_await asio::async_write(*plain_, data, asio::redirect_error(asio::use_awaitable, ec));
+  }
+  co_return ec;
+}
+
+awaitable<error_code> UpstreamConnection::read_header(http::response_parser<http::buffer_body>& parser,
+                                                      std::chrono::milliseconds timeout) {
+  error_code ec;
+  lowest().expires_after(timeout);
+  if (tls_) {
+    co_await http::async_read_header(*tls_, buffer_, parser, asio::redirect_error(asio::use_awaitable, ec));
+  } else {
+    co_await http::async_read_header(*plain_, buffer_, parser, asio::redirect_error(asio::use_awaitable, ec));
+  }
+  co_return ec;
+}
+
+awaitable<error_code> UpstreamConnection::read_some(http::response_parser<http::buffer_body>& parser,
+                                                    std::chrono::milliseconds timeout) {
+  error_code ec;
+  lowest().expires_after(timeout);
+  if (tls_) {
+    co_await http::async_read_some(*tls_, buffer_, parser, asio::redirect_error(asio::use_awaitable, ec));
+  } else {
+    co_await http::async_read_some(*plain_, buffer_, parser, asio::redirect_error(asio::use_awaitable, ec));
+  }
+  if (ec == http::error::need_buffer) ec = {};
+  co_return ec;
+}
+
+std::unique_ptr<UpstreamConnection> UpstreamPool::take() {
+  auto now = std::chrono::steady_clock::now();
+  while (!idle_.empty()) {
+    std::unique_ptr<UpstreamConnection> connection = std::move(idle_.back());
+    idle_.pop_back();
+    if (now - connection->idle_since < kMaxIdle && connection->is_open()) {
+      connection->reused = true;
+      return connection;
+    }
+  }
+  return nullptr;
+}
+
+void UpstreamPool::put(std::unique_ptr<UpstreamConnection> connection) {
+  connection->idle_since = std::chrono::steady_clock::now();
+  // Drop the oldest beyond the cap, and any that aged out.
+  while (!idle_.empty() && (idle_.size() >= kMaxIdleConnections ||
+                            connection->idle_since - idle_.front()->idle_since >= kMaxIdle)) {
+    idle_.pop_front();
+  }
+  idle_.push_back(std::move(connection));
+}
+
+}  // namespace weld::proxy

@@ -1,0 +1,76 @@
+#pragma once
+// The upstream side: where it is (parsed once), and pooled asynchronous
+// connections to it over TCP or TLS. One pool per worker thread, so no locks.
+
+#include <chrono>
+#include <deque>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "asio.h"
+#include "weld/base/result.h"
+
+namespace weld::proxy {
+
+/// The upstream base URL, parsed.
+struct UpstreamTarget {
+  bool tls = false;
+  std::string host;         ///< without brackets
+  std::string port;         ///< "80", "443" or as given
+  std::string path_prefix;  ///< "" or "/prefix" (no trailing slash)
+  std::string host_header;  ///< Host header value
+};
+
+/// Parses "http://host[:port][/prefix]" or "https://…". Errors name the URL.
+Result<UpstreamTarget> parse_upstream_url(std::string_view url);
+
+/// One connection to the upstream, plain or TLS.
+class UpstreamConnection {
+ public:
+  UpstreamConnection(asio::any_io_executor executor, asio::ssl::context* tls_context);
+
+  /// Resolves and connects (and handshakes for TLS) within `timeout`.
+  awaitable<error_code> connect(const UpstreamTarget& target, std::chrono::milliseconds timeout);
+  /// Writes all of `data` within `timeout`.
+  awaitable<error_code> write(const std::vector<asio::const_buffer>& data, std::chrono::milliseconds timeout);
+  /// Reads a response header into `parser` within `timeout`.
+  awaitable<error_code> read_header(http::response_parser<http::buffer_body>& parser,
+                                    std::chrono::milliseconds timeout);
+  /// Reads whatever body is available (at least some) within `timeout`.
+  awaitable<error_code> read_some(http::response_parser<http::buffer_body>& parser,
+                                  std::chrono::milliseconds timeout);
+  /// Aborts pending operations (client went away, shutdown).
+  void close();
+  bool is_open() const;
+
+  /// Set when it came from the pool (a failure before any response byte may
+  /// then be a connection the server closed while idle: retry once).
+  bool reused = false;
+  std::chrono::steady_clock::time_point idle_since;
+
+ private:
+  beast::tcp_stream& lowest();
+  std::unique_ptr<beast::tcp_stream> plain_;
+  std::unique_ptr<beast::ssl_stream<beast::tcp_stream>> tls_;
+  beast::flat_buffer buffer_;
+};
+
+/// Idle keep-alive connections of one worker.
+class UpstreamPool {
+ public:
+  /// An idle connection younger than the idle limit, or nullptr.
+  std::unique_ptr<UpstreamConnection> take();
+  /// Returns a connection whose last response was complete and keep-alive.
+  void put(std::unique_ptr<UpstreamConnection> connection);
+  void clear() { idle_.clear(); }
+
+ private:
+  // Node's default keepAliveTimeout is 5 s; staying under it avoids racing
+  // the server's close on most upstreams.
+  static constexpr std::chrono::milliseconds kMaxIdle{4000};
+  static constexpr std::size_t kMaxIdleConnections = 512;
+  std::deque<std::unique_ptr<UpstreamConnection>> idle_;
+};
+
+}  // namespace weld::proxy

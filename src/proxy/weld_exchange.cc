@@ -1,0 +1,274 @@
+// Tagged requests (SPEC §3.3, §3.4): the core drives the filter chain. The
+// upstream attempts run in their own coroutine while this one keeps a
+// streaming client alive with keep-alive frames; a client that disconnects
+// closes the upstream connection, which cancels the attempt.
+
+#include <cstring>
+
+#include "session.h"
+#include "sse_decoder.h"
+#include "weld/json/parse.h"
+#include "weld/json/serialize.h"
+#include "weld/json/utf8.h"
+
+namespace weld::proxy {
+namespace {
+
+// Bounds the retry loop whatever the filters ask (max_retries is at most 10,
+// plus one two-phase follow-up).
+constexpr int kMaxAttempts = 12;
+constexpr std::size_t kMaxUpstreamBody = 64u << 20;
+
+std::string format_seconds(std::chrono::milliseconds ms) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", static_cast<double>(ms.count()) / 1000.0);
+  return buf;
+}
+
+std::string chunk(std::string_view data) {
+  char hex[32];
+  int len = std::snprintf(hex, sizeof hex, "%zx\r\n", data.size());
+  std::string out(hex, static_cast<std::size_t>(len));
+  out += data;
+  out += "\r\n";
+  return out;
+}
+
+// "upstream answered HTTP 500: <its error message>"
+std::string upstream_status_message(int status, std::string_view body) {
+  std::string message = "upstream answered HTTP " + std::to_string(status);
+  Result<json::Value> doc = json::parse(body);
+  if (doc) {
+    const json::Value* error = doc->find("error");
+    const json::Value* text = error ? error->find("message") : nullptr;
+    if (text == nullptr) text = doc->find("message");
+    if (text == nullptr && error != nullptr && error->is_string()) text = error;
+    if (text != nullptr && text->is_string()) {
+      message += ": ";
+      message += json::utf8_prefix(text->as_string(), 500);
+    }
+  }
+  return message;
+}
+
+}  // namespace
+
+awaitable<void> Session::weld(Request& req, Api api, std::string_view agent_header, RequestLog& log) {
+  Exchange ex;
+  ex.api = api;
+  ex.raw_body = req.body();
+  ex.agent_header = agent_header;
+  ex.registry = shared_.registry();
+  FilterChain chain(shared_.chain);
+  FilterAction action = chain.on_request(ex);
+  if (action == FilterAction::Passthrough) {
+    co_await relay(req, log);
+    co_return;
+  }
+  if (ex.agent != nullptr) log.agent = ex.agent->name;
+  bool stream_started = false;
+  if (action == FilterAction::Continue) {
+    log.outcome = "ok";
+    start_monitor();
+    attempts_done_ = false;
+    attempts_exception_ = nullptr;
+    asio::co_spawn(worker_.io, run_attempts(req, ex, chain, log), [this](std::exception_ptr e) {
+      attempts_exception_ = e;
+      attempts_done_ = true;
+      wake_.cancel();
+    });
+    const auto interval = ex.keepalive.empty() ? std::chrono::milliseconds(std::chrono::hours(24))
+                                               : shared_.config.keepalive_interval;
+    while (!attempts_done_) {
+      error_code ec;
+      wake_.expires_after(interval);
+      co_await wake_.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+      if (attempts_done_ || client_gone_ || ec || ex.keepalive.empty()) continue;
+      // Keep the streaming client alive while the upstream generates.
+      std::string out;
+      if (!stream_started) {
+        out = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n";
+        out += client_is_http10_ ? "" : "Transfer-Encoding: chunked\r\n";
+        if (client_is_http10_) keep_alive_ = false;
+        out += connection_header();
+        out += "\r\n";
+        stream_started = true;
+        log.status = 200;
+      }
+      out += client_is_http10_ ? ex.keepalive : chunk(ex.keepalive);
+      if (!co_await write_client(out) && current_upstream_ != nullptr) current_upstream_->close();
+    }
+    co_await stop_monitor();
+    if (attempts_exception_) {
+      try {
+        std::rethrow_exception(attempts_exception_);
+      } catch (const std::exception& e) {
+        shared_.log(std::string("{\"event\":\"internal_error\",\"error\":") + json::quote(e.what()) + "}");
+      }
+      ex.outcome = "internal_error";
+      ex.reply = Reply{};
+      ex.reply.status = 500;
+      ex.reply.body = json::serialize(render_error(api, "api_error", "internal error in the proxy"));
+      if (ex.client_stream) ex.reply.stream_frames = render_stream_error(api, "api_error", "internal error in the proxy");
+    }
+  }
+  log.attempts = ex.attempts;
+  log.outcome = ex.outcome.empty() ? "ok" : ex.outcome;
+  shared_.metrics.add_validation_failures(log.agent, ex.validation_failures);
+  shared_.metrics.add_retries(log.agent, ex.attempts > 1 ? ex.attempts - 1 : 0);
+  shared_.metrics.add_repairs(log.agent, ex.repairs);
+  if (client_gone_) {
+    log.outcome = "cancelled";
+    keep_alive_ = false;
+    co_return;
+  }
+  const Reply& reply = ex.reply;
+  if (stream_started) {
+    // Already 200 text/event-stream: the answer (or an error event) follows.
+    std::string out = client_is_http10_ ? reply.stream_frames : chunk(reply.stream_frames);
+    if (!client_is_http10_) out += "0\r\n\r\n";
+    co_await write_client(out);
+    co_return;
+  }
+  if (ex.client_stream && reply.status == 200 && !reply.stream_frames.empty()) {
+    std::string out = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n";
+    if (client_is_http10_) {
+      keep_alive_ = false;
+      out += connection_header();
+      out += "\r\n";
+      out += reply.stream_frames;
+    } else {
+      out += "Content-Length: " + std::to_string(reply.stream_frames.size()) + "\r\n";
+      out += connection_header();
+      out += "\r\n";
+      out += reply.stream_frames;
+    }
+    log.status = 200;
+    co_await write_client(out);
+    co_return;
+  }
+  co_await send_simple(reply.status, reply.content_type, reply.body, log);
+}
+
+awaitable<void> Session::run_attempts(Request& req, Exchange& ex, FilterChain& chain, RequestLog& log) {
+  for (;;) {
+    FilterAction action = FilterAction::Continue;
+    if (ex.attempts >= kMaxAttempts) {
+      ex.outcome = "internal_error";
+      ex.reply = Reply{};
+      ex.reply.status = 500;
+      ex.reply.body = json::serialize(render_error(ex.api, "api_error", "too many upstream attempts"));
+      ex.reply.stream_frames = render_stream_error(ex.api, "api_error", "too many upstream attempts");
+      co_return;
+    }
+    ++ex.attempts;
+    const auto start = std::chrono::steady_clock::now();
+    std::optional<Error> error = co_await attempt(req, ex, chain, action);
+    log.upstream_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (client_gone_) {
+      ex.outcome = "cancelled";
+      co_return;
+    }
+    if (error) {
+      action = chain.on_error(ex, *error);
+      if (action != FilterAction::Reply) {
+        ex.outcome = "upstream_error";
+        ex.reply = Reply{};
+        ex.reply.status = 502;
+        ex.reply.body = json::serialize(render_error(ex.api, "api_error", error->message));
+        ex.reply.stream_frames = render_stream_error(ex.api, "api_error", error->message);
+      }
+      co_return;
+    }
+    if (action == FilterAction::Reply) co_return;  // decided while streaming
+    action = chain.on_response_end(ex);
+    if (action == FilterAction::Retry) continue;
+    if (action != FilterAction::Reply) {
+      ex.outcome = "internal_error";
+      ex.reply = Reply{};
+      ex.reply.status = 500;
+      ex.reply.body = json::serialize(render_error(ex.api, "api_error", "no filter produced an answer"));
+      ex.reply.stream_frames = render_stream_error(ex.api, "api_error", "no filter produced an answer");
+    }
+    co_return;
+  }
+}
+
+awaitable<std::optional<Error>> Session::attempt(Request& req, Exchange& ex, FilterChain& chain,
+                                                 FilterAction& action) {
+  const ServerConfig& config = shared_.config;
+  std::string body = json::serialize(ex.upstream_body);
+  std::string head = upstream_head(req, /*tagged=*/true, body.size());
+  std::optional<ResponseParser> parser;
+  std::unique_ptr<UpstreamConnection> connection;
+  std::optional<Error> error = co_await open_upstream(head, body, parser, connection, false, config.connect_timeout,
+                                                      config.upstream_timeout);
+  if (error) co_return error;
+  ex.upstream_status = parser->get().result_int();
+  std::string_view content_type = parser->get()[http::field::content_type];
+  if (ex.upstream_status < 200 || ex.upstream_status >= 300) {
+    std::string text;
+    error_code ec = co_await read_body(*connection, *parser, text, 1u << 20, config.upstream_timeout);
+    if (client_gone_) co_return Error{"cancelled", "the client went away", ""};
+    if (!ec) release_upstream(std::move(connection), *parser);
+    co_return Error{"upstream_status", upstream_status_message(ex.upstream_status, text), ""};
+  }
+  const std::string seconds_text = format_seconds(config.upstream_timeout);
+  if (content_type.substr(0, 17) != "text/event-stream") {
+    ex.upstream_sse = false;
+    std::string text;
+    error_code ec = co_await read_body(*connection, *parser, text, kMaxUpstreamBody, config.upstream_timeout);
+    if (client_gone_) co_return Error{"cancelled", "the client went away", ""};
+    if (ec == beast::error::timeout) {
+      co_return Error{"timeout", "the upstream stalled: nothing received for " + seconds_text + " s", ""};
+    }
+    if (ec) co_return Error{"truncated", "the upstream's answer was cut off: " + ec.message(), ""};
+    release_upstream(std::move(connection), *parser);
+    Result<json::Value> doc = json::parse(text);
+    if (!doc) co_return Error{"protocol", "the upstream answered with a body that is not JSON", ""};
+    ex.upstream_json = std::move(*doc);
+    co_return std::nullopt;
+  }
+  ex.upstream_sse = true;
+  SseDecoder decoder;
+  bool bad_event = false;
+  auto on_event = [&](std::string_view data) {
+    if (data == "[DONE]") return true;
+    Result<json::Value> event = json::parse(data);
+    if (!event) {
+      bad_event = true;
+      return false;
+    }
+    action = chain.on_response_event(ex, *event);
+    return action == FilterAction::Continue;
+  };
+  char buffer[8192];
+  error_code ec;
+  current_upstream_ = connection.get();
+  bool stop = false;
+  while (!parser->is_done() && !stop) {
+    parser->get().body().data = buffer;
+    parser->get().body().size = sizeof buffer;
+    ec = co_await connection->read_some(*parser, config.upstream_timeout);
+    const std::size_t n = sizeof buffer - parser->get().body().size;
+    if (n > 0 && !client_gone_) stop = !decoder.feed(std::string_view(buffer, n), on_event);
+    if (ec || client_gone_) break;
+  }
+  current_upstream_ = nullptr;
+  if (client_gone_) co_return Error{"cancelled", "the client went away", ""};
+  if (stop) {
+    if (bad_event) co_return Error{"protocol", "the upstream sent a stream event that is not JSON", ""};
+    if (decoder.too_large()) co_return Error{"protocol", "the upstream sent a stream event over 16 MiB", ""};
+    co_return std::nullopt;  // a filter replied; dropping the connection cancels the rest
+  }
+  if (ec == beast::error::timeout) {
+    co_return Error{"timeout", "the upstream stalled: nothing received for " + seconds_text + " s", ""};
+  }
+  if (ec) co_return Error{"truncated", "the upstream closed the stream before the answer was complete", ""};
+  decoder.feed("\n\n", on_event);  // a last event without its blank line
+  if (bad_event) co_return Error{"protocol", "the upstream sent a stream event that is not JSON", ""};
+  release_upstream(std::move(connection), *parser);
+  co_return std::nullopt;
+}
+
+}  // namespace weld::proxy

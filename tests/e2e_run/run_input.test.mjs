@@ -1,0 +1,230 @@
+// Inputs: every schema-loading failure (52, zero requests), @path forms, the
+// prompt from stdin, no prompt; the offline model; and secrets: the API key
+// appears in no output and no file weld writes.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  APIS, API_KEY, SCHEMA, SCHEMA_TEXT, firstUserText, parseLines, providerArgs, runWeld, so, startServer, tempDir,
+  walkFiles,
+} from './lib.mjs';
+
+const env = { WELD_API_KEY: API_KEY };
+const OK = '{"summary":"fine","risk_level":"medium"}';
+
+// Each case: [name, make(dir) -> --json-schema value, expected stderr (string, or RegExp)].
+const SCHEMA_FAILURES = [
+  ['empty', () => '', '--json-schema cannot be empty.\n'],
+  ['blank', () => '  \n ', '--json-schema cannot be empty.\n'],
+  ['directory', (dir) => `@${dir}`, (dir) => `--json-schema "@${dir}" must be a regular file.\n`],
+  ['fifo', (dir) => { const p = path.join(dir, 'fifo'); execFileSync('mkfifo', [p]); return `@${p}`; },
+    (dir) => `--json-schema "@${path.join(dir, 'fifo')}" must be a regular file.\n`],
+  ['too large', (dir) => { const p = path.join(dir, 'big.json'); fs.writeFileSync(p, ' '.repeat(4194305)); return `@${p}`; },
+    (dir) => `--json-schema file "${path.join(dir, 'big.json')}" is 4194305 bytes (>4194304). Refusing to read; this is almost certainly a wrong-path argument.\n`],
+  ['file not JSON', (dir) => { const p = path.join(dir, 's.json'); fs.writeFileSync(p, '{"type": "object", SECRET-PREFIX'); return `@${p}`; },
+    (dir) => `--json-schema content of "${path.join(dir, 's.json')}" is not valid JSON.\n`],
+  ['missing file', (dir) => `@${path.join(dir, 'nope.json')}`,
+    (dir) => new RegExp(`^--json-schema (could not read "${path.join(dir, 'nope.json')}": .+|"@${path.join(dir, 'nope.json')}" must be a regular file\\.)\\n$`)],
+  ['inline not JSON', () => '{"type":', /^--json-schema is not valid JSON: .+\n$/],
+  ['not an object', () => '["type"]', '--json-schema must be a JSON object describing a schema.\n'],
+  ['root rejects objects', () => '{"type":"string"}',
+    /^--json-schema root must accept object-typed values \(tool parameters are always JSON objects\)\./],
+  ['root $ref', () => '{"$ref":"#/$defs/A","$defs":{"A":{"type":"object"}}}',
+    /^--json-schema root must accept object-typed values/],
+  ['unknown keyword', () => '{"type":"object","propertees":{}}', /^--json-schema is not a valid JSON Schema: .*propertees.*\n$/],
+  ['wrong keyword type', () => '{"type":42}', /^--json-schema is not a valid JSON Schema: .+\n$/],
+];
+
+for (const api of APIS) {
+  for (const [name, make, expected] of SCHEMA_FAILURES) {
+    test(`${api}: schema failure (${name}): exit 52, exact message, zero requests`, async () => {
+      const dir = tempDir();
+      const server = await startServer([so(OK)]);
+      try {
+        const value = make(dir);
+        const r = await runWeld([...providerArgs(api, server.port), '-p', 'x', '--json-schema', value,
+          '--output-format', 'json'], { env, timeoutMs: 10000 });
+        assert.equal(r.code, 52, r.stderr);
+        const want = typeof expected === 'function' ? expected(dir) : expected;
+        if (want instanceof RegExp) assert.match(r.stderr, want); else assert.equal(r.stderr, want);
+        assert.ok(!r.stderr.includes('SECRET-PREFIX'));
+        assert.equal(r.stdout, '');
+        assert.equal((await server.requests()).length, 0);
+      } finally { await server.close(); fs.rmSync(dir, { recursive: true, force: true }); }
+    });
+  }
+
+  test(`${api}: @path forms: relative to the working directory and ~/`, async () => {
+    const home = tempDir();
+    const cwd = path.join(home, 'project');
+    fs.mkdirSync(path.join(cwd, 'schemas'), { recursive: true });
+    fs.writeFileSync(path.join(cwd, 'schemas/s.json'), SCHEMA_TEXT);
+    fs.writeFileSync(path.join(home, 'home-schema.json'), SCHEMA_TEXT);
+    for (const form of ['@./schemas/s.json', '@schemas/s.json', '@~/home-schema.json', `@${cwd}/schemas/../schemas/s.json`]) {
+      const server = await startServer([so(OK)]);
+      try {
+        const r = await runWeld([...providerArgs(api, server.port), '-p', 'x', '--json-schema', form], { env, home, cwd });
+        assert.equal(r.code, 0, `${form}: ${r.stderr}`);
+        assert.equal(r.stdout, OK + '\n');
+      } finally { await server.close(); }
+    }
+  });
+
+  test(`${api}: prompt from stdin, and stdin + -p (piped text, blank line, prompt)`, async () => {
+    const server = await startServer([so(OK), so(OK), so(OK)]);
+    try {
+      let r = await runWeld([...providerArgs(api, server.port), '--json-schema', SCHEMA_TEXT], { env, stdin: 'diff --git a b\n' });
+      assert.equal(r.code, 0, r.stderr);
+      r = await runWeld([...providerArgs(api, server.port), '--json-schema', SCHEMA_TEXT, '-p', 'Assess the diff'],
+        { env, stdin: 'diff --git a b\n' });
+      assert.equal(r.code, 0, r.stderr);
+      r = await runWeld([...providerArgs(api, server.port), '--json-schema', SCHEMA_TEXT, 'Positional', 'prompt'], { env });
+      assert.equal(r.code, 0, r.stderr);
+      const requests = await server.requests();
+      assert.equal(firstUserText(requests[0]), 'diff --git a b');
+      assert.equal(firstUserText(requests[1]), 'diff --git a b\n\nAssess the diff');
+      assert.equal(firstUserText(requests[2]), 'Positional prompt');
+    } finally { await server.close(); }
+  });
+
+  test(`${api}: no prompt at all: exit 1 and the exact message, nothing sent`, async () => {
+    const server = await startServer([so(OK)]);
+    try {
+      const r = await runWeld([...providerArgs(api, server.port), '--json-schema', SCHEMA_TEXT], { env });
+      assert.equal(r.code, 1);
+      assert.equal(r.stderr,
+        'No input provided via stdin. Input can be provided by piping data into weld or using the --prompt option.\n');
+      assert.equal(r.stdout, '');
+      assert.equal((await server.requests()).length, 0);
+    } finally { await server.close(); }
+  });
+
+  test(`${api}: the API key appears in no output and no file weld wrote`, async () => {
+    const home = tempDir();
+    const cwd = path.join(home, 'work');
+    fs.mkdirSync(cwd);
+    const server = await startServer([
+      so('{"summary":"x"}'),
+      { text: 'thinking', tool_calls: [{ name: 'list_directory', arguments: {} }] },
+      so(OK),
+      { status: 401 },
+      { status: 500 }, { status: 500 }, { status: 500 }, { status: 500 }, { status: 500 }, { status: 500 },
+    ], { repeatLast: true });
+    const outputs = [];
+    try {
+      for (const format of ['text', 'json', 'stream-json']) {
+        const extra = format === 'stream-json' ? ['--include-partial-messages'] : [];
+        const r = await runWeld([...providerArgs(api, server.port), '-p', 'x', '--json-schema', SCHEMA_TEXT,
+          '--output-format', format, ...extra], { env, home, cwd, timeoutMs: 60000 });
+        outputs.push(r);
+      }
+      assert.equal(outputs[0].code, 0, outputs[0].stderr);
+      assert.equal(outputs[1].code, 41, outputs[1].stderr);
+      const requests = await server.requests();
+      // The key did reach the server (so the scan below can fail).
+      const sent = JSON.stringify(requests.map((q) => q.headers));
+      assert.ok(sent.includes(API_KEY), 'the key was sent to the provider');
+      for (const r of outputs) {
+        assert.ok(!r.stdout.includes(API_KEY), 'stdout');
+        assert.ok(!r.stderr.includes(API_KEY), 'stderr');
+      }
+      const files = walkFiles(home);
+      const transcripts = files.filter((f) => f.endsWith('.jsonl'));
+      assert.ok(transcripts.length >= 3, `transcripts recorded: ${files.join(', ')}`);
+      for (const f of files) assert.ok(!fs.readFileSync(f, 'utf8').includes(API_KEY), f);
+      // Transcripts redact the structured_output payload, failed attempts included.
+      const first = fs.readFileSync(transcripts.sort((a, b) => fs.statSync(a).mtimeMs - fs.statSync(b).mtimeMs)[0], 'utf8');
+      assert.ok(first.includes('structured_output payload (see stdout result)'));
+      assert.ok(!first.includes('"summary\\":\\"x\\"') && !first.includes('fine'), first);
+    } finally { await server.close(); }
+  });
+}
+
+test('offline: the README command works with nothing configured', async () => {
+  const r = await runWeld(['-p', 'Assess the risk of this change', '--json-schema',
+    '{"type":"object","properties":{"summary":{"type":"string"},"risk_level":{"enum":["low","medium","high"]}},"required":["summary","risk_level"]}']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /offline model/);
+  assert.ok(r.stdout.endsWith('\n'));
+  assert.equal(r.stdout.indexOf('\n'), r.stdout.length - 1);
+  const value = JSON.parse(r.stdout);
+  assert.equal(typeof value.summary, 'string');
+  assert.ok(['low', 'medium', 'high'].includes(value.risk_level));
+});
+
+test('offline: deterministic per --seed, json envelope', async () => {
+  const a = await runWeld(['--provider', 'offline', '--seed', '7', '-p', 'x', '--json-schema', SCHEMA_TEXT]);
+  const b = await runWeld(['--provider', 'offline', '--seed', '7', '-p', 'x', '--json-schema', SCHEMA_TEXT]);
+  assert.equal(a.code, 0, a.stderr);
+  assert.equal(a.stdout, b.stdout);
+  const j = await runWeld(['--provider', 'offline', '-p', 'x', '--json-schema', SCHEMA_TEXT, '--output-format', 'stream-json']);
+  assert.equal(j.code, 0, j.stderr);
+  const last = parseLines(j.stdout).at(-1);
+  assert.equal(last.subtype, 'success');
+  assert.deepEqual(Object.keys(last.structured_result).sort(), Object.keys(SCHEMA.properties).sort());
+});
+
+test('conflicting flags: exit 1', async () => {
+  const r = await runWeld(['--yolo', '--approval-mode', 'default', '-p', 'x']);
+  assert.equal(r.code, 1);
+  assert.equal(r.stderr, 'weld: Cannot use both --yolo (-y) and --approval-mode together. Use --approval-mode=yolo instead.\n'
+    + "Run 'weld --help' for usage.\n");
+});
+
+for (const api of APIS) {
+  test(`${api}: settings deny structured_output unless --bare; approval modes pick the tools`, async () => {
+    const home = tempDir();
+    const cwd = path.join(home, 'proj');
+    fs.mkdirSync(path.join(cwd, '.weld'), { recursive: true });
+    fs.writeFileSync(path.join(cwd, '.weld/settings.json'), JSON.stringify({ permissions: { deny: ['structured_output'] } }));
+    const server = await startServer([{ text: 'plain' }, so(OK), so(OK)]);
+    try {
+      const denied = await runWeld([...providerArgs(api, server.port), '-p', 'x', '--json-schema', SCHEMA_TEXT], { env, home, cwd });
+      assert.equal(denied.code, 1);
+      const bare = await runWeld([...providerArgs(api, server.port), '-p', 'x', '--json-schema', SCHEMA_TEXT, '--bare',
+        '--approval-mode', 'auto-edit'], { env, home, cwd });
+      assert.equal(bare.code, 0, bare.stderr);
+      const yolo = await runWeld([...providerArgs(api, server.port), '-p', 'x', '--json-schema', SCHEMA_TEXT, '--bare',
+        '--yolo'], { env, home, cwd });
+      assert.equal(yolo.code, 0, yolo.stderr);
+      const names = (q) => (q.body.tools || []).map((t) => (api === 'openai' ? t.function.name : t.name));
+      const requests = await server.requests();
+      assert.deepEqual(names(requests[0]), ['read_file', 'list_directory', 'glob', 'grep_search']);
+      assert.deepEqual(names(requests[1]), ['read_file', 'list_directory', 'glob', 'grep_search', 'write_file', 'edit',
+        'structured_output']);
+      assert.deepEqual(names(requests[2]), ['read_file', 'list_directory', 'glob', 'grep_search', 'write_file', 'edit',
+        'run_shell_command', 'structured_output']);
+    } finally { await server.close(); }
+  });
+
+  test(`${api}: --continue resumes the newest session with its messages (payload redacted)`, async () => {
+    const home = tempDir();
+    const cwd = path.join(home, 'proj');
+    fs.mkdirSync(cwd);
+    const server = await startServer([
+      so('{"summary":"first-secret"}', 'call_a'), so(OK, 'call_b'), so(OK, 'call_c'),
+    ]);
+    try {
+      const first = await runWeld([...providerArgs(api, server.port), '-p', 'first prompt', '--json-schema', SCHEMA_TEXT,
+        '--output-format', 'json'], { env, home, cwd });
+      assert.equal(first.code, 0, first.stderr);
+      const sessionId = JSON.parse(first.stdout).at(-1).session_id;
+      const second = await runWeld([...providerArgs(api, server.port), '--continue', '-p', 'second prompt',
+        '--json-schema', SCHEMA_TEXT, '--output-format', 'json'], { env, home, cwd });
+      assert.equal(second.code, 0, second.stderr);
+      assert.equal(JSON.parse(second.stdout).at(-1).session_id, sessionId);
+      const requests = await server.requests();
+      const body = JSON.stringify(requests[2].body.messages);
+      assert.ok(body.includes('first prompt') && body.includes('second prompt'), body);
+      assert.ok(body.includes('structured_output payload (see stdout result)'), body);
+      assert.ok(!body.includes('first-secret'), body);
+      const missing = await runWeld([...providerArgs(api, server.port), '--resume', 'no-such-session', '-p', 'x'],
+        { env, home, cwd });
+      assert.equal(missing.code, 1);
+      assert.match(missing.stderr, /^No session "no-such-session" for /);
+    } finally { await server.close(); }
+  });
+}

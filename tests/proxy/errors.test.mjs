@@ -1,0 +1,152 @@
+// Upstream failures become errors in the client's API shape within the
+// configured timeout; a client that disconnects cancels its upstream request
+// (SPEC §3.5).
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import { after, before, test } from 'node:test';
+import { parseSse, postJson, sleep, startFake, startProxy, startRawUpstream, until } from './harness.mjs';
+
+let fake;
+let proxy;
+
+before(async () => {
+  fake = await startFake({ responses: [] });
+  proxy = await startProxy(fake.url, ['--upstream-timeout', '1', '--keepalive', '0.2']);
+});
+after(async () => {
+  await proxy.stop();
+  fake.stop();
+});
+
+const anthropicBody = (extra = {}) => ({ model: 'm__schema=router', max_tokens: 50, messages: [{ role: 'user', content: 'x' }], ...extra });
+const openaiBody = (extra = {}) => ({ model: 'm__schema=router', messages: [{ role: 'user', content: 'x' }], ...extra });
+const call = (extra = {}) => ({ tool_calls: [{ name: 'router', arguments: { action: 'refund' } }], ...extra });
+
+test('upstream 500 → 502 in the client shape, with the upstream message', async () => {
+  await fake.reset({ responses: [{ status: 500, error: { type: 'api_error', message: 'GPU on fire' } }] });
+  const a = await postJson(`${proxy.url}/v1/messages`, anthropicBody());
+  assert.equal(a.status, 502);
+  assert.equal(a.json.type, 'error');
+  assert.equal(a.json.error.type, 'api_error');
+  assert.equal(a.json.error.message, 'upstream answered HTTP 500: GPU on fire');
+  await fake.reset({ responses: [{ status: 500, error: { message: 'GPU on fire', type: 'server_error' } }] });
+  const o = await postJson(`${proxy.url}/v1/chat/completions`, openaiBody());
+  assert.equal(o.status, 502);
+  assert.equal(o.json.error.message, 'upstream answered HTTP 500: GPU on fire');
+});
+
+test('upstream 429 keeps its status for the client', async () => {
+  await fake.reset({ responses: [{ status: 429, headers: { 'retry-after': '1' } }] });
+  const a = await postJson(`${proxy.url}/v1/messages`, anthropicBody());
+  assert.equal(a.status, 429);
+  assert.equal(a.json.error.type, 'rate_limit_error');
+});
+
+test('refused connection → 502 for tagged and untagged requests', async () => {
+  const closed = net.createServer();
+  await new Promise((r) => closed.listen(0, '127.0.0.1', r));
+  const port = closed.address().port;
+  await new Promise((r) => closed.close(r));
+  const p = await startProxy(`http://127.0.0.1:${port}`);
+  try {
+    const a = await postJson(`${p.url}/v1/messages`, anthropicBody());
+    assert.equal(a.status, 502);
+    assert.equal(a.json.error.type, 'api_error');
+    assert.equal(a.json.error.message, `could not connect to the upstream 127.0.0.1:${port}: Connection refused`);
+    const o = await postJson(`${p.url}/v1/chat/completions`, { model: 'plain', messages: [] });
+    assert.equal(o.status, 502);
+    assert.equal(o.json.error.message, `could not connect to the upstream 127.0.0.1:${port}: Connection refused`);
+    const ready = await fetch(`${p.url}/readyz`);
+    assert.equal(ready.status, 503);
+    assert.equal((await ready.json()).status, 'not ready');
+  } finally {
+    await p.stop();
+  }
+});
+
+test('truncated upstream stream → 502, and an error event for a started stream', async () => {
+  await fake.reset({ responses: [call({ truncate_after: 3 })] });
+  const a = await postJson(`${proxy.url}/v1/messages`, anthropicBody());
+  assert.equal(a.status, 502);
+  assert.equal(a.json.error.message, 'the upstream closed the stream before the answer was complete');
+  // Streaming client: pings started the stream, so the error comes as an SSE error event.
+  await fake.reset({ responses: [call({ truncate_after: 3, delay_ms: 500 })] });
+  const s = await fetch(`${proxy.url}/v1/messages`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(anthropicBody({ stream: true })),
+  });
+  assert.equal(s.status, 200);
+  const events = parseSse(await s.text());
+  assert.equal(events[0].event, 'ping');
+  const error = events.find((e) => e.event === 'error');
+  assert.ok(error, JSON.stringify(events));
+  assert.equal(error.data.error.message, 'the upstream closed the stream before the answer was complete');
+});
+
+test('stalled upstream → 504 within the configured timeout (1 s)', async () => {
+  await fake.reset({ responses: [call({ stall_after: 2, stall_ms: 20000 })] });
+  let started = Date.now();
+  const a = await postJson(`${proxy.url}/v1/messages`, anthropicBody());
+  let elapsed = Date.now() - started;
+  assert.equal(a.status, 504);
+  assert.equal(a.json.error.type, 'timeout_error');
+  assert.equal(a.json.error.message, 'the upstream stalled: nothing received for 1 s');
+  assert.ok(elapsed >= 900 && elapsed < 4000, `${elapsed} ms`);
+  await fake.reset({ responses: [{ hang: true }] });
+  started = Date.now();
+  const o = await postJson(`${proxy.url}/v1/chat/completions`, openaiBody());
+  elapsed = Date.now() - started;
+  assert.equal(o.status, 504);
+  assert.equal(o.json.error.message, 'the upstream did not answer within 1000 ms');
+  assert.ok(elapsed >= 900 && elapsed < 4000, `${elapsed} ms`);
+  // Untagged: the same timeout applies.
+  await fake.reset({ responses: [{ hang: true }] });
+  const u = await postJson(`${proxy.url}/v1/chat/completions`, { model: 'plain', messages: [] });
+  assert.equal(u.status, 504);
+});
+
+for (const tagged of [true, false]) {
+  test(`client disconnect cancels the upstream request (${tagged ? 'tagged' : 'untagged'})`, async () => {
+    // An upstream that accepts the request and never answers.
+    const upstream = await startRawUpstream(() => {});
+    const p = await startProxy(upstream.url);
+    try {
+      const controller = new AbortController();
+      const request = fetch(`${p.url}/v1/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: tagged ? 'm__schema=router' : 'm', max_tokens: 5, stream: true, messages: [] }),
+        signal: controller.signal,
+      }).catch(() => null);
+      await until(() => upstream.state.requests.length === 1, 5000, 'the upstream request');
+      assert.equal(upstream.state.closed, 0);
+      controller.abort();
+      await request;
+      await until(() => upstream.state.closed === 1, 3000, 'the upstream connection to close');
+      await until(() => p.accessLogs().length === 1, 3000, 'the access log');
+      assert.equal(p.accessLogs()[0].outcome, 'cancelled');
+    } finally {
+      await p.stop();
+      upstream.stop();
+    }
+  });
+}
+
+test('request limits: 413 for a body over --max-body-bytes', async () => {
+  const p = await startProxy(fake.url, ['--max-body-bytes', '1000']);
+  try {
+    const r = await postJson(`${p.url}/v1/messages`, { model: 'm', pad: 'x'.repeat(2000) });
+    assert.equal(r.status, 413);
+    assert.equal(r.json.error.type, 'request_too_large');
+    assert.equal(r.json.error.message, 'request body is larger than 1000 bytes');
+  } finally {
+    await p.stop();
+  }
+});
+
+test('malformed JSON on a tagged route → 400 in the client shape', async () => {
+  const r = await postJson(`${proxy.url}/v1/messages`, '{"model":"m__schema=router", oops}');
+  assert.equal(r.status, 400);
+  assert.equal(r.json.error.type, 'invalid_request_error');
+  assert.match(r.json.error.message, /^request body is not valid JSON: /);
+  await sleep(10);
+});

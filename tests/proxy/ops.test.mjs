@@ -1,0 +1,160 @@
+// Operating weld proxy: health, readiness, metrics, registry reload (file
+// change and SIGHUP, good and bad), invalid registry at start, graceful
+// shutdown, `weld agents check` and `weld agents export` (SPEC §3.1, §3.2, §3.5).
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { postJson, runWeld, sleep, sourceDir, startFake, startProxy, tmpdir, until } from './harness.mjs';
+
+const colorAgent = {
+  color: { description: 'Pick a color', input_schema: { type: 'object', properties: { color: { enum: ['red', 'blue'] } }, required: ['color'] } },
+};
+const ask = (model) => ({ model, max_tokens: 20, messages: [{ role: 'user', content: 'x' }] });
+
+test('healthz, readyz and metrics', async () => {
+  const fake = await startFake({ responses: [
+    { tool_calls: [{ name: 'router', arguments: { action: 'refund' } }] },
+    { tool_calls: [{ name: 'advisor', arguments: { options: [{ label: 'a', confidence: 3, reason: 'r' }], summary: 's' } }] },
+    { tool_calls: [{ name: 'router', arguments: { action: 'x' } }] },
+    { tool_calls: [{ name: 'router', arguments: { action: 'y' } }] },
+    { tool_calls: [{ name: 'router', arguments: { action: 'z' } }] },
+    { text: 'plain' },
+  ] });
+  const p = await startProxy(fake.url);
+  try {
+    const health = await fetch(`${p.url}/healthz`);
+    assert.equal(health.status, 200);
+    assert.deepEqual(await health.json(), { status: 'ok' });
+    const ready = await fetch(`${p.url}/readyz`);
+    assert.equal(ready.status, 200);
+    assert.deepEqual(await ready.json(), { status: 'ready', upstream_status: 200 });
+    assert.equal((await postJson(`${p.url}/v1/messages`, ask('m__schema=router'))).status, 200);
+    assert.equal((await postJson(`${p.url}/v1/messages`, ask('m__schema=advisor'))).status, 200);
+    assert.equal((await postJson(`${p.url}/v1/messages`, ask('m__schema=router'))).status, 502);
+    assert.equal((await postJson(`${p.url}/v1/messages`, ask('m'))).status, 200);
+    const metrics = await fetch(`${p.url}/metrics`);
+    assert.match(metrics.headers.get('content-type'), /^text\/plain; version=0\.0\.4/);
+    const text = await metrics.text();
+    for (const line of [
+      'weld_proxy_requests_total{agent="router",outcome="ok"} 1',
+      'weld_proxy_requests_total{agent="advisor",outcome="ok"} 1',
+      'weld_proxy_requests_total{agent="router",outcome="invalid"} 1',
+      'weld_proxy_requests_total{agent="",outcome="passthrough"} 1',
+      'weld_proxy_validation_failures_total{agent="router"} 3',
+      'weld_proxy_retries_total{agent="router"} 2',
+      'weld_proxy_repairs_total{agent="advisor"} 1',
+      'weld_proxy_upstream_latency_seconds_count 4',
+      'weld_proxy_added_latency_seconds_count 4',
+    ]) {
+      assert.ok(text.split('\n').includes(line), `missing "${line}" in\n${text}`);
+    }
+    assert.match(text, /# TYPE weld_proxy_upstream_latency_seconds histogram/);
+  } finally {
+    await p.stop();
+    fake.stop();
+  }
+});
+
+test('registry reload on file change and SIGHUP; an invalid file is refused and the old kept', async () => {
+  const dir = tmpdir();
+  const file = path.join(dir, 'agents.json');
+  fs.writeFileSync(file, fs.readFileSync(path.join(sourceDir, 'config/agents.json')));
+  const fake = await startFake({ responses: [{ tool_calls: [{ name: 'color', arguments: { color: 'red' } }] }], repeat_last: true });
+  const p = await startProxy(fake.url, ['--agents', file, '--reload-poll', '0.1']);
+  try {
+    assert.equal((await postJson(`${p.url}/v1/messages`, ask('m__schema=color'))).status, 400);
+    // Good change: picked up by polling.
+    fs.writeFileSync(file, JSON.stringify(colorAgent));
+    await until(() => p.logs.some((l) => l.includes('"event":"registry_reload","ok":true')), 5000, 'the reload');
+    const r = await postJson(`${p.url}/v1/messages`, ask('m__schema=color'));
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.json.content[0].text, '{"color":"red"}');
+    const gone = await postJson(`${p.url}/v1/messages`, ask('m__schema=router'));
+    assert.equal(gone.json.error.message, 'unknown agent "router"; known agents: color');
+    // Bad change: refused, logged with the agent name, old registry kept.
+    fs.writeFileSync(file, JSON.stringify({ color: colorAgent.color, broken: { input_schema: { type: 'object', properties: { a: { type: 'strnig' } } } } }));
+    await until(() => p.logs.some((l) => l.includes('"event":"registry_reload","ok":false')), 5000, 'the refused reload');
+    const refused = p.logs.find((l) => l.includes('"ok":false'));
+    assert.match(JSON.parse(refused).error, /agent \\?"broken\\?": input_schema is not a valid JSON Schema/);
+    assert.equal((await postJson(`${p.url}/v1/messages`, ask('m__schema=color'))).status, 200);
+    // SIGHUP reloads too.
+    const reloads = p.logs.filter((l) => l.includes('"event":"registry_reload"')).length;
+    fs.writeFileSync(file, JSON.stringify({ hue: colorAgent.color }));
+    p.child.kill('SIGHUP');
+    await until(() => p.logs.filter((l) => l.includes('"event":"registry_reload"')).length > reloads, 5000, 'SIGHUP reload');
+    const hue = await postJson(`${p.url}/v1/messages`, ask('m__schema=color'));
+    assert.equal(hue.json.error.message, 'unknown agent "color"; known agents: hue');
+    const metrics = await (await fetch(`${p.url}/metrics`)).text();
+    assert.match(metrics, /weld_proxy_registry_reloads_total\{result="refused"\} 1/);
+  } finally {
+    await p.stop();
+    fake.stop();
+  }
+});
+
+test('an invalid registry stops the start, naming the agent (exit 52)', async () => {
+  const dir = tmpdir();
+  const file = path.join(dir, 'agents.json');
+  fs.writeFileSync(file, JSON.stringify({ ok: colorAgent.color, bad: { input_schema: { type: 'object', propertees: {} } } }));
+  const r = await runWeld(['proxy', '--listen', '127.0.0.1:0', '--agents', file]);
+  assert.equal(r.code, 52);
+  const error = JSON.parse(r.stderr.trim().split('\n').at(-1));
+  assert.equal(error.event, 'error');
+  assert.match(error.message, new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: agent "bad": input_schema is not a valid JSON Schema: .*propertees`));
+});
+
+test('SIGTERM: stop accepting, finish the request in flight, exit 0', async () => {
+  const fake = await startFake({ responses: [{ tool_calls: [{ name: 'router', arguments: { action: 'search' } }], delay_ms: 1200 }] });
+  const p = await startProxy(fake.url);
+  try {
+    const inflight = postJson(`${p.url}/v1/messages`, ask('m__schema=router'));
+    await until(async () => (await fake.requests()).length === 1, 5000, 'the upstream request');
+    p.child.kill('SIGTERM');
+    await sleep(200);
+    await assert.rejects(fetch(`${p.url}/healthz`, { signal: AbortSignal.timeout(2000) }));
+    const r = await inflight;
+    assert.equal(r.status, 200);
+    assert.equal(r.json.content[0].text, '{"action":"search"}');
+    assert.equal(await p.exited, 0);
+    assert.ok(p.logs.some((l) => l.includes('"event":"shutdown","signal":"SIGTERM"')));
+  } finally {
+    await p.stop();
+    fake.stop();
+  }
+});
+
+test('weld agents check', async () => {
+  const ok = await runWeld(['agents', 'check', path.join(sourceDir, 'config/agents.json')]);
+  assert.equal(ok.code, 0);
+  assert.equal(ok.stdout, 'ok: 4 agents (router, advisor, ticket, brief)\n');
+  const dir = tmpdir();
+  const file = path.join(dir, 'a.json');
+  fs.writeFileSync(file, '{"x":{"input_schema":{"type":"object","required":"x"}}}');
+  const bad = await runWeld(['agents', 'check', '--json', file]);
+  assert.equal(bad.code, 52);
+  const out = JSON.parse(bad.stdout);
+  assert.equal(out.ok, false);
+  assert.equal(out.agent, 'x');
+  assert.match(out.error, /agent "x": input_schema is not a valid JSON Schema/);
+});
+
+test('weld agents export --claude-code writes sub-agents and a skill', async () => {
+  const dir = tmpdir();
+  const r = await runWeld(['agents', 'export', '--claude-code', dir, '--base-model', 'qwen3-27b']);
+  assert.equal(r.code, 0, r.stderr);
+  const names = ['router', 'advisor', 'ticket', 'brief'];
+  for (const name of names) {
+    const text = fs.readFileSync(path.join(dir, 'agents', `${name}.md`), 'utf8');
+    const front = text.split('---\n')[1];
+    assert.match(front, new RegExp(`^name: ${name}$`, 'm'));
+    assert.match(front, new RegExp(`^model: "qwen3-27b__schema=${name}"$`, 'm'));
+    assert.match(front, /^description: ".+"$/m);
+  }
+  const router = fs.readFileSync(path.join(dir, 'agents', 'router.md'), 'utf8');
+  assert.ok(router.includes('{"action": "search"|"calculator"|"translate"|"refund"}'), router);
+  const skill = fs.readFileSync(path.join(dir, 'skills', 'structured-dispatch', 'SKILL.md'), 'utf8');
+  assert.match(skill, /^---\nname: structured-dispatch\ndescription: ".+"\n---\n/);
+  for (const name of names) assert.ok(skill.includes(`| \`${name}\` |`), skill);
+  assert.ok(skill.includes('`{"options": [{"label": string, "confidence": number 0..1, "reason": string (at most 80 chars)}] (1-3 items), "summary": string (at most 120 chars)}`'), skill);
+});
