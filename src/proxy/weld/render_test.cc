@@ -176,3 +176,15 @@ TEST(RenderStreamError, BothApis) {
 
 }  // namespace
 }  // namespace weld::proxy
+
+namespace weld::proxy {
+namespace {
+
+TEST(RenderResponse, TotalTokensSaturates) {
+  json::Value o = render_response(Api::OpenAI, Candidate{}, "{}", Usage{INT64_MAX, 5}, "m");
+  EXPECT_EQ(R"({"prompt_tokens":9223372036854775807,"completion_tokens":5,"total_tokens":9223372036854775807})",
+            testing::s(*o.find("usage")));
+}
+
+}  // namespace
+}  // namespace weld::proxy

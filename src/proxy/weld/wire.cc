@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 #include "weld/json/parse.h"
 
@@ -67,6 +68,14 @@ std::optional<json::Value> parse_object(std::string_view text) {
   auto parsed = json::parse(text);
   if (!parsed || !parsed->is_object()) return std::nullopt;
   return std::move(*parsed);
+}
+
+std::int64_t saturating_add(std::int64_t a, std::int64_t b) {
+  std::int64_t out;
+  if (__builtin_add_overflow(a, b, &out)) {
+    return b > 0 ? std::numeric_limits<std::int64_t>::max() : std::numeric_limits<std::int64_t>::min();
+  }
+  return out;
 }
 
 std::string make_id(std::string_view prefix, std::string_view seed) {

@@ -35,6 +35,10 @@ json::Value forced_tool_choice(Api api, std::string_view name);
 /// Parses `text` as a JSON object; nullopt when it is not one.
 std::optional<json::Value> parse_object(std::string_view text);
 
+/// a + b, saturating at the int64 limits (usage counts come from the
+/// upstream and may be anything).
+std::int64_t saturating_add(std::int64_t a, std::int64_t b);
+
 /// A deterministic id for a message made by the proxy: `prefix` + 24 hex
 /// digits of a hash of `seed`.
 std::string make_id(std::string_view prefix, std::string_view seed);
