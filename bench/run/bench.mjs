@@ -90,8 +90,11 @@ function envFor(impl, port, home) {
 function timedRun(impl, port, home) {
   const argv = impl.argv(port, PROMPT, SCHEMA);
   const r = spawnSync('/usr/bin/time', ['-v', ...argv], { env: envFor(impl, port, home), cwd: home,
-    input: '', encoding: 'utf8', timeout: 300000, maxBuffer: 64 << 20 });
-  if (r.status !== 0) throw new Error(`${impl.name} exited ${r.status}: ${r.stderr.slice(-2000)}`);
+    stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', timeout: 300000, maxBuffer: 64 << 20 });
+  if (r.status !== 0) {
+    throw new Error(`${impl.name} exited ${r.status}: stdout ${JSON.stringify(r.stdout.slice(0, 500))}, `
+      + `stderr ${JSON.stringify(r.stderr.split('\n').filter((l) => !l.startsWith('\t')).join(' ').slice(0, 500))}`);
+  }
   const got = impl.payload(r.stdout);
   if (JSON.stringify(got) !== JSON.stringify(PAYLOAD)) {
     throw new Error(`${impl.name} answered ${JSON.stringify(got)}, expected ${JSON.stringify(PAYLOAD)}`);
