@@ -78,6 +78,13 @@ std::string bound_output(std::string text, std::size_t limit) {
   return text;
 }
 
+// Arguments as a JSON value for the envelope: parsed, {} when blank, else the raw text.
+json::Value arguments_json(std::string_view text) {
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) return json::Object{};
+  Result<json::Value> parsed = json::parse(text);
+  return parsed ? std::move(*parsed) : json::Value(std::string(text));
+}
+
 std::string format_seconds(double seconds) {
   std::string s = json::serialize(json::Value(seconds));
   if (s.size() > 2 && s.compare(s.size() - 2, 2, ".0") == 0) s.resize(s.size() - 2);
@@ -238,8 +245,26 @@ RunOutcome run(provider::Model& model, const std::vector<const Tool*>& tools, co
         if (calls[i].name != kStructuredOutputTool) continue;
         done[i] = true;
         ++out.attempts;
-        repair::Checked checked = repair::check_arguments(calls[i].arguments, *options.schema, options.repair);
         auto& result = results.tool_results[i];
+        if (options.hooks != nullptr) {
+          // Hooks see the raw arguments (SPEC §2.6); a blocked call counts as invalid.
+          HookRunner::Decision decision = options.hooks->pre_tool_use(calls[i], &cancel);
+          if (decision.blocked) {
+            ++invalid_calls;
+            out.last_candidate = arguments_json(calls[i].arguments);
+            result = {calls[i].id, decision.message, true};
+            exhausted = invalid_calls > options.max_structured_retries;
+            continue;
+          }
+        }
+        repair::Checked checked = repair::check_arguments(calls[i].arguments, *options.schema, options.repair);
+        if (options.hooks != nullptr) {
+          options.hooks->post_tool_use(
+              calls[i], {checked.valid ? std::string(kStructuredOutputAccepted)
+                                       : schema::describe(checked.validation.violations, "params"),
+                         !checked.valid},
+              &cancel);
+        }
         if (checked.valid) {
           accepted = true;
           out.structured = std::move(checked.value);
@@ -308,7 +333,16 @@ RunOutcome run(provider::Model& model, const std::vector<const Tool*>& tools, co
         }
         arguments = std::move(*parsed);
       }
+      if (options.hooks != nullptr) {
+        HookRunner::Decision decision = options.hooks->pre_tool_use(call, &cancel);
+        if (decision.blocked) {
+          result.content = decision.message;
+          result.is_error = true;
+          continue;
+        }
+      }
       ToolOutput output = found->second->run(arguments, context);
+      if (options.hooks != nullptr) options.hooks->post_tool_use(call, output, &cancel);
       result.content = bound_output(std::move(output.content), options.max_tool_result_bytes);
       result.is_error = output.is_error;
     }

@@ -56,6 +56,9 @@ Status read_settings_file(const std::string& path, Settings& settings) {
     if (!tools->is_object()) return Error{"config", "Settings file \"" + path + "\": tools must be an object.", path};
     if (Status s = read_list(*tools, "exclude", "tools.exclude", path, settings.exclude); !s) return s;
   }
+  if (const json::Value* hooks = doc->find("hooks")) {
+    if (Status s = parse_hooks(*hooks, path, settings.hooks); !s) return s;
+  }
   settings.sources.push_back(path);
   return Ok{};
 }

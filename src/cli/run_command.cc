@@ -275,6 +275,13 @@ int run_main(int argc, char** argv) {
   options.repair.clamp = flags.clamp;
   options.cwd = cwd;
 
+  // Hooks come from settings, so --bare (which skips settings) has none.
+  std::unique_ptr<agent::HookRunner> hooks;
+  if (!policy.settings.hooks.empty()) {
+    hooks = std::make_unique<agent::HookRunner>(policy.settings.hooks, options.session_id, cwd);
+    options.hooks = hooks.get();
+  }
+
   agent::OutputWriter writer(format, flags.include_partial_messages, write_stdout);
   std::unique_ptr<agent::SessionLog> log;
   if (!flags.no_session_persistence && !home.empty()) {

@@ -228,3 +228,42 @@ for (const api of APIS) {
     } finally { await server.close(); }
   });
 }
+
+test('hooks: PreToolUse exit 2 blocks write_file; hooks see raw structured_output arguments; --bare skips them', async () => {
+  const home = tempDir();
+  const cwd = path.join(home, 'proj');
+  fs.mkdirSync(path.join(cwd, '.weld'), { recursive: true });
+  const log = path.join(home, 'hook.log');
+  fs.mkdirSync(path.join(home, '.weld'), { recursive: true });
+  fs.writeFileSync(path.join(home, '.weld/settings.json'), JSON.stringify({ hooks: {
+    PreToolUse: [
+      { matcher: 'write_file', hooks: [{ type: 'command', command: "echo 'frozen by policy' >&2; exit 2" }] },
+      { matcher: 'structured_output', hooks: [{ type: 'command', command: `cat >> '${log}'; echo >> '${log}'` }] },
+    ],
+  } }));
+  const server = await startServer([
+    { tool_calls: [{ name: 'write_file', arguments: { path: 'a.txt', content: 'x' }, id: 'call_w' }] },
+    so(OK),
+    { tool_calls: [{ name: 'write_file', arguments: { path: 'b.txt', content: 'x' }, id: 'call_w2' }] },
+    so(OK),
+  ]);
+  try {
+    const r = await runWeld([...providerArgs('anthropic', server.port), '-p', 'x', '--json-schema', SCHEMA_TEXT, '--yolo'],
+      { env, home, cwd });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(fs.existsSync(path.join(cwd, 'a.txt')), false);
+    const requests = await server.requests();
+    const blocked = requests[1].body.messages.at(-1).content[0];
+    assert.equal(blocked.tool_use_id, 'call_w');
+    assert.equal(blocked.content, 'frozen by policy');
+    assert.equal(blocked.is_error, true);
+    const entry = JSON.parse(fs.readFileSync(log, 'utf8').split('\n')[0]);
+    assert.equal(entry.hook_event_name, 'PreToolUse');
+    assert.equal(entry.tool_name, 'structured_output');
+    assert.deepEqual(entry.tool_input, JSON.parse(OK));
+    const bare = await runWeld([...providerArgs('anthropic', server.port), '-p', 'x', '--json-schema', SCHEMA_TEXT, '--yolo',
+      '--bare'], { env, home, cwd });
+    assert.equal(bare.code, 0, bare.stderr);
+    assert.equal(fs.existsSync(path.join(cwd, 'b.txt')), true);
+  } finally { await server.close(); }
+});

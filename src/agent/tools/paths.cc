@@ -120,31 +120,37 @@ std::vector<std::string_view> split_segments(std::string_view s) {
   return out;
 }
 
-bool match_segments(const std::vector<std::string_view>& pat, std::size_t pi, const std::vector<std::string_view>& segs,
-                    std::size_t si) {
-  // Iterative over "**" with bounded recursion: each "**" tries every split.
-  while (pi < pat.size()) {
-    if (pat[pi] == "**") {
-      while (pi + 1 < pat.size() && pat[pi + 1] == "**") ++pi;  // collapse runs
-      if (pi + 1 == pat.size()) return true;
-      for (std::size_t k = si; k <= segs.size(); ++k) {
-        if (match_segments(pat, pi + 1, segs, k)) return true;
+// Dynamic programming over (pattern segment, path segment): O(P·S) even for
+// patterns like "**/a/**/a/**/b" that would make naive backtracking blow up.
+bool match_segments(const std::vector<std::string_view>& pat, const std::vector<std::string_view>& segs) {
+  const std::size_t n = segs.size();
+  // reach[si]: the pattern prefix seen so far can consume exactly segs[0..si).
+  std::vector<char> reach(n + 1, 0);
+  reach[0] = 1;
+  for (std::string_view p : pat) {
+    std::vector<char> next(n + 1, 0);
+    if (p == "**") {
+      bool any = false;
+      for (std::size_t si = 0; si <= n; ++si) {
+        any = any || reach[si];
+        next[si] = any ? 1 : 0;
       }
-      return false;
+    } else {
+      std::string pattern(p);
+      for (std::size_t si = 0; si < n; ++si) {
+        if (!reach[si]) continue;
+        std::string segment(segs[si]);
+        if (::fnmatch(pattern.c_str(), segment.c_str(), FNM_PERIOD) == 0) next[si + 1] = 1;
+      }
     }
-    if (si >= segs.size()) return false;
-    std::string p(pat[pi]);
-    std::string s(segs[si]);
-    if (::fnmatch(p.c_str(), s.c_str(), FNM_PERIOD) != 0) return false;
-    ++pi;
-    ++si;
+    reach.swap(next);
   }
-  return si == segs.size();
+  return reach[n] != 0;
 }
 }  // namespace
 
 bool glob_match(std::string_view pattern, std::string_view path) {
-  return match_segments(split_segments(pattern), 0, split_segments(path), 0);
+  return match_segments(split_segments(pattern), split_segments(path));
 }
 
 }  // namespace weld::agent::tools

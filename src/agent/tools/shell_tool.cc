@@ -72,6 +72,7 @@ class RunShellCommandTool final : public Tool {
       sigset_t none;
       sigemptyset(&none);
       ::sigprocmask(SIG_SETMASK, &none, nullptr);
+      ::signal(SIGPIPE, SIG_DFL);  // the CLI ignores SIGPIPE; `yes | head` must still end
       int devnull = ::open("/dev/null", O_RDONLY);
       if (devnull >= 0) ::dup2(devnull, 0);
       ::dup2(pipe_fds[1], 1);

@@ -1,4 +1,5 @@
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -143,5 +144,38 @@ TEST_F(ToolsTest, ShellStopsWhenCancelled) {
   EXPECT_EQ(out.content, "run_shell_command: cancelled.");
 }
 
+}  // namespace
+}  // namespace weld::agent
+
+namespace weld::agent {
+namespace {
+TEST(ShellTool, ChildGetsDefaultSigpipeEvenWhenTheParentIgnoresIt) {
+  ::signal(SIGPIPE, SIG_IGN);
+  provider::CancelToken cancel;
+  ToolContext context{std::filesystem::temp_directory_path().string(), &cancel};
+  auto out = make_run_shell_command_tool()->run(*json::parse(R"({"command":"yes | head -n 2","timeout_ms":10000})"), context);
+  ::signal(SIGPIPE, SIG_DFL);
+  EXPECT_FALSE(out.is_error) << out.content;
+  const std::string tail = "Exit code: 0\nOutput:\ny\ny\n";  // no "Broken pipe" from `yes`
+  ASSERT_GE(out.content.size(), tail.size());
+  EXPECT_EQ(out.content.substr(out.content.size() - tail.size()), tail) << out.content;
+}
+}  // namespace
+}  // namespace weld::agent
+
+namespace weld::agent {
+namespace {
+TEST(GlobMatch, ManyDoubleStarsStayLinear) {
+  std::string pattern;
+  for (int i = 0; i < 40; ++i) pattern += "**/a/";
+  pattern += "b";
+  std::string path;
+  for (int i = 0; i < 200; ++i) path += "a/";
+  path += "c";
+  EXPECT_FALSE(tools::glob_match(pattern, path));  // backtracking would not finish before the CTest timeout
+  EXPECT_TRUE(tools::glob_match("**", "x/y"));
+  EXPECT_TRUE(tools::glob_match("**/**/z", "z"));
+  EXPECT_FALSE(tools::glob_match("a/**", "b/c"));
+}
 }  // namespace
 }  // namespace weld::agent

@@ -24,6 +24,7 @@
 #include <string_view>
 #include <vector>
 
+#include "weld/agent/hooks.h"
 #include "weld/agent/tool.h"
 #include "weld/json/value.h"
 #include "weld/provider/model.h"
@@ -99,6 +100,8 @@ struct RunOptions {
   /// Working directory for tools.
   std::string cwd;
   std::string session_id;
+  /// Hooks from settings (not owned; nullptr: none).
+  const HookRunner* hooks = nullptr;
   /// Upper bound on a tool result's size sent back to the model.
   std::size_t max_tool_result_bytes = 256 * 1024;
 };

@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "weld/agent/hooks.h"
 #include "weld/agent/tool.h"
 #include "weld/base/result.h"
 #include "weld/json/value.h"
@@ -31,6 +32,8 @@ struct Settings {
   std::vector<std::string> deny;
   /// `tools.exclude`: tool names never offered.
   std::vector<std::string> exclude;
+  /// `hooks` (SPEC §2.7): the project file's hooks run after the user file's.
+  HookSettings hooks;
   /// Files that were read, in order (for messages).
   std::vector<std::string> sources;
 };

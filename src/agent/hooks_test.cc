@@ -1,0 +1,110 @@
+#include "weld/agent/hooks.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "test_model.h"
+#include "weld/agent/run_loop.h"
+#include "weld/json/parse.h"
+
+namespace weld::agent {
+namespace {
+namespace fs = std::filesystem;
+
+class HooksTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("weld_hooks_" + std::to_string(::getpid()) + "_" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  HookSettings parse(const std::string& text) {
+    HookSettings settings;
+    Status s = parse_hooks(*json::parse(text), "settings.json", settings);
+    EXPECT_TRUE(s.ok()) << s.error().message;
+    return settings;
+  }
+  std::string slurp(const fs::path& p) {
+    std::ifstream in(p);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+  fs::path dir_;
+};
+
+TEST_F(HooksTest, PreToolUseExit2BlocksTheCallAndItsStderrGoesToTheModel) {
+  HookRunner hooks(parse(R"({"PreToolUse":[{"matcher":"write_file|edit","hooks":[{"type":"command","command":"echo 'writes are frozen' >&2; exit 2"}]}]})"),
+                   "sid", dir_.string());
+  auto write = make_write_file_tool();
+  testing::ScriptedModel model;
+  model.push(testing::answer("", {testing::call("w", "write_file", R"({"path":"f.txt","content":"x"})")}));
+  model.push(testing::answer("done"));
+  RunOptions options;
+  options.prompt = "p";
+  options.cwd = dir_.string();
+  options.hooks = &hooks;
+  provider::CancelToken cancel;
+  RunOutcome out = run(model, {write.get()}, options, {}, cancel);
+  EXPECT_EQ(out.subtype, Subtype::Success);
+  EXPECT_FALSE(fs::exists(dir_ / "f.txt"));
+  const auto& result = model.requests[1].messages[2].tool_results[0];
+  EXPECT_TRUE(result.is_error);
+  EXPECT_EQ(result.content, "writes are frozen");
+}
+
+TEST_F(HooksTest, HooksSeeRawStructuredOutputArgumentsAndPostHooksRun) {
+  std::string log = (dir_ / "log.jsonl").string();
+  HookRunner hooks(parse(R"({"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"cat >> )" + log +
+                         R"(; echo >> )" + log + R"("}]}],"PostToolUse":[{"hooks":[{"type":"command","command":"cat >> )" +
+                         log + R"("}]}]})"),
+                   "sid", dir_.string());
+  json::Value schema_source = json::Object{{"type", "object"}};
+  schema::Schema schema = schema::Schema::compile(schema_source);
+  testing::ScriptedModel model;
+  model.push(testing::answer("", {testing::call("s", "structured_output", R"({"secret":"raw"})")}));
+  RunOptions options;
+  options.prompt = "p";
+  options.cwd = dir_.string();
+  options.schema = &schema;
+  options.schema_source = schema_source;
+  options.hooks = &hooks;
+  provider::CancelToken cancel;
+  RunOutcome out = run(model, {}, options, {}, cancel);
+  EXPECT_EQ(out.subtype, Subtype::Success);
+  std::string text = slurp(log);
+  std::istringstream lines(text);
+  std::string pre;
+  std::getline(lines, pre);
+  EXPECT_EQ(pre,
+            R"({"session_id":"sid","hook_event_name":"PreToolUse","cwd":")" + dir_.string() +
+                R"(","tool_name":"structured_output","tool_use_id":"s","tool_input":{"secret":"raw"}})");
+  EXPECT_NE(text.find(R"("hook_event_name":"PostToolUse")"), std::string::npos) << text;
+}
+
+TEST_F(HooksTest, BadHookSettingsNameTheField) {
+  HookSettings settings;
+  Status s = parse_hooks(*json::parse(R"({"PreToolUse":[{"hooks":[{"type":"shell","command":"x"}]}]})"), "/h/s.json",
+                         settings);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().message,
+            "Settings file \"/h/s.json\": hooks.PreToolUse[0].hooks[0].type must be \"command\" or \"http\".");
+  s = parse_hooks(*json::parse(R"({"PostToolUse":[{"matcher":"(","hooks":[]}]})"), "/h/s.json", settings);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().message.rfind("Settings file \"/h/s.json\": hooks.PostToolUse[0].matcher is not a valid regular expression: ", 0), 0u);
+}
+
+TEST_F(HooksTest, AHookThatHangsIsKilledAtItsTimeout) {
+  HookRunner hooks(parse(R"({"PreToolUse":[{"hooks":[{"type":"command","command":"sleep 30","timeout":1}]}]})"), "sid",
+                   dir_.string());
+  HookRunner::Decision d = hooks.pre_tool_use({"c", "read_file", "{}"}, nullptr);
+  EXPECT_FALSE(d.blocked);
+}
+
+}  // namespace
+}  // namespace weld::agent
