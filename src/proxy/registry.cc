@@ -131,8 +131,8 @@ Result<RegistryPtr> load_registry(std::string_view text, std::string_view origin
       }
     }
 #ifdef WELD_PROXY_HAVE_SCHEMA_LOAD
-    if (auto problem = schema::check_root_accepts_object(*input_schema)) {
-      return registry_error(origin, name, "input_schema: " + *problem);
+    if (auto problem = schema::check_root_accepts_object(*input_schema, "input_schema")) {
+      return registry_error(origin, name, *problem);
     }
 #endif
     try {

@@ -63,6 +63,16 @@ TEST(Registry, UnknownKeywordIsRefusedStrictly) {
   EXPECT_NE(std::string::npos, registry.error().message.find("propertees")) << registry.error().message;
 }
 
+TEST(Registry, RootMustAcceptObjects) {
+  auto registry = load_registry(R"({"list":{"input_schema":{"type":"array"}}})", "f");
+  ASSERT_FALSE(registry);
+  EXPECT_EQ(0u, registry.error().message.rfind(
+                    "f: agent \"list\": input_schema root must accept object-typed values (tool parameters are always "
+                    "JSON objects).",
+                    0))
+      << registry.error().message;
+}
+
 TEST(Registry, StructuralErrors) {
   struct Case {
     const char* text;
