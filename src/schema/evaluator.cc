@@ -167,7 +167,10 @@ class Evaluator {
       const std::uint8_t flags = n.flags;
       if (flags & kNodeTypeOnly) return type_matches(n.type_mask, v);
       if (!(flags & (kNodeFalse | kNodeUnevaluatedItems | kNodeUnevaluatedProps))) {
-        if (stack_base_ - reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)) > kMaxStackBytes) return false;
+        if (stack_base_ - reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)) > kMaxStackBytes) {
+          aborted_ = true;
+          return false;
+        }
         if (!p_.uses_dynamic_scope) return run_fast(n, v, ann);
         if (!scope_.empty() && scope_.back() == n.resource) return run_fast(n, v, ann);
         scope_.push_back(n.resource);
@@ -263,6 +266,12 @@ class Evaluator {
   Scope scope_;
   int depth_ = 0;
   std::uintptr_t stack_base_;
+
+ public:
+  /// Set once the depth limit was hit: the verdict is then "invalid" no
+  /// matter what the applicators above made of the failure (a `not` must
+  /// not turn it into a pass), so every entry point agrees.
+  bool aborted_ = false;
 };
 
 template <bool kCollect>
@@ -276,6 +285,7 @@ bool Evaluator<kCollect>::node_full(std::uint32_t index, const json::Value& v, A
   }
   if (depth_ >= kMaxDepth ||
       stack_base_ - reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)) > kMaxStackBytes) {
+    aborted_ = true;
     if constexpr (kCollect) {
       out_->push_back(Violation{instance_path(), p_.strings[n.type_path], "$ref", empty_params(),
                                 "exceeds the maximum schema evaluation depth: the schema nests too deeply or "
@@ -930,12 +940,24 @@ bool Evaluator<kCollect>::instr_slow(const Instr& in, const json::Value& v, Anno
 
 bool evaluate_fast(const Program& program, const json::Value& instance) {
   Evaluator<false> evaluator(program, nullptr, false);
-  return evaluator.node(program.root, instance, nullptr);
+  bool ok = evaluator.node(program.root, instance, nullptr);
+  return ok && !evaluator.aborted_;
 }
 
 bool evaluate_collect(const Program& program, const json::Value& instance, bool all, std::vector<Violation>& out) {
   Evaluator<true> evaluator(program, &out, all);
-  return evaluator.node(program.root, instance, nullptr);
+  bool ok = evaluator.node(program.root, instance, nullptr);
+  if (evaluator.aborted_) {
+    static constexpr std::string_view kDepth =
+        "exceeds the maximum schema evaluation depth: the schema nests too deeply or recurses without consuming the "
+        "instance";
+    bool reported = false;
+    for (const Violation& v : out) reported = reported || v.message == kDepth;
+    // An applicator above (anyOf, not, …) may have dropped it: report it at the root.
+    if (!reported) out.push_back(Violation{"", "#", "$ref", json::Value(json::Object{}), std::string(kDepth)});
+    return false;
+  }
+  return ok;
 }
 
 }  // namespace weld::schema

@@ -32,6 +32,13 @@ ValidationResult Schema::validate(const json::Value& instance, Collect collect) 
   if (evaluate_fast(*program_, instance)) return result;
   result.valid = false;
   evaluate_collect(*program_, instance, collect == Collect::All, result.violations);
+  if (result.violations.empty()) {
+    // Only possible when the fast pass hit the depth limit and the
+    // collecting pass (other frame sizes) just did not: same verdict, said.
+    result.violations.push_back(Violation{"", "#", "$ref", json::Value(json::Object{}),
+                                          "exceeds the maximum schema evaluation depth: the schema nests too deeply "
+                                          "or recurses without consuming the instance"});
+  }
   if (collect == Collect::First && result.violations.size() > 1) result.violations.resize(1);
   return result;
 }

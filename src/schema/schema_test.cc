@@ -242,3 +242,25 @@ TEST(Threads, ConcurrentValidation) {
 
 }  // namespace
 }  // namespace weld::schema
+
+namespace weld::schema {
+namespace {
+
+// Found by fuzz/schema_compile_fuzz.cc: a `not` above an endless $ref loop
+// turned the depth failure into a pass in one entry point and not the other.
+TEST(Hostile, DepthLimitIsAFailureEvenUnderNot) {
+  CompileOptions lenient;
+  lenient.strict = false;
+  Schema s = Schema::compile(j(R"({"$defs":{"loop":{"not":{"$ref":"#/$defs/loop"}}},"$ref":"#/$defs/loop"})"), lenient);
+  EXPECT_FALSE(s.is_valid(j("{}")));
+  ValidationResult all = s.validate(j("{}"), Collect::All);
+  EXPECT_FALSE(all.valid);
+  ASSERT_FALSE(all.violations.empty());
+  EXPECT_EQ("exceeds the maximum schema evaluation depth: the schema nests too deeply or recurses without consuming "
+            "the instance",
+            all.violations.back().message);
+  EXPECT_FALSE(s.validate(j("{}"), Collect::First).valid);
+}
+
+}  // namespace
+}  // namespace weld::schema
