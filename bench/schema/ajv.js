@@ -55,8 +55,9 @@ instances.forEach((instance, index) => { if (!validate(instance)) invalid.push(i
 const warmup = Math.max(1, Math.floor(iterations / 10));
 let sink = 0;
 for (let round = 0; round < warmup; ++round) for (const instance of instances) sink += validate(instance) ? 1 : 0;
+// Each instance `iterations` times in a row, as Blaze's --benchmark --loop does.
 const start = process.hrtime.bigint();
-for (let round = 0; round < iterations; ++round) for (const instance of instances) sink += validate(instance) ? 1 : 0;
+for (const instance of instances) for (let round = 0; round < iterations; ++round) sink += validate(instance) ? 1 : 0;
 const elapsed = Number(process.hrtime.bigint() - start);
 if (sink < 0) console.error(sink);
 console.log(JSON.stringify({

@@ -33,7 +33,10 @@ const repeat = Number(option('--repeat', '1'));
 function engineOnce(script, schema, instances, extra) {
   const result = spawnSync(process.execPath, [path.join(__dirname, script), ...extra, schema, instances, String(iterations)],
                            { encoding: 'utf8', maxBuffer: 1 << 28 });
-  if (result.status !== 0) return { error: (result.stderr || '').trim().split('\n').slice(-3).join(' ') };
+  if (result.status !== 0) {
+    const lines = (result.stderr || '').trim().split('\n');
+    return { error: (lines.find((l) => /Error/.test(l)) || lines.pop() || 'failed').trim().replace(/\|/g, '/') };
+  }
   return JSON.parse(result.stdout.trim().split('\n').pop());
 }
 function engine(script, schema, instances, extra = []) {
