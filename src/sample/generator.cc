@@ -113,8 +113,8 @@ Bounds bounds_of(const json::Value& m) {
 
 class Generator {
  public:
-  Generator(const json::Value& root, Prng& rng, const PatternMatcher& matcher)
-      : refs_(root), rng_(rng), matcher_(matcher), flattener_{refs_, rng, kSoftDepth} {}
+  Generator(const json::Value& root, Prng& rng, const PatternMatcher& matcher, bool object_root)
+      : refs_(root), rng_(rng), matcher_(matcher), flattener_{refs_, rng, kSoftDepth}, object_root_(object_root) {}
 
   Result<json::Value> run(const json::Value& schema) {
     json::Value out = gen(schema, 0);
@@ -144,6 +144,10 @@ class Generator {
     if (const auto* values = m.find("enum"); values != nullptr && values->is_array()) return pick_enum(m, *values, types);
     if (types.empty()) return fail("no JSON type satisfies the schema here");
     std::string type = choose_type(types);
+    if (depth == 0 && object_root_ &&
+        (m.find("type") == nullptr || std::find(types.begin(), types.end(), "object") != types.end())) {
+      type = "object";
+    }
     if (type == "object") return gen_object(m, depth);
     if (type == "array") return gen_array(m, depth);
     if (type == "string") return gen_string(m);
@@ -535,6 +539,7 @@ class Generator {
   Prng& rng_;
   const PatternMatcher& matcher_;
   Flattener flattener_;
+  bool object_root_;
   std::size_t nodes_ = 0;
   std::string error_;
   std::string where_;
@@ -542,8 +547,9 @@ class Generator {
 
 }  // namespace
 
-Result<json::Value> generate_candidate(const json::Value& schema, Prng& rng, const PatternMatcher& matcher) {
-  Generator generator(schema, rng, matcher);
+Result<json::Value> generate_candidate(const json::Value& schema, Prng& rng, const PatternMatcher& matcher,
+                                       bool object_root) {
+  Generator generator(schema, rng, matcher, object_root);
   return generator.run(schema);
 }
 

@@ -24,6 +24,8 @@ using PatternMatcher = std::function<bool(std::string_view pattern, std::string_
 ///   Prng rng(7);
 ///   auto candidate = generate_candidate(schema_json, rng, {});
 /// \endcode
-Result<json::Value> generate_candidate(const json::Value& schema, Prng& rng, const PatternMatcher& matcher);
+/// With `object_root`, the root is an object whenever the schema allows one.
+Result<json::Value> generate_candidate(const json::Value& schema, Prng& rng, const PatternMatcher& matcher,
+                                       bool object_root = false);
 
 }  // namespace weld::sample

@@ -36,7 +36,7 @@ Result<provider::Response> OfflineModel::complete(const provider::Request& reque
       if (call.name == "structured_output") ++attempt;
     }
   }
-  auto instance = sample::generate(tool->parameters, Options{.seed = seed_, .index = attempt});
+  auto instance = sample::generate(tool->parameters, Options{.seed = seed_, .index = attempt, .object_root = true});
   if (!instance) return Error{"offline", "offline model: " + instance.error().message, ""};
 
   provider::ToolCall call;

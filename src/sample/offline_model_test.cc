@@ -101,6 +101,22 @@ TEST(OfflineModel, CancelledAndUnsampleable) {
             failed.error().message);
 }
 
+// Tool arguments are objects: the empty schema {} gives an object, never a
+// string or number (issue 3: "empty schema {} ... → {}").
+TEST(OfflineModel, EmptySchemaGivesAnObject) {
+  provider::CancelToken cancel;
+  for (std::uint64_t seed = 0; seed < 20; ++seed) {
+    OfflineModel model(seed);
+    provider::Request request;
+    request.tools.push_back(provider::ToolSpec{"structured_output", "", json::Object{}});
+    auto response = model.complete(request, {}, cancel);
+    ASSERT_TRUE(response);
+    auto args = json::parse(response->message.tool_calls[0].arguments);
+    ASSERT_TRUE(args);
+    EXPECT_TRUE(args->is_object()) << response->message.tool_calls[0].arguments;
+  }
+}
+
 TEST(OfflineModel, ReportsTheCallToTheStreamObserver) {
   OfflineModel model(1);
   provider::CancelToken cancel;

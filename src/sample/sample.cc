@@ -59,7 +59,7 @@ Result<json::Value> Sampler::generate(const Options& options) const {
   std::string last_problem;
   for (std::uint64_t attempt = 0; attempt < kAttempts; ++attempt) {
     Prng rng(mix_seed(options.seed, options.index, attempt));
-    auto candidate = generate_candidate(source, rng, matcher);
+    auto candidate = generate_candidate(source, rng, matcher, options.object_root);
     if (!candidate) {
       last_problem = candidate.error().message;
       continue;

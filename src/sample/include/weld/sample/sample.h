@@ -23,6 +23,10 @@ struct Options {
   /// Index of the instance within a run of `weld sample -n N` (mixed into
   /// the seed so the N instances differ).
   std::uint64_t index = 0;
+  /// Generate an object at the root whenever the schema allows one (tool
+  /// arguments are always objects: the offline model sets this, so `{}`
+  /// gives `{}`-like objects rather than a string or a number).
+  bool object_root = false;
 };
 
 /// Generates an instance that validates against `schema` (enums, consts,
