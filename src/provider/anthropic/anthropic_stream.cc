@@ -28,7 +28,12 @@ std::optional<std::int64_t> integer_member(const json::Value* object, std::strin
   if (!object) return std::nullopt;
   const json::Value* v = object->find(key);
   if (!v || !v->is_number()) return std::nullopt;
-  return v->is_integer() ? v->as_integer() : static_cast<std::int64_t>(v->as_real());
+  if (v->is_integer()) return v->as_integer();
+  // A count sent as a real ("12.0") is accepted; one outside int64 (found by
+  // fuzz/sse_fuzz.cc: converting it is undefined behaviour) is ignored.
+  double real = v->as_real();
+  if (!(real >= -9.0e18 && real <= 9.0e18)) return std::nullopt;
+  return static_cast<std::int64_t>(real);
 }
 
 void read_usage(const json::Value* usage, Usage& out) {

@@ -181,6 +181,18 @@ TEST(AnthropicStream, ThinkingBlocksAreSkipped) {
   EXPECT_EQ(response->usage.output_tokens, 12);
 }
 
+// Found by fuzz/sse_fuzz.cc: a token count too large for int64 was converted
+// with undefined behaviour.
+TEST(AnthropicStream, issue_3_huge_real_token_count) {
+  std::string text =
+      "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"usage\":{\"input_tokens\":2.5e111,\"output_tokens\":3.0}}}\n\n"
+      "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
+  auto response = parse_stream(text, 7);
+  ASSERT_TRUE(response) << response.error().message;
+  EXPECT_EQ(response->usage.input_tokens, 0);
+  EXPECT_EQ(response->usage.output_tokens, 3);
+}
+
 TEST(AnthropicStream, MalformedJsonNamesTheEvent) {
   auto response = parse_stream("event: message_start\ndata: {\"type\":\n\n", 100);
   ASSERT_FALSE(response);

@@ -29,7 +29,12 @@ std::int64_t integer_member(const json::Value* object, std::string_view key) {
   if (!object) return 0;
   const json::Value* v = object->find(key);
   if (!v || !v->is_number()) return 0;
-  return v->is_integer() ? v->as_integer() : static_cast<std::int64_t>(v->as_real());
+  if (v->is_integer()) return v->as_integer();
+  // A count sent as a real ("12.0") is accepted; one outside int64 (found by
+  // fuzz/sse_fuzz.cc: converting it is undefined behaviour) is ignored.
+  double real = v->as_real();
+  if (!(real >= -9.0e18 && real <= 9.0e18)) return 0;
+  return static_cast<std::int64_t>(real);
 }
 
 bool transient_error(const json::Value& error) {

@@ -250,6 +250,16 @@ TEST(OpenAiStream, MalformedJsonNamesTheChunk) {
   EXPECT_NE(response.error().message.find(R"(: "{\"choices\":[}")"), std::string::npos) << response.error().message;
 }
 
+// Found by fuzz/sse_fuzz.cc (Anthropic side; the OpenAI parser had the same
+// conversion): a huge real token count must not be converted to int64.
+TEST(OpenAiStream, issue_3_huge_real_token_count) {
+  auto response = parse_stream(
+      "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":-1e300,\"completion_tokens\":7.0}}\n\ndata: [DONE]\n\n", 5);
+  ASSERT_TRUE(response) << response.error().message;
+  EXPECT_EQ(response->usage.input_tokens, 0);
+  EXPECT_EQ(response->usage.output_tokens, 7);
+}
+
 TEST(OpenAiStream, DataAfterDoneIsIgnored) {
   auto response = parse_stream("data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"a\"}}]}\n\ndata: [DONE]\n\ndata: {bad\n\n", 100);
   ASSERT_TRUE(response) << response.error().message;
