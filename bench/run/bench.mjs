@@ -170,6 +170,11 @@ async function main() {
   lines.push('');
   lines.push(`Machine: ${os.cpus().length} × ${os.cpus()[0].model}, load average at the end ${os.loadavg().map((x) => x.toFixed(1)).join(' / ')}; `
     + `${new Date().toISOString()}. Command: \`node bench/run/bench.mjs --weld ${path.relative(root, weld)} --runs ${runs} --peer-runs ${peerRuns}\`.`);
+  if (os.loadavg()[0] > os.cpus().length) {
+    lines.push('');
+    lines.push(`The machine was loaded (load average above its ${os.cpus().length} CPUs) while this ran, so absolute `
+      + 'wall times are inflated for every implementation; CPU time and RSS are less affected. The ratios are the result.');
+  }
   lines.push('');
   lines.push('| implementation | API | runs | requests/run | median wall time | CPU time | peak RSS | wall vs weld | CPU vs weld | RSS vs weld |');
   lines.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
