@@ -89,7 +89,9 @@ function envFor(impl, port, home) {
 // One checked run under /usr/bin/time -v: returns {rssKiB, wallS}.
 function timedRun(impl, port, home) {
   const argv = impl.argv(port, PROMPT, SCHEMA);
-  const r = spawnSync('/usr/bin/time', ['-v', ...argv], { env: envFor(impl, port, home), cwd: home,
+  // The report goes to a file: Claude Code's exit cuts off /usr/bin/time's stderr.
+  const report = path.join(home, 'time-report.txt');
+  const r = spawnSync('/usr/bin/time', ['-o', report, '-v', ...argv], { env: envFor(impl, port, home), cwd: home,
     stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', timeout: 300000, maxBuffer: 64 << 20 });
   if (r.status !== 0 && impl.nonZeroExitOk) {
     impl.exitCodes = (impl.exitCodes || new Set()).add(r.status);
@@ -101,7 +103,9 @@ function timedRun(impl, port, home) {
   if (JSON.stringify(got) !== JSON.stringify(PAYLOAD)) {
     throw new Error(`${impl.name} answered ${JSON.stringify(got)}, expected ${JSON.stringify(PAYLOAD)}`);
   }
-  const rss = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr)[1]);
+  const match = /Maximum resident set size \(kbytes\): (\d+)/.exec(fs.readFileSync(report, 'utf8'));
+  if (!match) throw new Error(`${impl.name}: no peak RSS in the /usr/bin/time report`);
+  const rss = Number(match[1]);
   return { rssKiB: rss };
 }
 
@@ -166,6 +170,11 @@ async function main() {
   lines.push('');
   lines.push(`Machine: ${os.cpus().length} × ${os.cpus()[0].model}, load average at the end ${os.loadavg().map((x) => x.toFixed(1)).join(' / ')}; `
     + `${new Date().toISOString()}. Command: \`node bench/run/bench.mjs --weld ${path.relative(root, weld)} --runs ${runs} --peer-runs ${peerRuns}\`.`);
+  if (os.loadavg()[0] > os.cpus().length) {
+    lines.push('');
+    lines.push(`The machine was loaded (load average above its ${os.cpus().length} CPUs) while this ran, so absolute `
+      + 'wall times are inflated for every implementation; CPU time and RSS are less affected. The ratios are the result.');
+  }
   lines.push('');
   lines.push('| implementation | API | runs | requests/run | median wall time | CPU time | peak RSS | wall vs weld | CPU vs weld | RSS vs weld |');
   lines.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
