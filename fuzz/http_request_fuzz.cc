@@ -33,7 +33,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (ec || used == 0) break;
     at += used;
   }
-  if (!parser.is_done() && !ec) parser.put_eof(ec);
+  if (!parser.is_done() && !ec && parser.got_some()) parser.put_eof(ec);  // Beast requires bytes first
   if (parser.is_header_done()) {
     const auto& request = parser.get();
     std::string_view agent = request["X-Agent-Name"];

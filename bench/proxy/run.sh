@@ -19,7 +19,7 @@ UP=18101; NGX=18102; WP=18103; HOLD=18104; WH=18105
 work=$(mktemp -d /tmp/weld-bench-proxy.XXXXXX)
 out=${OUT:-$here/results}
 mkdir -p "$out" "$work/logs"
-ulimit -n 200000 || ulimit -n 65536
+ulimit -n "$(ulimit -Hn)"  # 5,000 streams need ~10,000 descriptors in weld
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
 trap cleanup EXIT
