@@ -64,7 +64,9 @@ void Histogram::render(std::string& out, std::string_view name) const {
     cumulative += buckets_[idx].load(std::memory_order_relaxed);
     out += name;
     out += "_bucket{le=\"";
-    out += format_double(kBounds[idx]);
+    char bound[32];
+    std::snprintf(bound, sizeof bound, "%g", kBounds[idx]);  // shortest: le="0.0025"
+    out += bound;
     out += "\"} ";
     out += std::to_string(cumulative);
     out += '\n';

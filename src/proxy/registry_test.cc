@@ -85,7 +85,7 @@ TEST(Registry, StructuralErrors) {
       {R"({"a":1})", "f: agent \"a\": must be an object"},
       {R"({"a":{}})", "f: agent \"a\": input_schema is missing"},
       {R"({"a":{"input_schema":[]}})", "f: agent \"a\": input_schema must be a JSON object describing a schema"},
-      {R"({"a":{"input_schema":{},"max_retry":1})",
+      {R"({"a":{"input_schema":{},"max_retry":1}})",
        "f: agent \"a\": unknown field \"max_retry\" (known: description, input_schema, max_retries, clamp, mode, mechanism)"},
       {R"({"a":{"input_schema":{},"max_retries":-1}})", "f: agent \"a\": max_retries must be an integer from 0 to 10"},
       {R"({"a":{"input_schema":{},"clamp":"yes"}})", "f: agent \"a\": clamp must be true or false"},
