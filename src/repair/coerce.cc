@@ -18,6 +18,7 @@
 #include "weld/json/pointer.h"
 #include "weld/json/serialize.h"
 #include "weld/json/utf8.h"
+#include "weld/schema/uri.h"
 
 namespace weld::repair {
 namespace {
@@ -60,28 +61,6 @@ TypeMask mask_of_value(const json::Value& v) {
     case json::Type::Object: return kObject;
   }
   return kAny;
-}
-
-std::string percent_decode(std::string_view s) {
-  auto hex = [](char c) -> int {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-  };
-  std::string out;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '%' && i + 2 < s.size()) {
-      int high = hex(s[i + 1]), low = hex(s[i + 2]);
-      if (high >= 0 && low >= 0) {
-        out.push_back(static_cast<char>(high * 16 + low));
-        i += 2;
-        continue;
-      }
-    }
-    out.push_back(s[i]);
-  }
-  return out;
 }
 
 // Short, single-line rendering of a value for a repair's detail.
@@ -151,7 +130,7 @@ class Walker {
 
   const json::Value* resolve_ref(const std::string& ref) const {
     if (ref.empty() || ref[0] != '#') return nullptr;  // only same-document references
-    std::string pointer = percent_decode(std::string_view(ref).substr(1));
+    std::string pointer = schema::percent_decode(std::string_view(ref).substr(1));
     if (pointer.empty()) return &root_;
     if (pointer[0] != '/') return nullptr;  // anchors: not followed (conservative)
     return json::resolve_pointer(root_, pointer);

@@ -13,34 +13,13 @@
 #include <string_view>
 
 #include "weld/json/pointer.h"
+#include "weld/schema/uri.h"
 
 namespace weld::sample {
 namespace {
 
 constexpr int kMaxRefDepth = 48;
 constexpr int kMaxIndexDepth = 64;
-
-std::string percent_decode(std::string_view s) {
-  auto hex = [](char c) -> int {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-  };
-  std::string out;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '%' && i + 2 < s.size()) {
-      int high = hex(s[i + 1]), low = hex(s[i + 2]);
-      if (high >= 0 && low >= 0) {
-        out.push_back(static_cast<char>(high * 16 + low));
-        i += 2;
-        continue;
-      }
-    }
-    out.push_back(s[i]);
-  }
-  return out;
-}
 
 // Keywords that do not constrain generation.
 bool is_ignored(std::string_view key) {
@@ -222,7 +201,7 @@ void RefIndex::index(const json::Value& node, int depth) {
 const json::Value* RefIndex::resolve(const std::string& ref) const {
   std::size_t hash = ref.find('#');
   std::string base = ref.substr(0, hash);
-  std::string fragment = hash == std::string::npos ? "" : percent_decode(ref.substr(hash + 1));
+  std::string fragment = hash == std::string::npos ? "" : schema::percent_decode(ref.substr(hash + 1));
   const json::Value* document = &root_;
   if (!base.empty()) {
     document = nullptr;

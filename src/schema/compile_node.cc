@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "compiler.h"
-#include "uri.h"
+#include "weld/schema/uri.h"
 #include "weld/json/pointer.h"
 #include "weld/json/serialize.h"
 #include "weld/schema/format.h"

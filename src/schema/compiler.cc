@@ -3,7 +3,7 @@
 #include "compiler.h"
 
 #include "metaschemas.h"
-#include "uri.h"
+#include "weld/schema/uri.h"
 #include "weld/json/parse.h"
 #include "weld/json/pointer.h"
 

@@ -1,5 +1,5 @@
 // URI reference resolution (RFC 3986 §5.2) for `$id`/`$ref`, SPEC §1.2.
-#include "uri.h"
+#include "weld/schema/uri.h"
 
 #include <cctype>
 #include <vector>

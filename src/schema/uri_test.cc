@@ -1,4 +1,4 @@
-#include "uri.h"
+#include "weld/schema/uri.h"
 
 #include <gtest/gtest.h>
 
