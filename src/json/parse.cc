@@ -181,25 +181,6 @@ class Parser {
     return true;
   }
 
-  bool parse_hex4(unsigned& out) {
-    if (pos_ + 4 > text_.size()) {
-      pos_ = text_.size();
-      return fail("unexpected end of input in \\u escape");
-    }
-    out = 0;
-    for (int k = 0; k < 4; ++k) {
-      char c = text_[pos_];
-      unsigned digit;
-      if (c >= '0' && c <= '9') digit = static_cast<unsigned>(c - '0');
-      else if (c >= 'a' && c <= 'f') digit = static_cast<unsigned>(c - 'a' + 10);
-      else if (c >= 'A' && c <= 'F') digit = static_cast<unsigned>(c - 'A' + 10);
-      else return fail("invalid hex digit in \\u escape");
-      out = out * 16 + digit;
-      ++pos_;
-    }
-    return true;
-  }
-
   bool parse_string(std::string& out) {
     ++pos_;  // opening quote
     std::size_t run_start = pos_;
@@ -216,35 +197,13 @@ class Parser {
         out.append(text_.data() + run_start, pos_ - run_start);
         ++pos_;
         if (pos_ >= text_.size()) return fail("unterminated string");
-        char e = text_[pos_++];
-        switch (e) {
-          case '"': out.push_back('"'); break;
-          case '\\': out.push_back('\\'); break;
-          case '/': out.push_back('/'); break;
-          case 'b': out.push_back('\b'); break;
-          case 'f': out.push_back('\f'); break;
-          case 'n': out.push_back('\n'); break;
-          case 'r': out.push_back('\r'); break;
-          case 't': out.push_back('\t'); break;
-          case 'u': {
-            unsigned cp;
-            if (!parse_hex4(cp)) return false;
-            if (cp >= 0xD800 && cp <= 0xDBFF) {
-              unsigned low;
-              if (text_.substr(pos_, 2) != "\\u") return fail("lone surrogate in \\u escape");
-              pos_ += 2;
-              if (!parse_hex4(low)) return false;
-              if (low < 0xDC00 || low > 0xDFFF) return fail("lone surrogate in \\u escape");
-              cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
-            } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
-              return fail("lone surrogate in \\u escape");
-            }
-            append_utf8(out, static_cast<char32_t>(cp));
-            break;
-          }
-          default:
-            --pos_;
-            return fail(std::string("invalid escape '\\") + e + "'");
+        const char letter = text_[pos_];
+        switch (decode_escape(text_, pos_, out)) {
+          case EscapeError::None: break;
+          case EscapeError::Truncated: return fail("unexpected end of input in \\u escape");
+          case EscapeError::BadHex: return fail("invalid hex digit in \\u escape");
+          case EscapeError::LoneSurrogate: return fail("lone surrogate in \\u escape");
+          case EscapeError::Unknown: return fail(std::string("invalid escape '\\") + letter + "'");
         }
         run_start = pos_;
         continue;

@@ -81,4 +81,58 @@ std::string_view utf8_prefix(std::string_view s, std::size_t max_code_points) {
   return s;
 }
 
+namespace {
+
+// Four hex digits at text[pos]; moves pos past them, or to the bad digit.
+EscapeError read_hex4(std::string_view text, std::size_t& pos, unsigned& out) {
+  if (pos + 4 > text.size()) {
+    pos = text.size();
+    return EscapeError::Truncated;
+  }
+  out = 0;
+  for (int k = 0; k < 4; ++k, ++pos) {
+    char c = text[pos];
+    unsigned digit;
+    if (c >= '0' && c <= '9') digit = static_cast<unsigned>(c - '0');
+    else if (c >= 'a' && c <= 'f') digit = static_cast<unsigned>(c - 'a' + 10);
+    else if (c >= 'A' && c <= 'F') digit = static_cast<unsigned>(c - 'A' + 10);
+    else return EscapeError::BadHex;
+    out = out * 16 + digit;
+  }
+  return EscapeError::None;
+}
+
+}  // namespace
+
+EscapeError decode_escape(std::string_view text, std::size_t& pos, std::string& out) {
+  if (pos >= text.size()) return EscapeError::Truncated;
+  char e = text[pos++];
+  switch (e) {
+    case '"': out.push_back('"'); return EscapeError::None;
+    case '\\': out.push_back('\\'); return EscapeError::None;
+    case '/': out.push_back('/'); return EscapeError::None;
+    case 'b': out.push_back('\b'); return EscapeError::None;
+    case 'f': out.push_back('\f'); return EscapeError::None;
+    case 'n': out.push_back('\n'); return EscapeError::None;
+    case 'r': out.push_back('\r'); return EscapeError::None;
+    case 't': out.push_back('\t'); return EscapeError::None;
+    case 'u': break;
+    default: --pos; return EscapeError::Unknown;
+  }
+  unsigned cp;
+  if (EscapeError error = read_hex4(text, pos, cp); error != EscapeError::None) return error;
+  if (cp >= 0xD800 && cp <= 0xDBFF) {
+    if (text.substr(pos, 2) != "\\u") return EscapeError::LoneSurrogate;
+    pos += 2;
+    unsigned low;
+    if (EscapeError error = read_hex4(text, pos, low); error != EscapeError::None) return error;
+    if (low < 0xDC00 || low > 0xDFFF) return EscapeError::LoneSurrogate;
+    cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+  } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
+    return EscapeError::LoneSurrogate;
+  }
+  append_utf8(out, static_cast<char32_t>(cp));
+  return EscapeError::None;
+}
+
 }  // namespace weld::json

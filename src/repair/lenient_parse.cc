@@ -259,21 +259,6 @@ class Parser {
     return true;
   }
 
-  bool parse_hex4(unsigned& out) {
-    if (pos_ + 4 > text_.size()) return false;
-    out = 0;
-    for (int k = 0; k < 4; ++k) {
-      char c = text_[pos_++];
-      unsigned digit;
-      if (c >= '0' && c <= '9') digit = static_cast<unsigned>(c - '0');
-      else if (c >= 'a' && c <= 'f') digit = static_cast<unsigned>(c - 'a' + 10);
-      else if (c >= 'A' && c <= 'F') digit = static_cast<unsigned>(c - 'A' + 10);
-      else return false;
-      out = out * 16 + digit;
-    }
-    return true;
-  }
-
   // A string in double or single quotes. Invalid UTF-8 and lone surrogates
   // are refused, never replaced: a repair must not invent characters.
   bool parse_string(std::string& out, const std::string& path) {
@@ -295,33 +280,11 @@ class Parser {
       if (c == '\\') {
         ++pos_;
         if (pos_ >= text_.size()) return false;
-        char e = text_[pos_++];
-        switch (e) {
-          case '"': out.push_back('"'); break;
-          case '\'': out.push_back('\''); break;
-          case '\\': out.push_back('\\'); break;
-          case '/': out.push_back('/'); break;
-          case 'b': out.push_back('\b'); break;
-          case 'f': out.push_back('\f'); break;
-          case 'n': out.push_back('\n'); break;
-          case 'r': out.push_back('\r'); break;
-          case 't': out.push_back('\t'); break;
-          case 'u': {
-            unsigned cp;
-            if (!parse_hex4(cp)) return false;
-            if (cp >= 0xD800 && cp <= 0xDBFF) {
-              unsigned low;
-              if (text_.substr(pos_, 2) != "\\u") return false;
-              pos_ += 2;
-              if (!parse_hex4(low) || low < 0xDC00 || low > 0xDFFF) return false;
-              cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
-            } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
-              return false;
-            }
-            json::append_utf8(out, static_cast<char32_t>(cp));
-            break;
-          }
-          default: return false;
+        if (text_[pos_] == '\'') {  // JavaScript's \' (single-quoted strings)
+          out.push_back('\'');
+          ++pos_;
+        } else if (json::decode_escape(text_, pos_, out) != json::EscapeError::None) {
+          return false;
         }
         continue;
       }
