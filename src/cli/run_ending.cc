@@ -25,7 +25,7 @@ std::optional<agent::OutputFormat> sniff_output_format(int argc, char** argv) {
     } else if (arg.rfind("--output-format=", 0) == 0) {
       value = arg.substr(16);
     } else if (arg.size() > 2 && arg.rfind("-o", 0) == 0 && arg[2] != '-') {
-      value = arg.substr(arg[2] == '=' ? 3 : 2);
+      value = arg.substr(2);  // CLI11 reads -o=json as the value "=json"
     }
     if (value) {
       if (auto parsed = agent::parse_output_format(*value)) format = parsed;
