@@ -294,6 +294,7 @@ RunOutcome run(provider::Model& model, const std::vector<const Tool*>& tools, co
       }
       provider::Message feedback;
       feedback.role = provider::Role::User;
+      if (error.back() != '.') error += '.';
       feedback.text = std::string(kNativeFeedbackPrefix) + error + std::string(kNativeFeedbackSuffix);
       for (RunObserver* obs : observers) obs->on_tool_results(feedback);
       messages.push_back(std::move(feedback));

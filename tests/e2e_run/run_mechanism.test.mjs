@@ -72,7 +72,7 @@ for (const api of APIS) {
       assert.equal(r.code, 0, r.stderr);
       const requests = await server.requests();
       assert.equal(requests.length, 2);
-      assert.equal(lastUserText(requests[1]), FEEDBACK("answer must have required property 'risk_level'"));
+      assert.equal(lastUserText(requests[1]), FEEDBACK("answer must have required property 'risk_level'."));
       const messages = JSON.parse(r.stdout);
       assert.equal(messages[0].mechanism, 'native');
       const envelope = messages.at(-1);
@@ -83,7 +83,7 @@ for (const api of APIS) {
       assert.equal(envelope.result, OK);
       // The fed-back message is in the output too.
       const feedback = messages.find((m) => m.type === 'user');
-      assert.deepEqual(feedback.message.content, [{ type: 'text', text: FEEDBACK("answer must have required property 'risk_level'") }]);
+      assert.deepEqual(feedback.message.content, [{ type: 'text', text: FEEDBACK("answer must have required property 'risk_level'.") }]);
     } finally { await server.close(); }
   });
 

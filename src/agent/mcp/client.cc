@@ -188,6 +188,10 @@ class McpClient {
 
   /// The last lines the server wrote on stderr, as " (stderr: …)", or "".
   std::string stderr_note() {
+    // The server has gone (or will not answer): let the drain thread read
+    // what it said last, briefly.
+    auto until = Clock::now() + std::chrono::milliseconds(200);
+    while (!stderr_eof_.load() && Clock::now() < until) std::this_thread::sleep_for(std::chrono::milliseconds(2));
     std::lock_guard lock(stderr_mutex_);
     std::string text = stderr_tail_;
     while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ')) text.pop_back();
@@ -261,7 +265,10 @@ class McpClient {
       if (ready <= 0) continue;
       ssize_t n = ::read(stderr_fd_, buffer, sizeof buffer);
       if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) return;
+      if (n <= 0) {
+        stderr_eof_ = true;
+        return;
+      }
       std::lock_guard lock(stderr_mutex_);
       stderr_tail_.append(buffer, static_cast<std::size_t>(n));
       constexpr std::size_t kKeep = 2048;
@@ -279,6 +286,7 @@ class McpClient {
   JsonRpcLineReader reader_;
   std::thread stderr_thread_;
   std::atomic<bool> stop_stderr_{false};
+  std::atomic<bool> stderr_eof_{false};
   std::mutex stderr_mutex_;
   std::string stderr_tail_;
   std::mutex stop_mutex_;
