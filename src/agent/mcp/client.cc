@@ -7,6 +7,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -177,7 +178,7 @@ class McpClient {
       char buffer[65536];
       ssize_t n = ::read(stdout_fd_, buffer, sizeof buffer);
       if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
-      if (n <= 0) return Error{"mcp", "the server closed its output (it exited)" + stderr_note(), ""};
+      if (n <= 0) return Error{"mcp", "the server exited or closed its stdio" + stderr_note(), ""};
       reader_.feed(std::string_view(buffer, static_cast<std::size_t>(n)));
     }
   }
@@ -241,13 +242,30 @@ class McpClient {
   Status send(const json::Value& message) {
     std::string line = json::serialize(message);
     line += '\n';
+    // A server that exited turns the write into EPIPE; the SIGPIPE that
+    // comes with it is blocked in this thread and consumed, so the library
+    // does not depend on the program ignoring SIGPIPE.
+    sigset_t pipe_set, previous;
+    sigemptyset(&pipe_set);
+    sigaddset(&pipe_set, SIGPIPE);
+    ::pthread_sigmask(SIG_BLOCK, &pipe_set, &previous);
     std::size_t offset = 0;
+    bool broken = false;
     while (offset < line.size()) {
       ssize_t n = ::write(stdin_fd_, line.data() + offset, line.size() - offset);
       if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) return Error{"mcp", "the server closed its input (it exited)" + stderr_note(), ""};
+      if (n <= 0) {
+        broken = true;
+        if (errno == EPIPE) {
+          timespec zero{0, 0};
+          ::sigtimedwait(&pipe_set, nullptr, &zero);
+        }
+        break;
+      }
       offset += static_cast<std::size_t>(n);
     }
+    ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+    if (broken) return Error{"mcp", "the server exited or closed its stdio" + stderr_note(), ""};
     return Ok{};
   }
 

@@ -151,7 +151,7 @@ TEST(McpServers, AProgramThatIsNotAServerIsLeftOutWithAWarningAndReaped) {
   servers.start({config}, "/", {}, nullptr);
   ASSERT_EQ(servers.warnings().size(), 1u);
   EXPECT_EQ(servers.warnings()[0],
-            "weld: warning: MCP server \"cat\" is not available (the server closed its output (it exited); its "
+            "weld: warning: MCP server \"cat\" is not available (the server exited or closed its stdio; its "
             "stderr ends: \"not mcp\"); continuing without its tools.");
   EXPECT_TRUE(servers.tools().empty());
   EXPECT_EQ(servers.status()[0].second, "failed");
