@@ -104,7 +104,7 @@ for (const api of APIS) {
     const project = setup(home, {
       missing: { command: path.join(home, 'no-such-binary'), args: [] },
       quitter: testServer(home, 'quitter', ['--mode', 'exit']),
-      sleeper: { ...testServer(home, 'sleeper', ['--mode', 'hang-init']), startupTimeout: 700 },
+      sleeper: { ...testServer(home, 'sleeper', ['--mode', 'hang-init']), startupTimeout: 1500 },
       kit: testServer(home, 'kit'),
     });
     const server = await startServer([so(OK)]);
@@ -116,7 +116,7 @@ for (const api of APIS) {
       assert.equal(lines.length, 3, r.stderr);
       assert.equal(lines[0], `weld: warning: MCP server "missing" is not available (cannot run "${path.join(home, 'no-such-binary')}": No such file or directory); continuing without its tools.`);
       assert.match(lines[1], /^weld: warning: MCP server "quitter" is not available \(the server exited or closed its stdio; its stderr ends: "test server: refusing to start \(mode exit\)"\); continuing without its tools\.$/);
-      assert.equal(lines[2], 'weld: warning: MCP server "sleeper" is not available (no answer to initialize within 700 ms); continuing without its tools.');
+      assert.equal(lines[2], 'weld: warning: MCP server "sleeper" is not available (no answer to initialize within 1500 ms); continuing without its tools.');
       const init = JSON.parse(r.stdout.split('\n')[0]);
       assert.deepEqual(init.mcp_servers, [{ name: 'missing', status: 'failed' }, { name: 'quitter', status: 'failed' },
         { name: 'sleeper', status: 'failed' }, { name: 'kit', status: 'connected' }]);

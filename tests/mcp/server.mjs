@@ -5,9 +5,6 @@
 // --pid-file: writes its pid there at start; --log: appends one JSON line per
 // tool call ({tool, args}), so a test can tell which calls really ran.
 import fs from 'node:fs';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { z } from 'zod';
 
 const args = { mode: 'normal', pidFile: null, log: null };
 for (let i = 2; i < process.argv.length; i++) {
@@ -28,6 +25,10 @@ if (args.mode === 'hang-init') {
   process.stdin.resume();
   setInterval(() => {}, 1 << 30);
 } else {
+  // Loaded after the pid file is written (static imports would run first).
+  const { McpServer } = await import('@modelcontextprotocol/sdk/server/mcp.js');
+  const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
+  const { z } = await import('zod');
   const log = (tool, input) => { if (args.log) fs.appendFileSync(args.log, JSON.stringify({ tool, args: input }) + '\n'); };
   const server = new McpServer({ name: 'weld-test-server', version: '1.0.0' });
   server.registerTool('echo', {
