@@ -147,12 +147,9 @@ std::vector<std::string> split_all(const std::vector<std::string>& lists) {
 
 }  // namespace
 
-int run_main(int argc, char** argv) {
-  // A closed stdout must end in a write error, not a silent SIGPIPE death.
-  ::signal(SIGPIPE, SIG_IGN);
+namespace {
 
-  // SPEC §2.4: in the JSON modes even these endings leave an envelope.
-  EarlyEnding early(sniff_output_format(argc, argv).value_or(agent::OutputFormat::Text), agent::new_session_id());
+int run_command(int argc, char** argv, EarlyEnding& early) {
   CLI::App app{"weld: a headless agent run that ends on the first schema-valid answer (SPEC §2)", "weld"};
   RunFlags flags;
   add_flags(app, flags);
@@ -270,8 +267,7 @@ int run_main(int argc, char** argv) {
 
   // Session (SPEC §2.8).
   agent::RunOptions options;
-  options.session_id = agent::new_session_id();
-  early.set_session_id(options.session_id);
+  options.session_id = early.session_id();
   if (flags.continue_session || flags.resume) {
     if (home.empty()) return early.fail(1, "Cannot resume a session: HOME is not set.");
     std::string id;
@@ -368,7 +364,10 @@ int run_main(int argc, char** argv) {
     std::vector<std::string> taken;
     for (const agent::Tool* tool : tools) taken.push_back(tool->name());
     mcp.start(policy.settings.mcp_servers, cwd, taken, &cancel);
-    for (const auto& warning : mcp.warnings()) write_stderr(warning + "\n");
+    // A signal during start-up ends the run with its own message only.
+    if (!cancel.cancelled.load()) {
+      for (const auto& warning : mcp.warnings()) write_stderr(warning + "\n");
+    }
     mcp.filter_tools([&](const agent::Tool& tool) {
       if (policy.approval == agent::ApprovalMode::Plan && tool.has_side_effects()) return false;
       return agent::tool_allowed_by_rules(policy, tool.name());
@@ -377,7 +376,16 @@ int run_main(int argc, char** argv) {
     options.mcp_servers = mcp.status();
   }
 
-  agent::RunOutcome outcome = agent::run(*choice->model, tools, options, observers, cancel);
+  agent::RunOutcome outcome;
+  try {
+    outcome = agent::run(*choice->model, tools, options, observers, cancel);
+  } catch (const std::exception& e) {
+    // Not expected (library code returns errors), but an ending all the same.
+    outcome.subtype = agent::Subtype::ErrorDuringExecution;
+    outcome.exit_code = 1;
+    outcome.error_message = std::string("weld: internal error: ") + e.what();
+    outcome.session_id = options.session_id;
+  }
   signals.run_ended();
   if (ending_claimed.exchange(true)) {
     // The signal thread is writing the ending and will exit the process.
@@ -397,6 +405,21 @@ int run_main(int argc, char** argv) {
   writer.finish(outcome);
   if (std::ferror(stdout) != 0) return outcome.exit_code == 0 ? 1 : outcome.exit_code;
   return outcome.exit_code;
+}
+
+}  // namespace
+
+int run_main(int argc, char** argv) {
+  // A closed stdout must end in a write error, not a silent SIGPIPE death.
+  ::signal(SIGPIPE, SIG_IGN);
+  // SPEC §2.4: in the JSON modes even the endings before the run leave an
+  // envelope (the format is sniffed from argv until CLI11 has parsed it).
+  EarlyEnding early(sniff_output_format(argc, argv).value_or(agent::OutputFormat::Text), agent::new_session_id());
+  try {
+    return run_command(argc, argv, early);
+  } catch (const std::exception& e) {
+    return early.fail(1, std::string("weld: internal error: ") + e.what());
+  }
 }
 
 }  // namespace weld::cli

@@ -55,6 +55,7 @@ class EarlyEnding {
   /// Once the flags are parsed, the format they name.
   void set_format(agent::OutputFormat format) { format_ = format; }
   void set_session_id(std::string id) { session_id_ = std::move(id); }
+  const std::string& session_id() const { return session_id_; }
   /// Writes the ending; returns `exit_code`.
   int fail(int exit_code, std::string message) const;
   /// "weld: <message>" plus the --help hint; exit 1.
