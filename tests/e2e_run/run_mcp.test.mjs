@@ -178,3 +178,31 @@ test('--exclude-tools and permissions.deny remove MCP tools; --core-tools does n
     assert.ok(!toolDecls(requests[1], 'anthropic').map((t) => t.name).includes('slow'));
   } finally { await server.close(); }
 });
+
+test('SIGINT while a server is still starting: exit 130 within a second, only "Operation cancelled.", the server is gone', async () => {
+  const home = tempDir();
+  const project = setup(home, { sleeper: { ...testServer(home, 'sleeper', ['--mode', 'hang-init']), startupTimeout: 30000 } });
+  const server = await startServer([so(OK)]);
+  try {
+    let sentAt = 0n;
+    const r = await runWeld([...providerArgs('anthropic', server.port), '-p', 'x', '--json-schema', SCHEMA_TEXT,
+      '--output-format', 'stream-json'], {
+      env, home: project.home, cwd: project.cwd,
+      onStart: async (child) => {
+        await waitFor(() => fs.existsSync(path.join(home, 'sleeper.pid')));
+        await new Promise((res) => setTimeout(res, 100));
+        sentAt = process.hrtime.bigint();
+        child.kill('SIGINT');
+      },
+    });
+    const elapsed = Number(r.endedAt - sentAt) / 1e6;
+    assert.equal(r.code, 130, r.stderr);
+    assert.ok(elapsed < 1000, `ended ${elapsed} ms after the signal`);
+    assert.equal(r.stderr, 'Operation cancelled.\n');
+    const last = JSON.parse(r.stdout.trim().split('\n').at(-1));
+    assert.equal(last.subtype, 'error_cancelled');
+    assert.equal((await server.requests()).length, 0);
+    const pid = readPid(home, 'sleeper');
+    assert.ok(await waitFor(() => !alive(pid), 2000), 'the server was killed');
+  } finally { await server.close(); }
+});
