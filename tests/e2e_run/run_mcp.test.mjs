@@ -206,3 +206,23 @@ test('SIGINT while a server is still starting: exit 130 within a second, only "O
     assert.ok(await waitFor(() => !alive(pid), 2000), 'the server was killed');
   } finally { await server.close(); }
 });
+
+test('an MCP call that outlives its timeout is an error result; the late answer is not taken for the next call', async () => {
+  const home = tempDir();
+  const project = setup(home, { kit: { ...testServer(home, 'kit'), timeout: 300 } });
+  const server = await startServer([
+    { tool_calls: [{ name: 'slow', arguments: { ms: 700 }, id: 'call_slow' }] },
+    // By the time echo is called, the late answer to slow is waiting in the pipe, ahead of echo's.
+    { tool_calls: [{ name: 'echo', arguments: { text: 'after' }, id: 'call_echo' }], delay_ms: 1000 },
+    so(OK),
+  ]);
+  try {
+    const r = await runWeld([...providerArgs('anthropic', server.port), '-p', 'x', '--json-schema', SCHEMA_TEXT],
+      { env, home: project.home, cwd: project.cwd });
+    assert.equal(r.code, 0, r.stderr);
+    const requests = await server.requests();
+    assert.deepEqual(toolResults(requests[1], 'anthropic'), [
+      { id: 'call_slow', content: 'MCP server "kit", tool "slow": timed out after 300 ms', is_error: true }]);
+    assert.deepEqual(toolResults(requests[2], 'anthropic').at(-1), { id: 'call_echo', content: 'after (no tag)', is_error: false });
+  } finally { await server.close(); }
+});
