@@ -379,10 +379,11 @@ void Compiler::compile_node(std::uint32_t index, const json::Value& v, const Sub
     }
   }
   if (const json::Value* f = v.find("format"); f && f->is_string()) {
-    if (is_known_format(f->as_string())) {
+    if (std::optional<FormatId> id = format_id(f->as_string(), d == Dialect::Draft4 || d == Dialect::Draft6)) {
       if (options_.assert_formats && !internal_) {
         Instr in = make(OpCode::Format, "format");
         in.a = intern(f->as_string());
+        in.b = static_cast<std::uint32_t>(*id);
         ranges[kString].push_back(in);
       }
     } else if (!internal_ && options_.strict && info.doc == 0) {

@@ -379,15 +379,24 @@ void Compiler::optimize() {
       }
     }
   };
-  // A node that is only a `$ref` is replaced by its target everywhere
-  auto is_pure_ref = [&](const Node& n) {
-    return n.type_mask == kTypeAll && !(n.flags & (kNodeFalse | kNodeUnevaluatedItems | kNodeUnevaluatedProps)) &&
-           n.begin[5] - n.begin[0] == 1 && n.begin[1] - n.begin[0] == 1 && p.instrs[n.begin[0]].op == OpCode::Ref;
+  // A node that only forwards — a lone `$ref`, or an `allOf` of one
+  // subschema — is replaced by its target everywhere (neither adds an error
+  // or annotation of its own, and the target's instructions carry their own
+  // schema paths).
+  auto forward = [&](const Node& n) -> std::uint32_t {
+    if (n.type_mask != kTypeAll || (n.flags & (kNodeFalse | kNodeUnevaluatedItems | kNodeUnevaluatedProps)) ||
+        n.begin[5] - n.begin[0] != 1 || n.begin[1] - n.begin[0] != 1) {
+      return kNone;
+    }
+    const Instr& in = p.instrs[n.begin[0]];
+    if (in.op == OpCode::Ref) return in.a;
+    if (in.op == OpCode::AllOf && in.b == 1) return p.node_lists[in.a];
+    return kNone;
   };
   auto target = [&](std::uint32_t n) {
-    for (int hops = 0; hops < 64 && n != kNone && is_pure_ref(p.nodes[n]); ++hops) {
-      std::uint32_t next = p.instrs[p.nodes[n].begin[0]].a;
-      if (next == n) break;
+    for (int hops = 0; hops < 64 && n != kNone; ++hops) {
+      std::uint32_t next = forward(p.nodes[n]);
+      if (next == kNone || next == n) break;
       // Skipping n must not lose the resource it enters: only when its
       // target enters the same one.
       if (p.uses_dynamic_scope && p.nodes[next].resource != p.nodes[n].resource) break;

@@ -746,7 +746,7 @@ bool Evaluator<kCollect>::instr_slow(const Instr& in, const json::Value& v, Anno
     }
     case OpCode::Format: {
       const std::string& name = p_.strings[in.a];
-      if (check_format(name, v.as_string())) return true;
+      if (check_format(static_cast<FormatId>(in.b), v.as_string())) return true;
       fail(in, [&] { return json::Value(json::Object{{"format", name}}); },
            [&] { return "must match format " + json::quote(name); });
       return false;

@@ -56,7 +56,7 @@ enum class OpCode : std::uint8_t {
   MinLength,     // a = limit
   MaxLength,     // a = limit
   Pattern,       // a = regex index
-  Format,        // a = string index (format name)
+  Format,        // a = string index (format name), b = FormatId
   // Arrays.
   MinItems,      // a = limit
   MaxItems,      // a = limit

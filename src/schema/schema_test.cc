@@ -262,5 +262,27 @@ TEST(Hostile, DepthLimitIsAFailureEvenUnderNot) {
   EXPECT_FALSE(s.validate(j("{}"), Collect::First).valid);
 }
 
+TEST(Schema, ForwardingNodesKeepVerdictAndErrors) {
+  // The optimiser replaces a lone `$ref` and a one-element `allOf` by their
+  // target; the verdict and the Ajv-shaped errors must not change.
+  Schema s = Schema::compile(j(R"({"allOf":[{"$ref":"#/$defs/a"}],
+      "$defs":{"a":{"allOf":[{"$ref":"#/$defs/b"}]},
+               "b":{"type":"object","properties":{"n":{"allOf":[{"$ref":"#/$defs/c"}]}},"required":["n"]},
+               "c":{"type":"integer","minimum":2}}})"));
+  EXPECT_TRUE(s.is_valid(j(R"({"n":3})")));
+  EXPECT_FALSE(s.is_valid(j(R"({"n":1})")));
+  EXPECT_FALSE(s.is_valid(j(R"({"n":"3"})")));
+  EXPECT_FALSE(s.is_valid(j("[]")));
+  ValidationResult r = s.validate(j(R"({"n":1})"));
+  ASSERT_EQ(1u, r.violations.size());
+  EXPECT_EQ("#/$defs/c/minimum", r.violations[0].schema_path);
+  EXPECT_EQ("/n", r.violations[0].instance_path);
+  EXPECT_EQ("params must have required property 'n'", errors(s, "{}"));
+  // A cycle of forwarders is refused at the depth limit, not looped on.
+  Schema cycle = Schema::compile(j(R"({"$defs":{"a":{"allOf":[{"$ref":"#/$defs/b"}]},"b":{"$ref":"#/$defs/a"}},
+                                       "$ref":"#/$defs/a"})"));
+  EXPECT_FALSE(cycle.is_valid(j("1")));
+}
+
 }  // namespace
 }  // namespace weld::schema

@@ -19,6 +19,7 @@ bool is_ipv6(std::string_view s);  // RFC 4291 text form, optional trailing dott
 bool is_uri(std::string_view s, bool iri, bool reference);  // RFC 3986 / RFC 3987
 bool is_uri_template(std::string_view s);                   // RFC 6570 level 4
 
+bool is_rfc1123_hostname(std::string_view s);  // draft-04/06: RFC 1123 LDH labels, nothing more
 bool is_hostname(std::string_view s);      // RFC 1123 LDH labels; xn-- labels must be valid A-labels
 bool is_idn_hostname(std::string_view s);  // IDNA2008 (RFC 5890-5893) with UTS #46 label separators
 bool is_email(std::string_view s, bool idn);  // RFC 5321 mailbox / RFC 6531

@@ -11,15 +11,6 @@
 namespace weld::schema {
 namespace {
 
-using namespace std::string_view_literals;  // NOLINT: literals only
-
-constexpr std::array kKnownFormats{
-    "date-time"sv, "date"sv,          "time"sv,          "duration"sv,          "email"sv,
-    "idn-email"sv, "hostname"sv,      "idn-hostname"sv,  "ipv4"sv,              "ipv6"sv,
-    "uri"sv,       "uri-reference"sv, "iri"sv,           "iri-reference"sv,     "uri-template"sv,
-    "uuid"sv,      "json-pointer"sv,  "relative-json-pointer"sv, "regex"sv,
-};
-
 bool is_hex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 
 bool is_uuid(std::string_view s) {
@@ -55,35 +46,66 @@ bool is_relative_json_pointer(std::string_view s) {
 
 }  // namespace
 
-bool is_known_format(std::string_view name) {
-  for (std::string_view known : kKnownFormats) {
-    if (known == name) return true;
+bool is_known_format(std::string_view name) { return format_id(name, false).has_value(); }
+
+std::optional<FormatId> format_id(std::string_view name, bool rfc1123_hostname) {
+  static constexpr std::array<std::pair<std::string_view, FormatId>, 19> kIds{{
+      {"date-time", FormatId::DateTime},
+      {"date", FormatId::Date},
+      {"time", FormatId::Time},
+      {"duration", FormatId::Duration},
+      {"email", FormatId::Email},
+      {"idn-email", FormatId::IdnEmail},
+      {"hostname", FormatId::Hostname},
+      {"idn-hostname", FormatId::IdnHostname},
+      {"ipv4", FormatId::Ipv4},
+      {"ipv6", FormatId::Ipv6},
+      {"uri", FormatId::Uri},
+      {"uri-reference", FormatId::UriReference},
+      {"iri", FormatId::Iri},
+      {"iri-reference", FormatId::IriReference},
+      {"uri-template", FormatId::UriTemplate},
+      {"uuid", FormatId::Uuid},
+      {"json-pointer", FormatId::JsonPointer},
+      {"relative-json-pointer", FormatId::RelativeJsonPointer},
+      {"regex", FormatId::Regex},
+  }};
+  for (const auto& [known, id] : kIds) {
+    if (known == name) return id == FormatId::Hostname && rfc1123_hostname ? FormatId::HostnameRfc1123 : id;
   }
-  return false;
+  return std::nullopt;
+}
+
+bool check_format(FormatId id, std::string_view value) {
+  using namespace format_detail;  // NOLINT: the checkers of this module
+  switch (id) {
+    case FormatId::DateTime: return is_date_time(value);
+    case FormatId::Date: return is_date(value);
+    case FormatId::Time: return is_time(value);
+    case FormatId::Duration: return is_duration(value);
+    case FormatId::Email: return is_email(value, false);
+    case FormatId::IdnEmail: return is_email(value, true);
+    case FormatId::Hostname: return is_hostname(value);
+    case FormatId::HostnameRfc1123: return is_rfc1123_hostname(value);
+    case FormatId::IdnHostname: return is_idn_hostname(value);
+    case FormatId::Ipv4: return is_ipv4(value);
+    case FormatId::Ipv6: return is_ipv6(value);
+    case FormatId::Uri: return is_uri(value, false, false);
+    case FormatId::UriReference: return is_uri(value, false, true);
+    case FormatId::Iri: return is_uri(value, true, false);
+    case FormatId::IriReference: return is_uri(value, true, true);
+    case FormatId::UriTemplate: return is_uri_template(value);
+    case FormatId::Uuid: return is_uuid(value);
+    case FormatId::JsonPointer: return is_json_pointer(value);
+    case FormatId::RelativeJsonPointer: return is_relative_json_pointer(value);
+    case FormatId::Regex: return Regex::check_syntax(value).ok();
+  }
+  return true;
 }
 
 bool check_format(std::string_view name, std::string_view value) {
-  using namespace format_detail;  // NOLINT: the checkers of this module
-  if (name == "date-time") return is_date_time(value);
-  if (name == "date") return is_date(value);
-  if (name == "time") return is_time(value);
-  if (name == "duration") return is_duration(value);
-  if (name == "email") return is_email(value, false);
-  if (name == "idn-email") return is_email(value, true);
-  if (name == "hostname") return is_hostname(value);
-  if (name == "idn-hostname") return is_idn_hostname(value);
-  if (name == "ipv4") return is_ipv4(value);
-  if (name == "ipv6") return is_ipv6(value);
-  if (name == "uri") return is_uri(value, false, false);
-  if (name == "uri-reference") return is_uri(value, false, true);
-  if (name == "iri") return is_uri(value, true, false);
-  if (name == "iri-reference") return is_uri(value, true, true);
-  if (name == "uri-template") return is_uri_template(value);
-  if (name == "uuid") return is_uuid(value);
-  if (name == "json-pointer") return is_json_pointer(value);
-  if (name == "relative-json-pointer") return is_relative_json_pointer(value);
-  if (name == "regex") return Regex::check_syntax(value).ok();
-  return true;
+  std::optional<FormatId> id = format_id(name, false);
+  return !id || check_format(*id, value);
 }
 
 }  // namespace weld::schema

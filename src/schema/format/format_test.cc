@@ -122,6 +122,28 @@ void run_dialect(const std::string& dialect) {
   std::cout << dialect << ": " << count.checked - count.failed << "/" << count.checked << " format tests pass\n";
 }
 
+TEST(FormatId, HostnameFollowsTheDialect) {
+  // RFC 1123 (draft-04/06) allows "--" anywhere inside a label; draft-07+
+  // reserves it at positions 3-4 (IDNA R-LDH labels) and decodes xn-- labels.
+  FormatId legacy = *format_id("hostname", true);
+  FormatId modern = *format_id("hostname", false);
+  EXPECT_EQ(legacy, FormatId::HostnameRfc1123);
+  EXPECT_EQ(modern, FormatId::Hostname);
+  EXPECT_TRUE(check_format(legacy, "ab--cd.example"));
+  EXPECT_FALSE(check_format(modern, "ab--cd.example"));
+  EXPECT_TRUE(check_format(modern, "a--b.com"));
+  EXPECT_FALSE(check_format(legacy, "-a.example"));
+  EXPECT_FALSE(check_format(legacy, "a.example-"));
+  EXPECT_FALSE(check_format(legacy, "a..example"));
+  EXPECT_FALSE(check_format(legacy, "host_name"));
+  EXPECT_FALSE(check_format(legacy, std::string(64, 'a')));
+  EXPECT_TRUE(check_format(legacy, std::string(63, 'a')));
+  EXPECT_FALSE(check_format(legacy, ""));
+  EXPECT_EQ(format_id("idn-hostname", true), FormatId::IdnHostname);
+  EXPECT_FALSE(format_id("no-such-format", false).has_value());
+  EXPECT_TRUE(check_format("no-such-format", "anything"));
+}
+
 TEST(FormatSuite, Draft2020_12) { run_dialect("draft2020-12"); }
 TEST(FormatSuite, Draft2019_09) { run_dialect("draft2019-09"); }
 TEST(FormatSuite, Draft7) { run_dialect("draft7"); }

@@ -246,6 +246,21 @@ std::u32string to_code_points(std::string_view s) {
 
 bool is_hostname(std::string_view s) { return check_domain(s, false); }
 
+bool is_rfc1123_hostname(std::string_view s) {
+  if (s.empty() || s.size() > 253) return false;
+  std::size_t start = 0;
+  while (true) {
+    std::size_t end = s.find('.', start);
+    std::string_view label = s.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
+    if (label.empty() || label.size() > 63 || label.front() == '-' || label.back() == '-') return false;
+    for (char c : label) {
+      if (!is_ascii_ldh(static_cast<unsigned char>(c))) return false;
+    }
+    if (end == std::string_view::npos) return true;
+    start = end + 1;
+  }
+}
+
 bool is_idn_hostname(std::string_view s) { return check_domain(s, true); }
 
 }  // namespace weld::schema::format_detail
