@@ -5,9 +5,13 @@ cd "$(dirname "$0")/.."
 BUILD_DIR="${BUILD_DIR:-build-test}"
 # When ccache is present, let clones in other folders share its cache.
 export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}"
-if [ -f tests/node/package.json ] && [ ! -d tests/node/node_modules ]; then
-  (cd tests/node && npm install --no-audit --no-fund --loglevel=error)
-fi
+# npm packages the end-to-end tests use (never the product): the official
+# SDK clients (tests/node) and an MCP server built with the MCP SDK (tests/mcp).
+for dir in tests/node tests/mcp; do
+  if [ -f "$dir/package.json" ] && [ ! -d "$dir/node_modules" ]; then
+    (cd "$dir" && npm install --no-audit --no-fund --loglevel=error)
+  fi
+done
 cmake -S . -B "$BUILD_DIR" -DWELD_BUILD_TESTS=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo ${WELD_CMAKE_ARGS:-}
 cmake --build "$BUILD_DIR" -j"$(nproc)"
 ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$(nproc)" --timeout 600

@@ -35,7 +35,7 @@ json::Value arguments_value(std::string_view arguments) {
 json::Value init_message(const RunStart& start) {
   json::Array tools;
   for (const auto& name : start.tools) tools.emplace_back(name);
-  return json::Object{{"type", "system"},
+  json::Value out = json::Object{{"type", "system"},
                       {"subtype", "init"},
                       {"session_id", start.session_id},
                       {"cwd", start.cwd},
@@ -43,6 +43,15 @@ json::Value init_message(const RunStart& start) {
                       {"provider", start.provider},
                       {"tools", std::move(tools)},
                       {"json_schema", start.json_schema}};
+  json::Value message = std::move(out);
+  if (!start.mechanism.empty()) message.set("mechanism", start.mechanism);
+  if (!start.mcp_servers.empty()) {
+    json::Array servers;
+    for (const auto& [name, status] : start.mcp_servers)
+      servers.emplace_back(json::Object{{"name", name}, {"status", status}});
+    message.set("mcp_servers", std::move(servers));
+  }
+  return message;
 }
 
 json::Value assistant_message(const provider::Response& response, const std::string& model,

@@ -14,6 +14,7 @@
 #include "weld/json/parse.h"
 #include "weld/json/serialize.h"
 #include "weld/json/utf8.h"
+#include "weld/provider/openai.h"
 
 namespace weld::agent {
 namespace {
@@ -130,9 +131,64 @@ RunOutcome run(provider::Model& model, const std::vector<const Tool*>& tools, co
   out.session_id = options.session_id;
   WallClockGuard wall(options.max_wall_time_seconds, cancel);
   const bool schema_active = options.schema != nullptr;
-  const bool offer_so = schema_active && options.offer_structured_output;
+  const bool contract = schema_active && options.offer_structured_output;
 
-  // The request's tool list: built-in tools, then structured_output.
+  auto finish = [&](Subtype subtype, int exit_code, std::string message) {
+    out.subtype = subtype;
+    out.exit_code = exit_code;
+    out.error_message = std::move(message);
+    out.duration_ms = ms_since(started);
+    return std::move(out);
+  };
+  auto cancelled_or_budget = [&]() {
+    if (wall.exceeded()) {
+      return finish(Subtype::ErrorBudget, 55,
+                    "Exceeded --max-wall-time (" + format_seconds(options.max_wall_time_seconds) + " s).");
+    }
+    return finish(Subtype::ErrorCancelled, 130, "Operation cancelled.");
+  };
+
+  // The mechanism (SPEC §4). `auto` asks the cache, else probes once.
+  Mechanism mechanism = options.mechanism;
+  if (contract && mechanism == Mechanism::Auto) {
+    const std::int64_t now = std::chrono::duration_cast<std::chrono::seconds>(
+                                 std::chrono::system_clock::now().time_since_epoch())
+                                 .count();
+    std::optional<bool> cached;
+    if (!options.mechanism_cache_path.empty())
+      cached = read_mechanism_cache(options.mechanism_cache_path, options.mechanism_cache_key, now);
+    if (cached) {
+      mechanism = *cached ? Mechanism::Native : Mechanism::Tool;
+    } else {
+      const Clock::time_point api_started = Clock::now();
+      Result<provider::Response> probe = model.complete(native_probe_request(options.model), {}, cancel);
+      out.duration_api_ms += ms_since(api_started);
+      bool native = false;
+      if (!probe) {
+        const Error& error = probe.error();
+        if (cancel.cancelled.load() || error.code == "cancelled") return cancelled_or_budget();
+        const std::string message = "--mechanism auto: the probe request failed: " + error.message;
+        if (error.code == "auth") return finish(Subtype::ErrorApi, 41, message);
+        // A server that rejects the field (400 and the like) does not
+        // enforce it; a network failure says nothing and ends the run.
+        if (error.code != "http") return finish(Subtype::ErrorApi, 1, message);
+      } else {
+        out.usage += probe->usage;
+        native = native_probe_passed(*probe);
+      }
+      mechanism = native ? Mechanism::Native : Mechanism::Tool;
+      if (!options.mechanism_cache_path.empty()) {
+        Status written = write_mechanism_cache(options.mechanism_cache_path, options.mechanism_cache_key, native, now);
+        if (!written) out.warnings.push_back("--mechanism auto: probe result not remembered: " + written.error().message);
+      }
+    }
+  }
+  if (mechanism == Mechanism::Auto) mechanism = Mechanism::Tool;
+  const bool native = contract && mechanism == Mechanism::Native;
+  const bool offer_so = contract && !native;
+  if (schema_active) out.mechanism = std::string(mechanism_name(mechanism));
+
+  // The request's tool list: built-in (and MCP) tools, then structured_output.
   std::vector<provider::ToolSpec> specs;
   std::map<std::string, const Tool*, std::less<>> by_name;
   for (const Tool* tool : tools) {
@@ -144,8 +200,16 @@ RunOutcome run(provider::Model& model, const std::vector<const Tool*>& tools, co
     specs.push_back({std::string(kStructuredOutputTool), std::string(kStructuredOutputDescription),
                      options.schema_source});
   }
+  std::optional<provider::ResponseFormat> response_format;
+  if (native) {
+    provider::ResponseFormat format;
+    format.schema = options.schema_source;
+    format.strict = provider::openai_strict_compatible(options.schema_source);
+    response_format = std::move(format);
+  }
 
-  RunStart start{options.session_id, options.model, model.provider_name(), options.cwd, {}, schema_active};
+  RunStart start{options.session_id, options.model, model.provider_name(), options.cwd, {}, schema_active,
+                 out.mechanism, options.mcp_servers};
   for (const auto& spec : specs) start.tools.push_back(spec.name);
   for (RunObserver* obs : observers) obs->on_start(start);
 
@@ -164,21 +228,6 @@ RunOutcome run(provider::Model& model, const std::vector<const Tool*>& tools, co
   std::string all_text;  // everything the model said, for the plain-text preview
   int invalid_calls = 0;
 
-  auto finish = [&](Subtype subtype, int exit_code, std::string message) {
-    out.subtype = subtype;
-    out.exit_code = exit_code;
-    out.error_message = std::move(message);
-    out.duration_ms = ms_since(started);
-    return std::move(out);
-  };
-  auto cancelled_or_budget = [&]() {
-    if (wall.exceeded()) {
-      return finish(Subtype::ErrorBudget, 55,
-                    "Exceeded --max-wall-time (" + format_seconds(options.max_wall_time_seconds) + " s).");
-    }
-    return finish(Subtype::ErrorCancelled, 130, "Operation cancelled.");
-  };
-
   for (;;) {
     if (cancel.cancelled.load() || wall.exceeded()) return cancelled_or_budget();
     if (options.max_session_turns >= 0 && out.num_turns + 1 > options.max_session_turns) {
@@ -194,6 +243,7 @@ RunOutcome run(provider::Model& model, const std::vector<const Tool*>& tools, co
     request.system = options.system_prompt;
     request.messages = messages;
     request.tools = specs;
+    request.response_format = response_format;
 
     const Clock::time_point api_started = Clock::now();
     Result<provider::Response> response = model.complete(request, stream, cancel);
@@ -218,6 +268,38 @@ RunOutcome run(provider::Model& model, const std::vector<const Tool*>& tools, co
     messages.push_back(assistant);
     // A signal that arrived while the answer was being read still wins.
     if (cancel.cancelled.load()) return cancelled_or_budget();
+
+    if (calls.empty() && native) {
+      // SPEC §4, native: the final text is the answer, parsed, repaired
+      // (§1.3) and validated here; an invalid one goes back as a user
+      // message and counts against --max-structured-retries.
+      ++out.attempts;
+      repair::Checked checked = repair::check_arguments(messages.back().text, *options.schema, options.repair);
+      if (checked.valid) {
+        out.structured = std::move(checked.value);
+        out.repairs = std::move(checked.repairs);
+        return finish(Subtype::Success, 0, {});
+      }
+      ++invalid_calls;
+      out.last_candidate =
+          checked.parsed ? std::move(checked.value) : json::Value(std::string(messages.back().text));
+      std::string error = schema::describe(checked.validation.violations, "answer");
+      if (error.empty()) error = "answer failed validation";
+      if (invalid_calls > options.max_structured_retries) {
+        return finish(Subtype::ErrorMaxStructuredOutputRetries, 1,
+                      "The structured answer (--mechanism native) failed validation " + std::to_string(invalid_calls) +
+                          " time(s); --max-structured-retries " + std::to_string(options.max_structured_retries) +
+                          " allows " + std::to_string(options.max_structured_retries) + " retr" +
+                          (options.max_structured_retries == 1 ? "y" : "ies") + ". Last validation error: " + error);
+      }
+      provider::Message feedback;
+      feedback.role = provider::Role::User;
+      if (error.back() != '.') error += '.';
+      feedback.text = std::string(kNativeFeedbackPrefix) + error + std::string(kNativeFeedbackSuffix);
+      for (RunObserver* obs : observers) obs->on_tool_results(feedback);
+      messages.push_back(std::move(feedback));
+      continue;
+    }
 
     if (calls.empty()) {
       if (schema_active) return finish(Subtype::ErrorPlainText, 1, plain_text_message(out.num_turns, all_text));

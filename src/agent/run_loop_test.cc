@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <ctime>
 #include <filesystem>
 #include <thread>
 
@@ -339,6 +340,120 @@ TEST_F(RunLoopTest, OrdinaryToolResultsGoBackToTheModel) {
   EXPECT_TRUE(results[2].is_error);
   EXPECT_EQ(results[2].content.rfind("Invalid arguments for list_directory: ", 0), 0u) << results[2].content;
   EXPECT_EQ(out.tool_calls, 2);
+}
+
+}  // namespace
+}  // namespace weld::agent
+
+// ---- mechanisms (SPEC §4) ----
+
+namespace weld::agent {
+namespace {
+
+TEST_F(RunLoopTest, NativeSendsTheFormatAndNoToolAndValidatesTheText) {
+  options_.mechanism = Mechanism::Native;
+  model_.push(answer(R"({"summary":"s"})"));
+  model_.push(answer(R"({"summary":"s","risk_level":"low"})"));
+  RunOutcome out = run_with();
+  EXPECT_EQ(out.subtype, Subtype::Success);
+  EXPECT_EQ(out.mechanism, "native");
+  EXPECT_EQ(json::serialize(*out.structured), R"({"summary":"s","risk_level":"low"})");
+  EXPECT_EQ(out.attempts, 2);
+  ASSERT_EQ(model_.requests.size(), 2u);
+  for (const auto& request : model_.requests) {
+    EXPECT_TRUE(request.tools.empty());
+    ASSERT_TRUE(request.response_format.has_value());
+    EXPECT_EQ(request.response_format->schema, source_);
+    EXPECT_TRUE(request.response_format->strict);
+  }
+  const provider::Message& feedback = model_.requests[1].messages.back();
+  EXPECT_EQ(feedback.role, provider::Role::User);
+  EXPECT_EQ(feedback.text,
+            "Your answer did not validate against the required JSON schema: answer must have required property "
+            "'risk_level'. Reply again with only the corrected JSON value.");
+}
+
+TEST_F(RunLoopTest, NativeRetriesExhaustedCountsEachAnswer) {
+  options_.mechanism = Mechanism::Native;
+  options_.max_structured_retries = 2;
+  model_.push(answer("not json at all"));
+  model_.repeat_last();
+  RunOutcome out = run_with();
+  EXPECT_EQ(out.subtype, Subtype::ErrorMaxStructuredOutputRetries);
+  EXPECT_EQ(out.exit_code, 1);
+  EXPECT_EQ(out.attempts, 3);
+  EXPECT_EQ(model_.requests.size(), 3u);
+  ASSERT_TRUE(out.last_candidate.has_value());
+  EXPECT_EQ(*out.last_candidate, json::Value("not json at all"));
+  EXPECT_EQ(out.error_message.rfind("The structured answer (--mechanism native) failed validation 3 time(s); "
+                                    "--max-structured-retries 2 allows 2 retries. Last validation error: answer must be "
+                                    "valid JSON",
+                                    0),
+            0u)
+      << out.error_message;
+}
+
+TEST_F(RunLoopTest, NativeWithStructuredOutputDeniedIsAnOrdinaryContractlessTurn) {
+  options_.mechanism = Mechanism::Native;
+  options_.offer_structured_output = false;
+  model_.push(answer("plain words"));
+  RunOutcome out = run_with();
+  EXPECT_EQ(out.subtype, Subtype::ErrorPlainText);
+  EXPECT_FALSE(model_.requests[0].response_format.has_value());
+}
+
+TEST_F(RunLoopTest, AutoProbesOnceAndRemembersPerUpstream) {
+  const std::string cache = (dir_ / "home/.weld/mechanisms.json").string();
+  options_.mechanism = Mechanism::Auto;
+  options_.mechanism_cache_path = cache;
+  options_.mechanism_cache_key = "openai http://h/v1 m";
+  // An enforcing upstream answers the probe with the constrained object.
+  model_.push_step([](const provider::Request& request, provider::CancelToken&) -> Result<provider::Response> {
+    EXPECT_TRUE(request.tools.empty());
+    EXPECT_TRUE(request.response_format.has_value());
+    return answer(R"({"weld_probe":"enforced-7c1e9a"})");
+  });
+  model_.push(answer(R"({"summary":"s","risk_level":"low"})"));
+  RunOutcome out = run_with();
+  EXPECT_EQ(out.subtype, Subtype::Success);
+  EXPECT_EQ(out.mechanism, "native");
+  EXPECT_EQ(out.num_turns, 1);
+  EXPECT_EQ(out.usage.input_tokens, 20);  // the probe's tokens count
+  EXPECT_EQ(read_mechanism_cache(cache, "openai http://h/v1 m", std::time(nullptr)), std::optional<bool>(true));
+  EXPECT_EQ(read_mechanism_cache(cache, "openai http://h/v1 other", std::time(nullptr)), std::nullopt);
+
+  // Remembered: the next run does not probe.
+  ScriptedModel second;
+  second.push(answer(R"({"summary":"s","risk_level":"low"})"));
+  RunOutcome again = run(second, {}, options_, {}, cancel_);
+  EXPECT_EQ(again.subtype, Subtype::Success);
+  EXPECT_EQ(second.requests.size(), 1u);
+  EXPECT_TRUE(second.requests[0].response_format.has_value());
+}
+
+TEST_F(RunLoopTest, AutoFallsBackToTheToolWhenTheProbeIsAnsweredInProseOrRejected) {
+  options_.mechanism = Mechanism::Auto;
+  model_.push(answer("hello"));
+  model_.push(answer("", {call("c1", "structured_output", R"({"summary":"s","risk_level":"low"})")}));
+  RunOutcome out = run_with();
+  EXPECT_EQ(out.subtype, Subtype::Success);
+  EXPECT_EQ(out.mechanism, "tool");
+  EXPECT_FALSE(model_.requests[1].response_format.has_value());
+  EXPECT_EQ(model_.requests[1].tools.back().name, "structured_output");
+
+  ScriptedModel rejecting;
+  rejecting.push_error("http", "HTTP 400: response_format is not supported");
+  rejecting.push(answer("", {call("c1", "structured_output", R"({"summary":"s","risk_level":"low"})")}));
+  RunOutcome after_400 = run(rejecting, {}, options_, {}, cancel_);
+  EXPECT_EQ(after_400.subtype, Subtype::Success);
+  EXPECT_EQ(after_400.mechanism, "tool");
+
+  ScriptedModel unreachable;
+  unreachable.push_error("network", "connection refused");
+  RunOutcome failed = run(unreachable, {}, options_, {}, cancel_);
+  EXPECT_EQ(failed.subtype, Subtype::ErrorApi);
+  EXPECT_EQ(failed.exit_code, 1);
+  EXPECT_EQ(failed.error_message, "--mechanism auto: the probe request failed: connection refused");
 }
 
 }  // namespace

@@ -203,6 +203,7 @@ void SessionLog::write(const json::Value& line) {
 
 void SessionLog::on_start(const RunStart& start) {
   session_id_ = start.session_id;
+  native_ = start.mechanism == "native";
   json::Value line = init_message(start);
   line.set("timestamp", now_iso8601());
   write(line);
@@ -213,12 +214,21 @@ void SessionLog::on_prompt(const provider::Message& message) {
                      {"message", message_json(message)}});
 }
 
+provider::Message SessionLog::redact_native_answer(const provider::Message& message) const {
+  // With --mechanism native the payload is the text of an answer without
+  // tool calls (SPEC §2.6 applies to it as to structured_output arguments).
+  if (!native_ || !message.tool_calls.empty() || message.text.empty()) return message;
+  provider::Message redacted = message;
+  redacted.text = json::serialize(redacted_payload());
+  return redacted;
+}
+
 void SessionLog::on_assistant(const provider::Response& response, int turn) {
   write(json::Object{{"type", "assistant"},
                      {"timestamp", now_iso8601()},
                      {"session_id", session_id_},
                      {"turn", turn},
-                     {"message", message_json(response.message)},
+                     {"message", message_json(redact_native_answer(response.message))},
                      {"stop_reason", response.stop_reason},
                      {"usage", usage_json(response.usage)}});
 }

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <sys/stat.h>
 
+#include "weld/agent/mechanism.h"
 #include "weld/agent/run_loop.h"
 #include "weld/json/parse.h"
 
@@ -58,6 +59,16 @@ Status read_settings_file(const std::string& path, Settings& settings) {
   }
   if (const json::Value* hooks = doc->find("hooks")) {
     if (Status s = parse_hooks(*hooks, path, settings.hooks); !s) return s;
+  }
+  if (const json::Value* mechanism = doc->find("mechanism")) {
+    if (!mechanism->is_string() || !parse_mechanism(mechanism->as_string())) {
+      return Error{"config", "Settings file \"" + path + "\": mechanism must be \"tool\", \"native\" or \"auto\".",
+                   path};
+    }
+    settings.mechanism = mechanism->as_string();
+  }
+  if (const json::Value* servers = doc->find("mcpServers")) {
+    if (Status s = parse_mcp_servers(*servers, path, settings.mcp_servers); !s) return s;
   }
   settings.sources.push_back(path);
   return Ok{};
@@ -119,6 +130,12 @@ std::vector<std::string> split_tool_list(std::string_view text) {
     text.remove_prefix(comma + 1);
   }
   return out;
+}
+
+bool tool_allowed_by_rules(const ToolPolicy& policy, std::string_view tool) {
+  if (any_rule_names(policy.exclude_flag, tool)) return false;
+  if (policy.bare) return true;
+  return !any_rule_names(policy.settings.deny, tool) && !any_rule_names(policy.settings.exclude, tool);
 }
 
 ToolSelection select_tools(const ToolPolicy& policy) {

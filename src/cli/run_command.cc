@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -17,6 +18,8 @@
 
 #include "commands.h"
 #include "run_support.h"
+#include "weld/agent/mcp.h"
+#include "weld/agent/mechanism.h"
 #include "weld/agent/output.h"
 #include "weld/agent/run_loop.h"
 #include "weld/agent/session_log.h"
@@ -49,6 +52,10 @@ struct RunFlags {
   bool continue_session = false;
   std::optional<std::string> resume;
   bool no_session_persistence = false;
+  std::optional<std::string> mechanism;
+  std::optional<std::string> connect_timeout;
+  std::optional<std::string> idle_timeout;
+  std::optional<std::string> max_retries;
 };
 
 void write_stdout(std::string_view text) {
@@ -59,11 +66,6 @@ void write_stdout(std::string_view text) {
 void write_stderr(std::string_view text) {
   std::fwrite(text.data(), 1, text.size(), stderr);
   std::fflush(stderr);
-}
-
-int usage_error(const std::string& message) {
-  write_stderr("weld: " + message + "\nRun 'weld --help' for usage.\n");
-  return 1;
 }
 
 std::string current_directory() {
@@ -107,6 +109,32 @@ void add_flags(CLI::App& app, RunFlags& f) {
   app.add_flag("-c,--continue", f.continue_session, "Resume the newest session of this directory");
   app.add_option("-r,--resume", f.resume, "Resume the session with this id");
   app.add_flag("--no-session-persistence", f.no_session_persistence, "Do not record this run's transcript");
+  app.add_option("--mechanism", f.mechanism,
+                 "tool | native | auto: how the structured answer is obtained (default tool; also WELD_MECHANISM, "
+                 "settings \"mechanism\")")
+      ->type_name("MECHANISM");
+  app.add_option("--connect-timeout", f.connect_timeout,
+                 "Seconds to wait for a connection to the model server (default 10; also WELD_CONNECT_TIMEOUT)")
+      ->type_name("SECONDS");
+  app.add_option("--idle-timeout", f.idle_timeout,
+                 "Seconds of silence inside a response before it is abandoned (default 120; also WELD_IDLE_TIMEOUT)")
+      ->type_name("SECONDS");
+  app.add_option("--max-retries", f.max_retries,
+                 "Retries of a request after 429/5xx/connection errors (default 3; also WELD_MAX_RETRIES)")
+      ->type_name("N");
+}
+
+// "--connect-timeout 2.5": seconds in (0, 86400]. nullopt with `error` set
+// when the text is not such a number.
+std::optional<double> parse_seconds(const std::string& flag, const std::string& text, std::string& error) {
+  char* end = nullptr;
+  double seconds = std::strtod(text.c_str(), &end);
+  if (text.empty() || end == text.c_str() || *end != '\0' || !std::isfinite(seconds) || seconds <= 0 ||
+      seconds > 86400) {
+    error = flag + " must be a number of seconds greater than 0 and at most 86400 (got \"" + text + "\").";
+    return std::nullopt;
+  }
+  return seconds;
 }
 
 std::vector<std::string> split_all(const std::vector<std::string>& lists) {
@@ -119,10 +147,9 @@ std::vector<std::string> split_all(const std::vector<std::string>& lists) {
 
 }  // namespace
 
-int run_main(int argc, char** argv) {
-  // A closed stdout must end in a write error, not a silent SIGPIPE death.
-  ::signal(SIGPIPE, SIG_IGN);
+namespace {
 
+int run_command(int argc, char** argv, EarlyEnding& early) {
   CLI::App app{"weld: a headless agent run that ends on the first schema-valid answer (SPEC §2)", "weld"};
   RunFlags flags;
   add_flags(app, flags);
@@ -133,31 +160,56 @@ int run_main(int argc, char** argv) {
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    return usage_error(e.what());
+    return early.usage_error(e.what());
   }
+  const agent::OutputFormat format = *agent::parse_output_format(flags.output_format);
+  early.set_format(format);
 
-  // Conflicting flags: exit 1 (SPEC §2.5).
+  // Conflicting flags and bad values: exit 1 (SPEC §2.5).
   if (flags.prompt && !flags.positional.empty()) {
-    return usage_error("give the prompt either with -p/--prompt or as a positional argument, not both.");
+    return early.usage_error("give the prompt either with -p/--prompt or as a positional argument, not both.");
   }
   if (flags.yolo && flags.approval_mode && *flags.approval_mode != "yolo") {
-    return usage_error("Cannot use both --yolo (-y) and --approval-mode together. Use --approval-mode=yolo instead.");
+    return early.usage_error(
+        "Cannot use both --yolo (-y) and --approval-mode together. Use --approval-mode=yolo instead.");
   }
   std::optional<agent::ApprovalMode> approval =
       flags.yolo ? agent::ApprovalMode::Yolo : agent::parse_approval_mode(flags.approval_mode.value_or("default"));
   if (!approval) {
-    return usage_error("--approval-mode must be one of plan, default, auto-edit, yolo (got \"" +
-                       *flags.approval_mode + "\").");
+    return early.usage_error("--approval-mode must be one of plan, default, auto-edit, yolo (got \"" +
+                             *flags.approval_mode + "\").");
   }
-  if (flags.no_repair && flags.clamp) return usage_error("--clamp cannot be used with --no-repair.");
-  if (flags.continue_session && flags.resume) return usage_error("--continue and --resume cannot be used together.");
-  if (flags.max_wall_time < 0) return usage_error("--max-wall-time must not be negative.");
-  if (!flags.include_partial_messages) {
-    // ok
-  } else if (flags.output_format != "stream-json") {
-    return usage_error("--include-partial-messages requires --output-format stream-json.");
+  if (flags.no_repair && flags.clamp) return early.usage_error("--clamp cannot be used with --no-repair.");
+  if (flags.continue_session && flags.resume)
+    return early.usage_error("--continue and --resume cannot be used together.");
+  if (flags.max_wall_time < 0) return early.usage_error("--max-wall-time must not be negative.");
+  if (flags.include_partial_messages && flags.output_format != "stream-json") {
+    return early.usage_error("--include-partial-messages requires --output-format stream-json.");
   }
-  const agent::OutputFormat format = *agent::parse_output_format(flags.output_format);
+  std::optional<agent::Mechanism> mechanism_flag;
+  if (flags.mechanism) {
+    mechanism_flag = agent::parse_mechanism(*flags.mechanism);
+    if (!mechanism_flag)
+      return early.usage_error("--mechanism must be one of tool, native, auto (got \"" + *flags.mechanism + "\").");
+  }
+  {
+    std::string error;
+    if (flags.connect_timeout) {
+      flags.model.connect_timeout_seconds = parse_seconds("--connect-timeout", *flags.connect_timeout, error);
+      if (!flags.model.connect_timeout_seconds) return early.usage_error(error);
+    }
+    if (flags.idle_timeout) {
+      flags.model.idle_timeout_seconds = parse_seconds("--idle-timeout", *flags.idle_timeout, error);
+      if (!flags.model.idle_timeout_seconds) return early.usage_error(error);
+    }
+    if (flags.max_retries) {
+      const std::string& text = *flags.max_retries;
+      bool digits = !text.empty() && text.size() <= 3 && text.find_first_not_of("0123456789") == std::string::npos;
+      if (!digits || std::stoi(text) > 100)
+        return early.usage_error("--max-retries must be a whole number from 0 to 100 (got \"" + text + "\").");
+      flags.model.max_retries = std::stoi(text);
+    }
+  }
 
   // The prompt (SPEC §2.1).
   std::optional<std::string> prompt_arg = flags.prompt;
@@ -167,14 +219,8 @@ int run_main(int argc, char** argv) {
     prompt_arg = joined;
   }
   Result<std::optional<std::string>> prompt = assemble_prompt(prompt_arg);
-  if (!prompt) {
-    write_stderr(prompt.error().message + "\n");
-    return 1;
-  }
-  if (!*prompt) {
-    write_stderr(std::string(kNoPromptMessage) + "\n");
-    return 1;
-  }
+  if (!prompt) return early.fail(1, prompt.error().message);
+  if (!*prompt) return early.fail(1, kNoPromptMessage);
 
   const std::string cwd = current_directory();
   const std::string home = home_directory();
@@ -183,10 +229,7 @@ int run_main(int argc, char** argv) {
   std::optional<schema::LoadedSchema> loaded;
   if (flags.json_schema) {
     Result<schema::LoadedSchema> schema = schema::load_json_schema(*flags.json_schema, {}, "--json-schema", cwd);
-    if (!schema) {
-      write_stderr(schema.error().message + "\n");
-      return 52;
-    }
+    if (!schema) return early.fail(52, schema.error().message);
     for (const auto& warning : schema->warnings) {
       write_stderr("weld: warning: --json-schema " + warning.message +
                    (warning.pointer.empty() ? std::string() : " (at " + warning.pointer + ")") + "\n");
@@ -202,54 +245,52 @@ int run_main(int argc, char** argv) {
   policy.core_tools = split_all(flags.core_tools);
   if (!flags.bare) {
     Result<agent::Settings> settings = agent::load_settings(home, cwd);
-    if (!settings) {
-      write_stderr(settings.error().message + "\n");
-      return 52;
-    }
+    if (!settings) return early.fail(52, settings.error().message);
     policy.settings = std::move(*settings);
   }
   agent::ToolSelection selection = agent::select_tools(policy);
   std::vector<const agent::Tool*> tools;
   for (const auto& tool : selection.tools) tools.push_back(tool.get());
 
+  // The mechanism (SPEC §4): flag, WELD_MECHANISM, settings; default tool.
+  agent::Mechanism mechanism = agent::Mechanism::Tool;
+  if (mechanism_flag) {
+    mechanism = *mechanism_flag;
+  } else if (const char* env = std::getenv("WELD_MECHANISM"); env != nullptr && *env != '\0') {
+    std::optional<agent::Mechanism> parsed = agent::parse_mechanism(env);
+    if (!parsed)
+      return early.fail(52, std::string("WELD_MECHANISM must be one of tool, native, auto (got \"") + env + "\").");
+    mechanism = *parsed;
+  } else if (policy.settings.mechanism) {
+    mechanism = *agent::parse_mechanism(*policy.settings.mechanism);
+  }
+
   // Session (SPEC §2.8).
   agent::RunOptions options;
-  options.session_id = agent::new_session_id();
+  options.session_id = early.session_id();
   if (flags.continue_session || flags.resume) {
-    if (home.empty()) {
-      write_stderr("Cannot resume a session: HOME is not set.\n");
-      return 1;
-    }
+    if (home.empty()) return early.fail(1, "Cannot resume a session: HOME is not set.");
     std::string id;
     if (flags.resume) {
       id = *flags.resume;
     } else {
       Result<std::string> newest = agent::newest_session_id(home, cwd);
-      if (!newest) {
-        write_stderr(newest.error().message + "\n");
-        return 1;
-      }
+      if (!newest) return early.fail(1, newest.error().message);
       id = *newest;
     }
     if (id.empty() || id.find('/') != std::string::npos || id.find("..") != std::string::npos) {
-      write_stderr("--resume: \"" + id + "\" is not a session id.\n");
-      return 1;
+      return early.fail(1, "--resume: \"" + id + "\" is not a session id.");
     }
     Result<std::vector<provider::Message>> history = agent::read_session(agent::session_path(home, cwd, id));
-    if (!history) {
-      write_stderr("No session \"" + id + "\" for " + cwd + ": " + history.error().message + "\n");
-      return 1;
-    }
+    if (!history) return early.fail(1, "No session \"" + id + "\" for " + cwd + ": " + history.error().message);
     options.history = std::move(*history);
     options.session_id = id;
+    early.set_session_id(id);
   }
 
   // The model (SPEC §4, §5).
   Result<ModelChoice> choice = choose_model(flags.model);
-  if (!choice) {
-    write_stderr(choice.error().message + "\n");
-    return 52;
-  }
+  if (!choice) return early.fail(52, choice.error().message);
   if (choice->offline) {
     write_stderr(choice->offline_by_default
                      ? "weld: no model provider configured (no --provider, WELD_PROVIDER, API key or base URL); "
@@ -257,6 +298,11 @@ int run_main(int argc, char** argv) {
                        "language model. See docs/run.md to point weld at a real model.\n"
                      : "weld: using the built-in offline model (samples a schema-valid instance; not a language "
                        "model).\n");
+    // The offline model answers through the structured_output tool only.
+    if (loaded && mechanism == agent::Mechanism::Native)
+      write_stderr("weld: the offline model answers through the structured_output tool; --mechanism native "
+                   "does not apply.\n");
+    mechanism = agent::Mechanism::Tool;
   }
 
   options.model = choice->model_name;
@@ -267,6 +313,11 @@ int run_main(int argc, char** argv) {
     options.schema_source = loaded->source;
   }
   options.offer_structured_output = selection.structured_output_allowed;
+  options.mechanism = mechanism;
+  if (mechanism == agent::Mechanism::Auto && !home.empty()) {
+    options.mechanism_cache_path = agent::mechanism_cache_path(home);
+    options.mechanism_cache_key = agent::mechanism_cache_key(choice->provider, choice->base_url, choice->model_name);
+  }
   options.max_session_turns = flags.max_session_turns;
   options.max_tool_calls = flags.max_tool_calls;
   options.max_wall_time_seconds = flags.max_wall_time;
@@ -291,11 +342,13 @@ int run_main(int argc, char** argv) {
   if (log) observers.push_back(log.get());
 
   // Whoever ends the run first (the loop, or the signal deadline) writes the
-  // ending; the other stays silent.
+  // ending; the other stays silent. MCP servers die with the run either way.
+  agent::McpServers mcp;
   std::atomic<bool> ending_claimed{false};
   provider::CancelToken cancel;
   SignalGuard signals(cancel, [&] {
     if (ending_claimed.exchange(true)) return;
+    mcp.stop_all();
     agent::RunOutcome forced = writer.snapshot();
     forced.subtype = agent::Subtype::ErrorCancelled;
     forced.exit_code = 130;
@@ -305,16 +358,45 @@ int run_main(int argc, char** argv) {
     std::_Exit(130);
   });
 
-  agent::RunOutcome outcome = agent::run(*choice->model, tools, options, observers, cancel);
+  // MCP servers (SPEC §2.7): started after every configuration check, so an
+  // early ending never leaves one behind. A server that fails is left out.
+  if (!policy.settings.mcp_servers.empty()) {
+    std::vector<std::string> taken;
+    for (const agent::Tool* tool : tools) taken.push_back(tool->name());
+    mcp.start(policy.settings.mcp_servers, cwd, taken, &cancel);
+    // A signal during start-up ends the run with its own message only.
+    if (!cancel.cancelled.load()) {
+      for (const auto& warning : mcp.warnings()) write_stderr(warning + "\n");
+    }
+    mcp.filter_tools([&](const agent::Tool& tool) {
+      if (policy.approval == agent::ApprovalMode::Plan && tool.has_side_effects()) return false;
+      return agent::tool_allowed_by_rules(policy, tool.name());
+    });
+    for (const agent::Tool* tool : mcp.tools()) tools.push_back(tool);
+    options.mcp_servers = mcp.status();
+  }
+
+  agent::RunOutcome outcome;
+  try {
+    outcome = agent::run(*choice->model, tools, options, observers, cancel);
+  } catch (const std::exception& e) {
+    // Not expected (library code returns errors), but an ending all the same.
+    outcome.subtype = agent::Subtype::ErrorDuringExecution;
+    outcome.exit_code = 1;
+    outcome.error_message = std::string("weld: internal error: ") + e.what();
+    outcome.session_id = options.session_id;
+  }
   signals.run_ended();
   if (ending_claimed.exchange(true)) {
     // The signal thread is writing the ending and will exit the process.
     for (;;) ::pause();
   }
+  mcp.stop_all();
   if (log) {
     log->finish(outcome);
     if (!log->error().empty()) write_stderr("weld: warning: session transcript not recorded: " + log->error() + "\n");
   }
+  for (const auto& warning : outcome.warnings) write_stderr("weld: warning: " + warning + "\n");
   if (outcome.subtype != agent::Subtype::Success) {
     std::string text = outcome.error_message + "\n";
     if (!outcome.error_note.empty()) text += outcome.error_note + "\n";
@@ -323,6 +405,21 @@ int run_main(int argc, char** argv) {
   writer.finish(outcome);
   if (std::ferror(stdout) != 0) return outcome.exit_code == 0 ? 1 : outcome.exit_code;
   return outcome.exit_code;
+}
+
+}  // namespace
+
+int run_main(int argc, char** argv) {
+  // A closed stdout must end in a write error, not a silent SIGPIPE death.
+  ::signal(SIGPIPE, SIG_IGN);
+  // SPEC §2.4: in the JSON modes even the endings before the run leave an
+  // envelope (the format is sniffed from argv until CLI11 has parsed it).
+  EarlyEnding early(sniff_output_format(argc, argv).value_or(agent::OutputFormat::Text), agent::new_session_id());
+  try {
+    return run_command(argc, argv, early);
+  } catch (const std::exception& e) {
+    return early.fail(1, std::string("weld: internal error: ") + e.what());
+  }
 }
 
 }  // namespace weld::cli

@@ -33,6 +33,7 @@ Result<ModelChoice> choose_model(const ModelFlags& flags) {
     choice.model_name = flags.model.value_or("offline");
     choice.offline = true;
     choice.offline_by_default = !configured;
+    choice.provider = "offline";
     return choice;
   }
 
@@ -40,6 +41,9 @@ Result<ModelChoice> choose_model(const ModelFlags& flags) {
   provider_flags.provider = flags.provider;
   provider_flags.model = flags.model;
   provider_flags.base_url = flags.base_url;
+  provider_flags.connect_timeout_seconds = flags.connect_timeout_seconds;
+  provider_flags.idle_timeout_seconds = flags.idle_timeout_seconds;
+  provider_flags.max_retries = flags.max_retries;
   Result<provider::ProviderConfig> config = provider::resolve_provider_config(provider_flags, env);
   if (!config) return config.error();
   Result<std::unique_ptr<provider::Model>> model = provider::make_model(*config);
@@ -47,6 +51,8 @@ Result<ModelChoice> choose_model(const ModelFlags& flags) {
   ModelChoice choice;
   choice.model = std::move(*model);
   choice.model_name = config->model;
+  choice.provider = config->provider;
+  choice.base_url = config->base_url;
   return choice;
 }
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <thread>
 
+#include "weld/agent/output.h"
 #include "weld/base/result.h"
 #include "weld/provider/model.h"
 
@@ -31,6 +32,39 @@ struct ModelFlags {
   std::optional<std::string> model;
   std::optional<std::string> base_url;
   std::uint64_t seed = 0;
+  /// --connect-timeout / --idle-timeout (seconds), --max-retries (already
+  /// validated by the command).
+  std::optional<double> connect_timeout_seconds;
+  std::optional<double> idle_timeout_seconds;
+  std::optional<int> max_retries;
+};
+
+/// The `--output-format` that argv asks for, found without CLI11 so that an
+/// argv CLI11 rejects still gets its error envelope in the JSON modes.
+/// nullopt when none (or no valid one) is given.
+std::optional<agent::OutputFormat> sniff_output_format(int argc, char** argv);
+
+/// Ends a run before its loop starts (bad flags, no prompt, schema or
+/// configuration errors): the message on stderr and, in the JSON modes, one
+/// error envelope (subtype error_during_execution, `error.message` equal to
+/// the stderr text without its final newline) on stdout — a one-element
+/// array in `json`, one line in `stream-json` (SPEC §2.4).
+class EarlyEnding {
+ public:
+  EarlyEnding(agent::OutputFormat format, std::string session_id);
+  /// Once the flags are parsed, the format they name.
+  void set_format(agent::OutputFormat format) { format_ = format; }
+  void set_session_id(std::string id) { session_id_ = std::move(id); }
+  const std::string& session_id() const { return session_id_; }
+  /// Writes the ending; returns `exit_code`.
+  int fail(int exit_code, std::string message) const;
+  /// "weld: <message>" plus the --help hint; exit 1.
+  int usage_error(const std::string& message) const;
+
+ private:
+  agent::OutputFormat format_;
+  std::string session_id_;
+  std::chrono::steady_clock::time_point started_;
 };
 
 /// The model a run talks to.
@@ -42,6 +76,10 @@ struct ModelChoice {
   bool offline = false;
   /// True when offline was chosen because nothing was configured.
   bool offline_by_default = false;
+  /// "openai" / "anthropic" / "offline" and the base URL (the mechanism
+  /// probe cache is keyed by them and the model).
+  std::string provider;
+  std::string base_url;
 };
 
 /// Picks the provider (SPEC §4; offline when nothing is configured, SPEC §5)

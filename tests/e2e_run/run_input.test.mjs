@@ -51,7 +51,12 @@ for (const api of APIS) {
         const want = typeof expected === 'function' ? expected(dir) : expected;
         if (want instanceof RegExp) assert.match(r.stderr, want); else assert.equal(r.stderr, want);
         assert.ok(!r.stderr.includes('SECRET-PREFIX'));
-        assert.equal(r.stdout, '');
+        // JSON mode: one error envelope carrying the stderr message (SPEC §2.4).
+        const out = JSON.parse(r.stdout);
+        assert.equal(out.length, 1);
+        assert.equal(out[0].subtype, 'error_during_execution');
+        assert.equal(out[0].error.message + '\n', r.stderr);
+        assert.ok(!r.stdout.includes('SECRET-PREFIX'));
         assert.equal((await server.requests()).length, 0);
       } finally { await server.close(); fs.rmSync(dir, { recursive: true, force: true }); }
     });

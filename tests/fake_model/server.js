@@ -193,6 +193,83 @@ function openaiError(status, error) {
     code: status === 401 ? 'invalid_api_key' : null } };
 }
 
+// ---- constrained decoding (response_format / output_config.format) --------
+
+// The JSON Schema a request asks the answer text to follow, or null:
+// OpenAI `response_format: {type:"json_schema", json_schema:{schema}}`,
+// Anthropic `output_config.format` (and the older beta `output_format`).
+function formatSchema(api, body) {
+  if (!body) return null;
+  if (api === 'openai') {
+    const rf = body.response_format;
+    return rf && rf.type === 'json_schema' && rf.json_schema ? (rf.json_schema.schema ?? {}) : null;
+  }
+  const f = (body.output_config && body.output_config.format) || body.output_format;
+  return f && f.type === 'json_schema' ? (f.schema ?? {}) : null;
+}
+
+function typeOf(v) {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
+  return typeof v;
+}
+
+// The subset of JSON Schema a constraining server is emulated for: type,
+// const, enum, properties, required, additionalProperties:false, items.
+function satisfies(schema, v) {
+  if (schema === true || schema === undefined || schema === null) return true;
+  if (schema === false) return false;
+  if ('const' in schema && JSON.stringify(schema.const) !== JSON.stringify(v)) return false;
+  if (schema.enum && !schema.enum.some((e) => JSON.stringify(e) === JSON.stringify(v))) return false;
+  if (schema.type) {
+    const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+    const t = typeOf(v);
+    if (!types.includes(t) && !(t === 'integer' && types.includes('number'))) return false;
+  }
+  if (typeOf(v) === 'object') {
+    for (const k of schema.required || []) if (!(k in v)) return false;
+    for (const [k, sub] of Object.entries(v)) {
+      if (schema.properties && k in schema.properties) { if (!satisfies(schema.properties[k], sub)) return false; }
+      else if (schema.additionalProperties === false) return false;
+    }
+  }
+  if (typeOf(v) === 'array' && schema.items) return v.every((x) => satisfies(schema.items, x));
+  return true;
+}
+
+// A minimal instance of the same subset.
+function generate(schema) {
+  if (!schema || schema === true) return {};
+  if ('const' in schema) return schema.const;
+  if (schema.enum) return schema.enum[0];
+  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type || (schema.properties ? 'object' : 'object');
+  switch (type) {
+    case 'object': {
+      const out = {};
+      for (const k of schema.required || []) out[k] = generate((schema.properties || {})[k]);
+      return out;
+    }
+    case 'array': return [];
+    case 'string': return 'x';
+    case 'integer': case 'number': return 0;
+    case 'boolean': return false;
+    default: return null;
+  }
+}
+
+// Applies the script's `response_format` mode to a scripted response for a
+// request that carries a format: "enforce" replaces answer text that does
+// not satisfy the schema with a generated instance (a server that constrains
+// decoding cannot produce anything else); "ignore" leaves it.
+function constrain(r, schema) {
+  if (script.response_format !== 'enforce' || schema === null) return r;
+  if ((r.tool_calls || []).length) return r;
+  let ok = false;
+  try { ok = r.text !== undefined && r.text !== null && satisfies(schema, JSON.parse(r.text)); } catch { ok = false; }
+  return ok ? r : { ...r, text: JSON.stringify(generate(schema)) };
+}
+
 // ---- serving --------------------------------------------------------------
 
 const sockets = new Set();
@@ -235,7 +312,17 @@ function sendJson(res, status, value, headers) {
 }
 
 function respond(req, res, api, body, raw) {
-  const r = nextResponse();
+  const schema = formatSchema(api, body);
+  if (schema !== null && script.response_format === 'reject') {
+    // A server that does not know the field and says so (without consuming the script).
+    const message = api === 'anthropic' ? 'output_config: Extra inputs are not permitted'
+      : "Unrecognized request argument supplied: response_format";
+    sendJson(res, 400, api === 'anthropic' ? anthropicError(400, { type: 'invalid_request_error', message })
+      : openaiError(400, { message, type: 'invalid_request_error', param: 'response_format', code: null }));
+    return;
+  }
+  const scripted = nextResponse();
+  const r = scripted === null ? null : constrain(scripted, schema);
   if (r === null) {
     const error = { message: 'fake model server: script exhausted', type: 'server_error' };
     sendJson(res, 500, api === 'anthropic' ? anthropicError(500, { type: 'api_error', message: error.message }) : { error });

@@ -86,6 +86,13 @@ json::Value anthropic_request_body(const Request& request) {
     if (request.forced_tool)
       body.set("tool_choice", json::Object{{"type", "tool"}, {"name", *request.forced_tool}});
   }
+  if (request.response_format) {
+    // Structured outputs (GA shape): output_config.format. The root must be
+    // an object schema, as for tool input schemas.
+    body.set("output_config",
+             json::Object{{"format", json::Object{{"type", "json_schema"},
+                                                  {"schema", anthropic_input_schema(request.response_format->schema)}}}});
+  }
   body.set("stream", true);
   return body;
 }

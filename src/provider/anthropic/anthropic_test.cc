@@ -201,5 +201,19 @@ TEST(AnthropicStream, MalformedJsonNamesTheEvent) {
       << response.error().message;
 }
 
+TEST(AnthropicRequest, ResponseFormatIsOutputConfigFormatWithAnObjectRoot) {
+  Request request;
+  request.model = "m";
+  request.messages.push_back(Message{Role::User, "x", {}, {}});
+  ResponseFormat format;
+  format.schema = json::parse(R"({"properties":{"a":{"type":"string"}},"required":["a"]})").value();
+  request.response_format = format;
+  json::Value body = anthropic_request_body(request);
+  EXPECT_EQ(json::serialize(*body.find("output_config")),
+            R"({"format":{"type":"json_schema","schema":{"type":"object","properties":{"a":{"type":"string"}},)"
+            R"("required":["a"]}}})");
+  EXPECT_EQ(body.find("tools"), nullptr);
+}
+
 }  // namespace
 }  // namespace weld::provider

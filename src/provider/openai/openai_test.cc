@@ -266,5 +266,36 @@ TEST(OpenAiStream, DataAfterDoneIsIgnored) {
   EXPECT_EQ(response->message.text, "a");
 }
 
+TEST(OpenAiRequest, ResponseFormatCarriesTheSchemaAndStrictness) {
+  Request request;
+  request.model = "m";
+  request.messages.push_back(Message{Role::User, "x", {}, {}});
+  ResponseFormat format;
+  format.schema = parse(R"({"type":"object","properties":{"a":{"type":"string"}},"required":["a"],"additionalProperties":false})");
+  format.strict = true;
+  request.response_format = format;
+  json::Value body = openai_request_body(request);
+  EXPECT_EQ(json::serialize(*body.find("response_format")),
+            R"({"type":"json_schema","json_schema":{"name":"structured_output","schema":{"type":"object","properties":)"
+            R"({"a":{"type":"string"}},"required":["a"],"additionalProperties":false},"strict":true}})");
+  EXPECT_EQ(body.find("tools"), nullptr);
+  request.response_format.reset();
+  EXPECT_EQ(openai_request_body(request).find("response_format"), nullptr);
+}
+
+TEST(OpenAiRequest, StrictOnlyForSchemasInTheStrictSubset) {
+  EXPECT_TRUE(openai_strict_compatible(parse(
+      R"({"type":"object","properties":{"a":{"type":"array","items":{"type":"object","properties":{"b":{"type":"integer"}},)"
+      R"("required":["b"],"additionalProperties":false}}},"required":["a"],"additionalProperties":false})")));
+  EXPECT_FALSE(openai_strict_compatible(parse(R"({"type":"object","properties":{"a":{"type":"string"}},"required":["a"]})")));
+  EXPECT_FALSE(openai_strict_compatible(
+      parse(R"({"type":"object","properties":{"a":{},"b":{}},"required":["a"],"additionalProperties":false})")));
+  EXPECT_FALSE(openai_strict_compatible(parse(
+      R"({"type":"object","properties":{"a":{"type":"object","properties":{}}},"required":["a"],"additionalProperties":false})")));
+  EXPECT_FALSE(openai_strict_compatible(parse(
+      R"({"type":"object","properties":{},"additionalProperties":false,"$defs":{"X":{"type":"object"}}})")));
+  EXPECT_FALSE(openai_strict_compatible(json::Value(true)));
+}
+
 }  // namespace
 }  // namespace weld::provider

@@ -22,9 +22,11 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "weld/agent/hooks.h"
+#include "weld/agent/mechanism.h"
 #include "weld/agent/tool.h"
 #include "weld/json/value.h"
 #include "weld/provider/model.h"
@@ -54,6 +56,14 @@ inline constexpr std::string_view kSkippedRetry =
 /// Tool result of the accepted `structured_output` call.
 inline constexpr std::string_view kStructuredOutputAccepted =
     "Structured output accepted; the session is complete.";
+
+/// The user message that feeds an invalid native answer back (SPEC §4): this
+/// prefix, the validation message (§1.2, data name "answer"), then
+/// kNativeFeedbackSuffix.
+inline constexpr std::string_view kNativeFeedbackPrefix =
+    "Your answer did not validate against the required JSON schema: ";
+inline constexpr std::string_view kNativeFeedbackSuffix =
+    " Reply again with only the corrected JSON value.";
 
 /// The stderr hint printed with exit 53 when --json-schema is active (SPEC §2.5).
 inline constexpr std::string_view kMaxTurnsJsonSchemaNote =
@@ -90,6 +100,14 @@ struct RunOptions {
   json::Value schema_source;
   /// False when permissions.deny / --exclude-tools remove structured_output.
   bool offer_structured_output = true;
+  /// How the structured answer is obtained (SPEC §4). `Auto` probes the
+  /// model once (unless the cache below remembers) and then uses `Native`
+  /// or `Tool`.
+  Mechanism mechanism = Mechanism::Tool;
+  /// For `Auto`: the probe cache file ("" = do not remember) and this
+  /// upstream's key in it (see mechanism.h).
+  std::string mechanism_cache_path;
+  std::string mechanism_cache_key;
   /// Limits; negative or zero-valued means none (see each).
   int max_session_turns = -1;        ///< < 0: unlimited
   int max_tool_calls = -1;           ///< < 0: unlimited
@@ -104,6 +122,8 @@ struct RunOptions {
   const HookRunner* hooks = nullptr;
   /// Upper bound on a tool result's size sent back to the model.
   std::size_t max_tool_result_bytes = 256 * 1024;
+  /// MCP servers and their state, for the init message (see RunStart).
+  std::vector<std::pair<std::string, std::string>> mcp_servers;
 };
 
 /// The run's description at start (the `init` message).
@@ -114,6 +134,10 @@ struct RunStart {
   std::string cwd;
   std::vector<std::string> tools;
   bool json_schema = false;
+  /// With --json-schema: "tool" or "native" (after an `auto` probe).
+  std::string mechanism;
+  /// MCP servers and their state ("connected" / "failed"), in settings order.
+  std::vector<std::pair<std::string, std::string>> mcp_servers;
 };
 
 /// Receives the run's events as they happen. Default: ignore.
@@ -158,6 +182,11 @@ struct RunOutcome {
   std::int64_t duration_api_ms = 0;
   std::string stop_reason;
   std::string session_id;
+  /// With --json-schema: the mechanism used ("tool" / "native").
+  std::string mechanism;
+  /// Non-fatal problems to report on stderr (e.g. the probe cache could
+  /// not be written).
+  std::vector<std::string> warnings;
 };
 
 /// Runs the loop until it ends. `tools` are the tools offered besides

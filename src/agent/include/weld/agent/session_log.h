@@ -62,11 +62,13 @@ class SessionLog : public RunObserver {
 
  private:
   void write(const json::Value& line);
+  provider::Message redact_native_answer(const provider::Message& message) const;
 
   std::string path_;
   std::FILE* file_ = nullptr;
   std::string error_;
   std::string session_id_;
+  bool native_ = false;
 };
 
 }  // namespace weld::agent

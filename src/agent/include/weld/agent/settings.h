@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "weld/agent/hooks.h"
+#include "weld/agent/mcp.h"
 #include "weld/agent/tool.h"
 #include "weld/base/result.h"
 #include "weld/json/value.h"
@@ -34,6 +35,11 @@ struct Settings {
   std::vector<std::string> exclude;
   /// `hooks` (SPEC §2.7): the project file's hooks run after the user file's.
   HookSettings hooks;
+  /// `mechanism` (SPEC §4): "tool", "native" or "auto" (validated).
+  std::optional<std::string> mechanism;
+  /// `mcpServers` (SPEC §2.7), in file order; a project server replaces a
+  /// user server of the same name.
+  std::vector<McpServerConfig> mcp_servers;
   /// Files that were read, in order (for messages).
   std::vector<std::string> sources;
 };
@@ -74,6 +80,11 @@ struct ToolSelection {
 
 /// Applies SPEC §2.7 to the built-in tools.
 ToolSelection select_tools(const ToolPolicy& policy);
+
+/// False when `--exclude-tools` or (without --bare) `permissions.deny` /
+/// `tools.exclude` name `tool`. Used for tools that are not built in (MCP),
+/// which `--core-tools` does not restrict.
+bool tool_allowed_by_rules(const ToolPolicy& policy, std::string_view tool);
 
 /// Splits "a, b,c" into {"a","b","c"} (empty parts dropped).
 std::vector<std::string> split_tool_list(std::string_view text);

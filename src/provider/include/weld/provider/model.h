@@ -71,6 +71,18 @@ struct Usage {
   }
 };
 
+/// A provider's own constrained decoding of the final text (SPEC §4, the
+/// `native` mechanism): OpenAI `response_format` json_schema (also read by
+/// vLLM, llama.cpp, SGLang, Ollama's /v1), Anthropic `output_config.format`.
+struct ResponseFormat {
+  /// OpenAI `json_schema.name` (letters, digits, `_`, `-`; at most 64).
+  std::string name = "structured_output";
+  /// The JSON Schema the answer text must follow.
+  json::Value schema;
+  /// OpenAI `json_schema.strict`.
+  bool strict = false;
+};
+
 /// One model request.
 struct Request {
   std::string model;
@@ -79,6 +91,9 @@ struct Request {
   std::vector<ToolSpec> tools;
   /// When set, tool_choice is forced to this tool.
   std::optional<std::string> forced_tool;
+  /// When set, the answer text is constrained to this schema (if the server
+  /// honours it; weld always validates locally).
+  std::optional<ResponseFormat> response_format;
   std::int64_t max_tokens = 8192;
 };
 
