@@ -492,19 +492,22 @@ awaitable<std::optional<Error>> Session::open_upstream(std::string_view head, st
 
 awaitable<error_code> Session::read_body(UpstreamConnection& connection, ResponseParser& parser, std::string& out,
                                          std::size_t limit, std::chrono::milliseconds timeout) {
-  char buffer[16384];
+  // Straight into `out` (no buffer in the coroutine frame: a large frame is
+  // a large allocation per call).
+  constexpr std::size_t kPiece = 16384;
   current_upstream_ = &connection;
   error_code ec;
   while (!parser.is_done()) {
-    parser.get().body().data = buffer;
-    parser.get().body().size = sizeof buffer;
+    const std::size_t base = out.size();
+    out.resize(base + kPiece);
+    parser.get().body().data = out.data() + base;
+    parser.get().body().size = kPiece;
     ec = co_await connection.read_some(parser, timeout);
-    std::size_t n = sizeof buffer - parser.get().body().size;
-    if (out.size() + n > limit) {
+    out.resize(base + (kPiece - parser.get().body().size));
+    if (out.size() > limit) {
       ec = http::error::body_limit;
       break;
     }
-    out.append(buffer, n);
     if (ec || client_gone_) break;
   }
   current_upstream_ = nullptr;

@@ -111,7 +111,6 @@ class Session final : public Ticking {
   bool attempts_done_ = false;
   std::exception_ptr attempts_exception_;
   UpstreamConnection* current_upstream_ = nullptr;
-  std::array<char, 1024> monitor_buffer_{};
   asio::steady_timer monitor_done_;
   asio::steady_timer wake_;
 };

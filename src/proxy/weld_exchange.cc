@@ -242,16 +242,17 @@ awaitable<std::optional<Error>> Session::attempt(Request& req, Exchange& ex, Fil
     action = chain.on_response_event(ex, *event);
     return action == FilterAction::Continue;
   };
-  char buffer[8192];
+  // On the heap: an array here would make every attempt's coroutine frame 8 KiB larger.
+  std::string buffer(8192, '\0');
   error_code ec;
   current_upstream_ = connection.get();
   bool stop = false;
   while (!parser->is_done() && !stop) {
-    parser->get().body().data = buffer;
-    parser->get().body().size = sizeof buffer;
+    parser->get().body().data = buffer.data();
+    parser->get().body().size = buffer.size();
     ec = co_await connection->read_some(*parser, config.upstream_timeout);
-    const std::size_t n = sizeof buffer - parser->get().body().size;
-    if (n > 0 && !client_gone_) stop = !decoder.feed(std::string_view(buffer, n), on_event);
+    const std::size_t n = buffer.size() - parser->get().body().size;
+    if (n > 0 && !client_gone_) stop = !decoder.feed(std::string_view(buffer.data(), n), on_event);
     if (ec || client_gone_) break;
   }
   current_upstream_ = nullptr;
