@@ -42,6 +42,11 @@ struct Agent {
   /// unknown field, so set false (registry `"chat_template_kwargs": false`)
   /// for such an upstream. Default per SPEC §3.3 step 2: sent.
   bool chat_template_kwargs = true;
+  /// Registry `"chat_template_kwargs": {…}`: these kwargs instead of the
+  /// default, merged over the client's own on every OpenAI-shape upstream
+  /// request of the agent (forced or not), e.g. {"enable_thinking": false,
+  /// "thinking_budget": 0}. Null when the registry gave none.
+  json::Value template_kwargs;
   /// Compiled strictly from input_schema.
   std::shared_ptr<const schema::Schema> schema;
 };
