@@ -1,54 +1,71 @@
-// Fuzzes the proxy's request path: bytes into a Beast request parser with
-// weld proxy's limits (as the server reads a client), then the hot-path tag
-// scan on the body and the X-Agent-Name lookup; and the upstream SSE decoder
-// the tagged path uses. Must never crash, hang or read out of bounds.
+// Fuzzes the proxy's request path: bytes read from a client through the
+// server's own read loop (src/proxy/http_read.h: header first, then the
+// body, bytes arriving in pieces as socket reads deliver them) into a Beast
+// request parser with weld proxy's limits; then the hot-path tag scan on the
+// body and the X-Agent-Name lookup; and the SSE decoder the tagged path uses
+// on upstream streams. Must never crash, hang or read out of bounds.
 #include <utility>
 
-#include <boost/beast/http.hpp>
-
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
-#include "../src/proxy/sse_decoder.h"
+#include "../src/proxy/http_read.h"
+#include "weld/provider/sse.h"
 #include "weld/proxy/server.h"
 #include "weld/proxy/tag_scan.h"
 
 namespace http = boost::beast::http;
+using weld::proxy::ParseGoal;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view input(reinterpret_cast<const char*>(data), size);
   const weld::proxy::ServerConfig defaults;
 
-  // As the server: header and body limits, the whole input offered at once
-  // and re-offered from where the parser stopped (as a socket read loop does).
+  // As the server: the first byte picks the size of each "socket read".
+  const std::size_t piece = size > 0 ? 1 + data[0] % 64 : 1;
   http::request_parser<http::string_body> parser;
   parser.header_limit(defaults.max_header_bytes);
   parser.body_limit(1u << 20);  // the fuzzer's memory, not the default 32 MiB
-  parser.eager(true);
+  boost::beast::flat_buffer buffer;
   boost::system::error_code ec;
   std::size_t at = 0;
-  while (at < size && !parser.is_done()) {
-    std::size_t used = parser.put(boost::asio::buffer(input.data() + at, size - at), ec);
-    if (ec || used == 0) break;
-    at += used;
+  bool failed = false;
+  for (ParseGoal goal : {ParseGoal::Header, ParseGoal::Message}) {
+    for (;;) {
+      if (weld::proxy::feed_parser(parser, buffer, goal, ec)) break;
+      if (ec) {
+        failed = true;
+        break;
+      }
+      if (at >= size) {  // the client closed its side
+        weld::proxy::finish_at_eof(parser, ec);
+        failed = true;
+        break;
+      }
+      const std::size_t n = std::min(piece, size - at);
+      auto room = buffer.prepare(n);
+      std::copy_n(input.data() + at, n, static_cast<char*>(room.data()));
+      buffer.commit(n);
+      at += n;
+    }
+    if (failed) break;
   }
-  if (!parser.is_done() && !ec && parser.got_some()) parser.put_eof(ec);  // Beast requires bytes first
   if (parser.is_header_done()) {
     const auto& request = parser.get();
     std::string_view agent = request["X-Agent-Name"];
     (void)agent;
     std::string_view target = request.target();
     (void)target.substr(0, target.find('?'));
-    (void)weld::proxy::may_be_suffix_tagged(request.body());
+    if (parser.is_done()) (void)weld::proxy::may_be_suffix_tagged(request.body());
   }
   (void)weld::proxy::may_be_suffix_tagged(input);
 
-  weld::proxy::SseDecoder decoder(1u << 16);
-  std::size_t events = 0;
-  decoder.feed(input, [&](std::string_view payload) {
-    events += payload.size() > 0;
-    return true;
-  });
+  weld::provider::SseDecoder decoder(weld::provider::SseLimits{1u << 16, 1u << 16});
+  std::vector<weld::provider::SseEvent> events;
+  (void)decoder.feed(input, events);
+  (void)decoder.finish();
   return 0;
 }

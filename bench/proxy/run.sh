@@ -6,8 +6,13 @@
 #   (non-streaming client, valid tool call) — and 5,000 concurrent open
 #   streaming requests held through weld (its resident memory).
 # Usage: bench/proxy/run.sh [path/to/weld]   (a Release build)
+#   Then the same four at 50 connections paced (each connection pauses
+#   PACE_MS between requests: the CPU is not saturated, so the latency a proxy
+#   adds is its own work, not queueing), and weld untagged with its access log
+#   on (written to a file) to show what the log costs.
 # Env: DURATION (s per wrk run, default 10), REPEAT (runs per cell, default 1),
-#      STREAMS (default 5000), THREADS (weld/nginx workers, default 2).
+#      STREAMS (default 5000), THREADS (weld/nginx workers, default 2),
+#      PACE_MS (default 10).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 WELD=${1:-$here/../../build-rel/src/cli/weld}
@@ -15,7 +20,8 @@ DURATION=${DURATION:-10}
 REPEAT=${REPEAT:-1}
 STREAMS=${STREAMS:-5000}
 THREADS=${THREADS:-2}
-UP=18101; NGX=18102; WP=18103; HOLD=18104; WH=18105
+UP=18101; NGX=18102; WP=18103; HOLD=18104; WH=18105; WL=18106
+PACE_MS=${PACE_MS:-10}
 work=$(mktemp -d /tmp/weld-bench-proxy.XXXXXX)
 out=${OUT:-$here/results}
 mkdir -p "$out" "$work/logs"
@@ -68,6 +74,8 @@ nginx -c "$work/upstream.conf" -p "$work" & pids+=($!)
 nginx -c "$work/proxy.conf" -p "$work" & pids+=($!)
 "$WELD" proxy --listen 127.0.0.1:$WP --upstream http://127.0.0.1:$UP --threads "$THREADS" --no-access-log \
   2> "$work/logs/weld.log" & pids+=($!)
+"$WELD" proxy --listen 127.0.0.1:$WL --upstream http://127.0.0.1:$UP --threads "$THREADS" \
+  2> "$work/logs/weld-access.log" & pids+=($!)
 sleep 1
 url=/v1/chat/completions
 # Sanity: every path answers 200, tagged answers the welded text.
@@ -78,10 +86,10 @@ tagged=$(curl -sf -X POST -H 'content-type: application/json' -d '{"model":"benc
   http://127.0.0.1:$WP$url)
 echo "$tagged" | grep -q '"content":"{\\"action\\":\\"refund\\"}"' || { echo "tagged answer wrong: $tagged"; exit 1; }
 
-run_wrk() {  # name port model connections
-  local name=$1 port=$2 model=$3 conns=$4 rep
+run_wrk() {  # name port model connections [script]
+  local name=$1 port=$2 model=$3 conns=$4 script=${5:-post.lua} rep
   for rep in $(seq 1 "$REPEAT"); do
-    BENCH_MODEL=$model wrk -t2 -c"$conns" -d"${DURATION}s" --latency -s "$here/post.lua" \
+    BENCH_MODEL=$model PACE_MS=$PACE_MS wrk -t2 -c"$conns" -d"${DURATION}s" --latency -s "$here/$script" \
       "http://127.0.0.1:$port$url" > "$out/wrk-$name-c$conns-r$rep.txt"
     awk -v name="$name" -v c="$conns" '
       function ms(v) { if (v ~ /us$/) return v/1000; if (v ~ /ms$/) return v+0; if (v ~ /s$/) return v*1000; return v }
@@ -98,6 +106,25 @@ for conns in 50 500; do
   run_wrk weld-untagged $WP bench "$conns"
   run_wrk weld-tagged $WP bench__schema=router "$conns"
 done
+run_wrk weld-untagged-log $WL bench 500
+for name in direct:$UP nginx:$NGX weld-untagged:$WP weld-tagged:$WP; do
+  model=bench; [ "${name%%:*}" = weld-tagged ] && model=bench__schema=router
+  run_wrk "paced-${name%%:*}" "${name##*:}" $model 50 paced.lua
+done
+# Ratios: rates at 500 against nginx, p99 added over direct at 50 (saturated
+# and paced).
+awk -F'\t' '
+  { key = $1 "@" $2; rps[key] = $5; p99[key] = $4 }
+  END {
+    printf "untagged/nginx req/s at 500: %.2f   tagged/nginx at 500: %.2f   untagged+log/nginx at 500: %.2f\n",
+      rps["weld-untagged@500"] / rps["nginx@500"], rps["weld-tagged@500"] / rps["nginx@500"],
+      rps["weld-untagged-log@500"] / rps["nginx@500"]
+    printf "p99 added at 50 (saturated), ms: nginx %+.3f  weld-untagged %+.3f  weld-tagged %+.3f\n",
+      p99["nginx@50"] - p99["direct@50"], p99["weld-untagged@50"] - p99["direct@50"], p99["weld-tagged@50"] - p99["direct@50"]
+    printf "p99 added at 50 (paced), ms: nginx %+.3f  weld-untagged %+.3f  weld-tagged %+.3f\n",
+      p99["paced-nginx@50"] - p99["paced-direct@50"], p99["paced-weld-untagged@50"] - p99["paced-direct@50"],
+      p99["paced-weld-tagged@50"] - p99["paced-direct@50"]
+  }' "$out/wrk.tsv" | tee "$out/ratios.txt"
 
 # 5,000 concurrent streams held open through weld (untagged relay, then tagged
 # with keep-alive pings), resident memory measured while they are open.

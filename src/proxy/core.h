@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "asio.h"
+#include "tick.h"
 #include "upstream.h"
 #include "weld/proxy/filter.h"
 #include "weld/proxy/metrics.h"
@@ -59,21 +60,51 @@ struct Worker {
   ~Worker() {
     acceptor.reset();
     pool.clear();
+    tick_timer.reset();
     io_owner.reset();
+    flush_log();
   }
   Worker(const Worker&) = delete;
   Worker& operator=(const Worker&) = delete;
   Shared& shared;
-  std::unique_ptr<asio::io_context> io_owner = std::make_unique<asio::io_context>(1);
+  // Every socket of a worker is used on its thread only: no locking in the
+  // reactor's I/O (the scheduler still locks: the control thread posts).
+  std::unique_ptr<asio::io_context> io_owner =
+      std::make_unique<asio::io_context>(BOOST_ASIO_CONCURRENCY_HINT_UNSAFE_IO);
   asio::io_context& io = *io_owner;
   std::optional<tcp::acceptor> acceptor;
+  TickList ticks;  // before the pool and the sessions, which leave it
   UpstreamPool pool;
   std::unordered_set<Session*> sessions;
+  std::optional<asio::steady_timer> tick_timer;
+  /// Access-log lines waiting for the next flush (one write per tick or
+  /// per 32 KiB, never one per request).
+  std::string log_buffer;
   bool stopping = false;
   std::atomic<bool> finished{false};
 
   /// Stop accepting, close idle client connections; in-flight requests finish.
   void begin_shutdown();
+  /// Starts the watchdog (tick.h); it stops once the worker is stopping and
+  /// has no session left.
+  void start_ticking();
+  /// Queues one access-log line. The queue is written once the handlers
+  /// that are ready now have run (one write per batch of events: under
+  /// load many lines, when quiet at once), or at 32 KiB.
+  void log(std::string_view line) {
+    if (log_buffer.empty()) {
+      asio::post(io, [this] { flush_log(); });
+    } else {
+      log_buffer += '\n';
+    }
+    log_buffer += line;
+    if (log_buffer.size() >= (32u << 10)) flush_log();
+  }
+  void flush_log() {
+    if (log_buffer.empty()) return;
+    shared.log(log_buffer);
+    log_buffer.clear();
+  }
 };
 
 /// Accepts connections on the worker's listener until it is closed.

@@ -34,8 +34,8 @@ Error registry_error(std::string_view origin, std::string_view agent, std::strin
 }
 
 // Fields an agent entry may have; anything else is a typo we refuse.
-constexpr std::string_view kKnownFields[] = {"description", "input_schema", "max_retries",
-                                             "clamp",       "mode",         "mechanism"};
+constexpr std::string_view kKnownFields[] = {"description", "input_schema", "max_retries",         "clamp",
+                                             "mode",        "mechanism",    "chat_template_kwargs"};
 
 }  // namespace
 
@@ -85,7 +85,8 @@ Result<RegistryPtr> load_registry(std::string_view text, std::string_view origin
       if (!known) {
         return registry_error(origin, name,
                               "unknown field \"" + field.key +
-                                  "\" (known: description, input_schema, max_retries, clamp, mode, mechanism)");
+                                  "\" (known: description, input_schema, max_retries, clamp, mode, mechanism, "
+                                  "chat_template_kwargs)");
       }
     }
     Agent agent;
@@ -128,6 +129,17 @@ Result<RegistryPtr> load_registry(std::string_view text, std::string_view origin
         agent.mechanism = Mechanism::Auto;
       } else {
         return registry_error(origin, name, "mechanism must be \"tool\", \"native\" or \"auto\"");
+      }
+    }
+    if (const json::Value* k = entry.find("chat_template_kwargs")) {
+      if (k->is_object()) {
+        agent.template_kwargs = *k;
+      } else if (k->is_bool() && !k->as_bool()) {
+        agent.chat_template_kwargs = false;
+      } else {
+        return registry_error(origin, name,
+                              "chat_template_kwargs must be an object (passed to an OpenAI-compatible upstream's "
+                              "chat template, e.g. {\"enable_thinking\": false}) or false (send none)");
       }
     }
 #ifdef WELD_PROXY_HAVE_SCHEMA_LOAD

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "weld/json/parse.h"
+#include "weld/json/serialize.h"
 
 namespace weld::proxy {
 namespace {
@@ -73,6 +74,27 @@ TEST(Registry, RootMustAcceptObjects) {
       << registry.error().message;
 }
 
+TEST(Registry, ChatTemplateKwargs) {
+  auto registry = load_registry(R"({
+    "own":{"input_schema":{"type":"object"},"chat_template_kwargs":{"enable_thinking":false,"thinking_budget":0}},
+    "none":{"input_schema":{"type":"object"},"chat_template_kwargs":false},
+    "default":{"input_schema":{"type":"object"}}})", "t.json");
+  ASSERT_TRUE(registry) << registry.error().message;
+  const Agent* own = (*registry)->find("own");
+  ASSERT_NE(nullptr, own);
+  EXPECT_TRUE(own->chat_template_kwargs);
+  ASSERT_TRUE(own->template_kwargs.is_object());
+  EXPECT_EQ(R"({"enable_thinking":false,"thinking_budget":0})", json::serialize(own->template_kwargs));
+  const Agent* none = (*registry)->find("none");
+  ASSERT_NE(nullptr, none);
+  EXPECT_FALSE(none->chat_template_kwargs);
+  EXPECT_TRUE(none->template_kwargs.is_null());
+  const Agent* fallback = (*registry)->find("default");
+  ASSERT_NE(nullptr, fallback);
+  EXPECT_TRUE(fallback->chat_template_kwargs);
+  EXPECT_TRUE(fallback->template_kwargs.is_null());
+}
+
 TEST(Registry, StructuralErrors) {
   struct Case {
     const char* text;
@@ -86,7 +108,17 @@ TEST(Registry, StructuralErrors) {
       {R"({"a":{}})", "f: agent \"a\": input_schema is missing"},
       {R"({"a":{"input_schema":[]}})", "f: agent \"a\": input_schema must be a JSON object describing a schema"},
       {R"({"a":{"input_schema":{},"max_retry":1}})",
-       "f: agent \"a\": unknown field \"max_retry\" (known: description, input_schema, max_retries, clamp, mode, mechanism)"},
+       "f: agent \"a\": unknown field \"max_retry\" (known: description, input_schema, max_retries, clamp, mode, "
+       "mechanism, chat_template_kwargs)"},
+      {R"({"a":{"input_schema":{},"chat_template_kwargs":"enable_thinking=false"}})",
+       "f: agent \"a\": chat_template_kwargs must be an object (passed to an OpenAI-compatible upstream's chat "
+       "template, e.g. {\"enable_thinking\": false}) or false (send none)"},
+      {R"({"a":{"input_schema":{},"chat_template_kwargs":true}})",
+       "f: agent \"a\": chat_template_kwargs must be an object (passed to an OpenAI-compatible upstream's chat "
+       "template, e.g. {\"enable_thinking\": false}) or false (send none)"},
+      {R"({"a":{"input_schema":{},"chat_template_kwargs":[{"enable_thinking":false}]}})",
+       "f: agent \"a\": chat_template_kwargs must be an object (passed to an OpenAI-compatible upstream's chat "
+       "template, e.g. {\"enable_thinking\": false}) or false (send none)"},
       {R"({"a":{"input_schema":{},"max_retries":-1}})", "f: agent \"a\": max_retries must be an integer from 0 to 10"},
       {R"({"a":{"input_schema":{},"clamp":"yes"}})", "f: agent \"a\": clamp must be true or false"},
       {R"({"a":{"input_schema":{},"mode":"free"}})", "f: agent \"a\": mode must be \"forced\" or \"two_phase\""},

@@ -10,12 +10,6 @@ namespace {
 
 constexpr std::size_t kRelayBuffer = 8192;
 
-void append_hex(std::string& out, std::size_t n) {
-  char buf[32];
-  int len = std::snprintf(buf, sizeof buf, "%zx\r\n", n);
-  out.append(buf, static_cast<std::size_t>(len));
-}
-
 bool has_no_body(int status, bool head_request) {
   return head_request || status == 204 || status == 304 || (status >= 100 && status < 200);
 }
@@ -80,18 +74,23 @@ awaitable<void> Session::relay(Request& req, RequestLog& log) {
     ok = co_await write_client(out);
     out.clear();
   }
-  std::unique_ptr<char[]> buffer(new char[kRelayBuffer]);
+  // The body is read straight into `out` behind the head (no copy); a chunk
+  // size line, when we re-frame, is inserted in front of the piece.
   error_code ec;
   current_upstream_ = connection.get();
   while (ok && !parser->is_done()) {
-    response.body().data = buffer.get();
+    const std::size_t base = out.size();
+    out.resize(base + kRelayBuffer);
+    response.body().data = out.data() + base;
     response.body().size = kRelayBuffer;
     ec = co_await connection->read_some(*parser, config.upstream_timeout);
     const std::size_t n = kRelayBuffer - response.body().size;
-    if (n > 0) {
-      if (chunked) append_hex(out, n);
-      out.append(buffer.get(), n);
-      if (chunked) out += "\r\n";
+    out.resize(base + n);
+    if (n > 0 && chunked) {
+      char hex[32];
+      int len = std::snprintf(hex, sizeof hex, "%zx\r\n", n);
+      out.insert(base, hex, static_cast<std::size_t>(len));
+      out += "\r\n";
     }
     if (ec) break;
     if (parser->is_done() && chunked) out += "0\r\n\r\n";

@@ -123,7 +123,10 @@ class ServerImpl final : public Server {
   std::uint16_t port() const override { return port_; }
 
   void run() override {
-    for (auto& worker : workers_) asio::co_spawn(worker->io, accept_loop(*worker), asio::detached);
+    for (auto& worker : workers_) {
+      asio::co_spawn(worker->io, accept_loop(*worker), asio::detached);
+      worker->start_ticking();
+    }
     std::vector<std::thread> threads;
     for (auto& worker : workers_) {
       threads.emplace_back([w = worker.get()] {
@@ -251,6 +254,18 @@ void Worker::begin_shutdown() {
   // Copy: closing may end a session, which erases itself from the set.
   std::vector<Session*> open(sessions.begin(), sessions.end());
   for (Session* session : open) session->close_if_idle();
+}
+
+void Worker::start_ticking() {
+  if (!tick_timer) tick_timer.emplace(io);
+  tick_timer->expires_after(kTick);
+  tick_timer->async_wait([this](error_code ec) {
+    if (ec) return;
+    ticks.tick(Deadline::Clock::now());
+    flush_log();
+    if (stopping && sessions.empty()) return;  // let io.run() return
+    start_ticking();
+  });
 }
 
 awaitable<void> accept_loop(Worker& worker) {

@@ -62,15 +62,19 @@ bool is_hop_by_hop(std::string_view name) {
 }
 
 Session::Session(Worker& worker, tcp::socket socket)
-    : worker_(worker), shared_(worker.shared), stream_(std::move(socket)),
-      monitor_done_(stream_.get_executor()), wake_(stream_.get_executor()) {
+    : worker_(worker), shared_(worker.shared), socket_(std::move(socket)),
+      monitor_done_(socket_.get_executor()), wake_(socket_.get_executor()) {
   worker_.sessions.insert(this);
+  worker_.ticks.add(this);
   shared_.metrics.connection_opened();
   error_code ignored;
-  stream_.socket().set_option(tcp::no_delay(true), ignored);
+  socket_.set_option(tcp::no_delay(true), ignored);
+  // Non-blocking for the direct writes (asynchronous operations are unaffected).
+  socket_.non_blocking(true, ignored);
 }
 
 Session::~Session() {
+  worker_.ticks.remove(this);
   worker_.sessions.erase(this);
   shared_.metrics.connection_closed();
 }
@@ -78,8 +82,47 @@ Session::~Session() {
 void Session::close_if_idle() {
   if (idle_) {
     error_code ignored;
-    stream_.socket().cancel(ignored);
+    socket_.cancel(ignored);
   }
+}
+
+void Session::on_tick(Deadline::Clock::time_point now) {
+  if (client_deadline_.check(now)) {
+    error_code ignored;
+    socket_.cancel(ignored);  // the pending read or write ends; its caller sees the expired deadline
+  }
+  if (want_monitor_ && !monitoring_ && !client_gone_ && ++monitor_ticks_ >= 2) arm_monitor();
+}
+
+awaitable<error_code> Session::read_client(http::request_parser<http::string_body>& parser, ParseGoal goal,
+                                           std::chrono::milliseconds timeout) {
+  error_code ec;
+  bool armed = false;
+  for (;;) {
+    if (feed_parser(parser, buffer_, goal, ec) || ec) break;
+    if (!armed) {
+      client_deadline_.arm(timeout);
+      armed = true;
+    }
+    const std::size_t room = std::max<std::size_t>(4096, buffer_.capacity() - buffer_.size());
+    std::size_t n = co_await socket_.async_read_some(buffer_.prepare(std::min<std::size_t>(room, 65536)),
+                                                     asio::redirect_error(asio::use_awaitable, ec));
+    buffer_.commit(n);
+    if (ec == asio::error::eof) {
+      if (n > 0) {
+        ec = {};
+        continue;
+      }
+      finish_at_eof(parser, ec);
+      if (!ec) ec = http::error::end_of_stream;  // a request cannot end at EOF
+      break;
+    }
+    if (ec) break;
+  }
+  if (!armed) co_return ec;
+  client_deadline_.disarm();
+  if (ec && client_deadline_.expired()) ec = beast::error::timeout;
+  co_return ec;
 }
 
 std::string Session::connection_header() {
@@ -95,9 +138,10 @@ awaitable<void> Session::run() {
     error_code ec;
     if (buffer_.size() == 0) {
       // Between requests: the idle timeout applies until the first byte.
-      stream_.expires_after(config.idle_timeout);
-      std::size_t n = co_await stream_.async_read_some(buffer_.prepare(4096),
+      client_deadline_.arm(config.idle_timeout);
+      std::size_t n = co_await socket_.async_read_some(buffer_.prepare(4096),
                                                        asio::redirect_error(asio::use_awaitable, ec));
+      client_deadline_.disarm();
       buffer_.commit(n);
       if (ec) break;
     }
@@ -106,8 +150,7 @@ awaitable<void> Session::run() {
     http::request_parser<http::string_body> parser;
     parser.header_limit(config.max_header_bytes);
     parser.body_limit(config.max_body_bytes);
-    stream_.expires_after(config.header_timeout);
-    co_await http::async_read_header(stream_, buffer_, parser, asio::redirect_error(asio::use_awaitable, ec));
+    ec = co_await read_client(parser, ParseGoal::Header, config.header_timeout);
     keep_alive_ = false;  // until a request was read completely
     if (ec == http::error::header_limit) {
       co_await send_error("", 431, "invalid_request_error", "request header fields too large", log);
@@ -143,8 +186,7 @@ awaitable<void> Session::run() {
       static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
       if (!co_await write_client(kContinue)) break;
     }
-    stream_.expires_after(config.body_timeout);
-    co_await http::async_read(stream_, buffer_, parser, asio::redirect_error(asio::use_awaitable, ec));
+    ec = co_await read_client(parser, ParseGoal::Message, config.body_timeout);
     if (ec == http::error::body_limit) {
       co_await send_error(log.path, 413, "request_too_large",
                           "request body is larger than " + std::to_string(config.max_body_bytes) + " bytes", log);
@@ -155,7 +197,6 @@ awaitable<void> Session::run() {
       break;
     }
     if (ec) break;
-    stream_.expires_never();
     Request req = parser.release();
     keep_alive_ = req.keep_alive();
     client_is_http10_ = req.version() < 11;
@@ -170,12 +211,12 @@ awaitable<void> Session::run() {
     }
     shared_.metrics.request_finished();
     write_log(log);
-    if (!keep_alive_ || worker_.stopping || !stream_.socket().is_open()) break;
+    if (!keep_alive_ || worker_.stopping || !socket_.is_open()) break;
     if (buffer_.capacity() > (64u << 10) && buffer_.size() == 0) buffer_.shrink_to_fit();
   }
   error_code ignored;
-  stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
-  stream_.close();
+  socket_.shutdown(tcp::socket::shutdown_send, ignored);
+  socket_.close(ignored);
 }
 
 awaitable<void> Session::handle(Request& req, RequestLog& log) {
@@ -244,12 +285,24 @@ awaitable<void> Session::serve_ready(RequestLog& log) {
   co_await send_simple(503, "application/json", out, log);
 }
 
-awaitable<bool> Session::write_client(const std::vector<asio::const_buffer>& buffers) {
-  if (client_gone_ || !stream_.socket().is_open()) co_return false;
+awaitable<bool> Session::write_client(std::span<const asio::const_buffer> buffers) {
+  if (client_gone_ || !socket_.is_open()) co_return false;
+  // At once when the socket takes it all (the common case: no asynchronous
+  // operation); what it does not take is written asynchronously.
   error_code ec;
-  stream_.expires_after(shared_.config.write_timeout);
-  co_await asio::async_write(stream_, buffers, asio::redirect_error(asio::use_awaitable, ec));
-  stream_.expires_never();
+  const std::size_t total = asio::buffer_size(buffers);
+  std::size_t n = socket_.write_some(buffers, ec);
+  if (ec == asio::error::would_block || ec == asio::error::try_again) {
+    ec = {};
+    n = 0;
+  }
+  if (!ec && n < total) {
+    beast::buffers_suffix<std::span<const asio::const_buffer>> rest(buffers);
+    rest.consume(n);
+    client_deadline_.arm(shared_.config.write_timeout);
+    co_await asio::async_write(socket_, rest, asio::redirect_error(asio::use_awaitable, ec));
+    client_deadline_.disarm();
+  }
   if (ec) {
     client_gone_ = true;
     keep_alive_ = false;
@@ -270,12 +323,12 @@ awaitable<void> Session::send_simple(int status, std::string_view content_type, 
   head += connection_header();
   head += "\r\n";
   log.status = status;
-  std::vector<asio::const_buffer> buffers{asio::buffer(head), asio::buffer(body)};
+  const std::array<asio::const_buffer, 2> buffers{asio::buffer(head), asio::buffer(body)};
   co_await write_client(buffers);
 }
 
 awaitable<bool> Session::write_client(std::string_view data) {
-  std::vector<asio::const_buffer> buffers{asio::buffer(data)};
+  const std::array<asio::const_buffer, 1> buffers{asio::buffer(data)};
   co_return co_await write_client(buffers);
 }
 
@@ -293,16 +346,16 @@ awaitable<void> Session::send_error(std::string_view path, int status, std::stri
   co_await send_simple(status, "application/json", body, log);
 }
 
-void Session::start_monitor() {
+void Session::arm_monitor() {
   if (monitoring_ || client_gone_) return;
   monitoring_ = true;
   // Wait for readability only (no speculative read: one syscall less per
   // request than async_read_some), then peek: EOF means the client left.
-  stream_.socket().async_wait(tcp::socket::wait_read, [this](error_code ec) {
+  socket_.async_wait(tcp::socket::wait_read, [this](error_code ec) {
     monitoring_ = false;
     if (!ec) {
       char byte;
-      ssize_t n = ::recv(stream_.socket().native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+      ssize_t n = ::recv(socket_.native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
       if (n > 0) {
         // A pipelined request: leave its bytes in the socket for the next read.
       } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
@@ -324,9 +377,10 @@ void Session::start_monitor() {
 }
 
 awaitable<void> Session::stop_monitor() {
+  want_monitor_ = false;
   if (!monitoring_) co_return;
   error_code ec;
-  stream_.socket().cancel(ec);
+  socket_.cancel(ec);
   while (monitoring_) {
     monitor_done_.expires_after(std::chrono::hours(1));
     co_await monitor_done_.async_wait(asio::redirect_error(asio::use_awaitable, ec));
@@ -386,8 +440,8 @@ awaitable<std::optional<Error>> Session::open_upstream(std::string_view head, st
     const bool reused = connection != nullptr;
     error_code ec;
     if (!connection) {
-      connection = std::make_unique<UpstreamConnection>(worker_.io.get_executor(),
-                                                        shared_.tls_context ? &*shared_.tls_context : nullptr);
+      connection = std::make_unique<UpstreamConnection>(
+          worker_.io.get_executor(), shared_.tls_context ? &*shared_.tls_context : nullptr, worker_.ticks);
       current_upstream_ = connection.get();
       ec = co_await connection->connect(up, connect_timeout);
       current_upstream_ = nullptr;
@@ -399,7 +453,7 @@ awaitable<std::optional<Error>> Session::open_upstream(std::string_view head, st
       if (ec) co_return Error{"connect", "could not connect to the upstream " + where + ": " + ec.message(), ""};
     }
     current_upstream_ = connection.get();
-    std::vector<asio::const_buffer> buffers{asio::buffer(head), asio::buffer(body)};
+    const std::array<asio::const_buffer, 2> buffers{asio::buffer(head), asio::buffer(body)};
     ec = co_await connection->write(buffers, read_timeout);
     if (client_gone_) {
       current_upstream_ = nullptr;
@@ -438,19 +492,22 @@ awaitable<std::optional<Error>> Session::open_upstream(std::string_view head, st
 
 awaitable<error_code> Session::read_body(UpstreamConnection& connection, ResponseParser& parser, std::string& out,
                                          std::size_t limit, std::chrono::milliseconds timeout) {
-  char buffer[16384];
+  // Straight into `out` (no buffer in the coroutine frame: a large frame is
+  // a large allocation per call).
+  constexpr std::size_t kPiece = 16384;
   current_upstream_ = &connection;
   error_code ec;
   while (!parser.is_done()) {
-    parser.get().body().data = buffer;
-    parser.get().body().size = sizeof buffer;
+    const std::size_t base = out.size();
+    out.resize(base + kPiece);
+    parser.get().body().data = out.data() + base;
+    parser.get().body().size = kPiece;
     ec = co_await connection.read_some(parser, timeout);
-    std::size_t n = sizeof buffer - parser.get().body().size;
-    if (out.size() + n > limit) {
+    out.resize(base + (kPiece - parser.get().body().size));
+    if (out.size() > limit) {
       ec = http::error::body_limit;
       break;
     }
-    out.append(buffer, n);
     if (ec || client_gone_) break;
   }
   current_upstream_ = nullptr;
@@ -494,7 +551,7 @@ void Session::write_log(const RequestLog& log) {
   std::snprintf(numbers, sizeof numbers, ",\"upstream_ms\":%.3f,\"total_ms\":%.3f}", log.upstream_seconds * 1e3,
                 total * 1e3);
   line += numbers;
-  shared_.log(line);
+  worker_.log(line);
 }
 
 }  // namespace weld::proxy

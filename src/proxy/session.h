@@ -9,9 +9,11 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <span>
 #include <vector>
 
 #include "core.h"
+#include "http_read.h"
 
 namespace weld::proxy {
 
@@ -30,7 +32,7 @@ struct RequestLog {
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
 };
 
-class Session {
+class Session final : public Ticking {
  public:
   Session(Worker& worker, tcp::socket socket);
   ~Session();
@@ -41,6 +43,9 @@ class Session {
   awaitable<void> run();
   /// Shutdown: closes the connection if it is waiting for a new request.
   void close_if_idle();
+  /// Watchdog: enforces the client deadline; starts watching for a client
+  /// disconnect once a request has been in flight for two ticks.
+  void on_tick(Deadline::Clock::time_point now) override;
 
  private:
   awaitable<void> handle(Request& req, RequestLog& log);
@@ -68,21 +73,32 @@ class Session {
   std::string upstream_head(const Request& req, bool tagged, std::size_t body_size) const;
 
   // Client side.
-  awaitable<bool> write_client(const std::vector<asio::const_buffer>& buffers);
+  /// Reads from the client until `parser` reaches `goal` within `timeout`
+  /// (beast::error::timeout after it, end_of_stream when the client closed).
+  awaitable<error_code> read_client(http::request_parser<http::string_body>& parser, ParseGoal goal,
+                                    std::chrono::milliseconds timeout);
+  awaitable<bool> write_client(std::span<const asio::const_buffer> buffers);
   awaitable<bool> write_client(std::string_view data);
   awaitable<void> send_simple(int status, std::string_view content_type, std::string_view body, RequestLog& log);
   awaitable<void> send_error(std::string_view path, int status, std::string_view type, std::string_view message,
                              RequestLog& log);
   std::string connection_header();
 
-  // Client-disconnect detection while a request is in flight.
-  void start_monitor();
+  // Client-disconnect detection while a request is in flight: requested
+  // here, started by the watchdog for requests that last (a fast request
+  // never pays for it), stopped (and awaited) before the next read.
+  void start_monitor() {
+    want_monitor_ = true;
+    monitor_ticks_ = 0;
+  }
+  void arm_monitor();
   awaitable<void> stop_monitor();
   void write_log(const RequestLog& log);
 
   Worker& worker_;
   Shared& shared_;
-  beast::tcp_stream stream_;
+  tcp::socket socket_;
+  Deadline client_deadline_;
   beast::flat_buffer buffer_;
   bool keep_alive_ = true;
   bool idle_ = true;
@@ -90,10 +106,11 @@ class Session {
   // In-flight state.
   bool client_gone_ = false;
   bool monitoring_ = false;
+  bool want_monitor_ = false;
+  int monitor_ticks_ = 0;
   bool attempts_done_ = false;
   std::exception_ptr attempts_exception_;
   UpstreamConnection* current_upstream_ = nullptr;
-  std::array<char, 1024> monitor_buffer_{};
   asio::steady_timer monitor_done_;
   asio::steady_timer wake_;
 };

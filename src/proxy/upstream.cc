@@ -60,25 +60,42 @@ Result<UpstreamTarget> parse_upstream_url(std::string_view url) {
   return target;
 }
 
-UpstreamConnection::UpstreamConnection(asio::any_io_executor executor, asio::ssl::context* tls_context) {
+UpstreamConnection::UpstreamConnection(asio::any_io_executor executor, asio::ssl::context* tls_context,
+                                       TickList& ticks)
+    : ticks_(ticks) {
   if (tls_context != nullptr) {
-    tls_ = std::make_unique<beast::ssl_stream<beast::tcp_stream>>(executor, *tls_context);
+    tls_ = std::make_unique<asio::ssl::stream<tcp::socket>>(executor, *tls_context);
   } else {
-    plain_ = std::make_unique<beast::tcp_stream>(executor);
+    plain_ = std::make_unique<tcp::socket>(executor);
   }
+  ticks_.add(this);
 }
 
-beast::tcp_stream& UpstreamConnection::lowest() { return tls_ ? beast::get_lowest_layer(*tls_) : *plain_; }
+UpstreamConnection::~UpstreamConnection() { ticks_.remove(this); }
 
-bool UpstreamConnection::is_open() const {
-  return tls_ ? beast::get_lowest_layer(*tls_).socket().is_open() : plain_->socket().is_open();
-}
+tcp::socket& UpstreamConnection::lowest() { return tls_ ? tls_->next_layer() : *plain_; }
+const tcp::socket& UpstreamConnection::lowest() const { return tls_ ? tls_->next_layer() : *plain_; }
+
+bool UpstreamConnection::is_open() const { return lowest().is_open(); }
 
 void UpstreamConnection::close() {
   error_code ignored;
-  lowest().socket().shutdown(tcp::socket::shutdown_both, ignored);
-  lowest().close();
+  lowest().shutdown(tcp::socket::shutdown_both, ignored);
+  lowest().close(ignored);
 }
+
+void UpstreamConnection::on_tick(Deadline::Clock::time_point now) {
+  if (deadline_.check(now)) close();  // pending operations end with operation_aborted
+}
+
+namespace {
+
+// An operation that ended because its deadline passed reports a timeout.
+error_code timed(const Deadline& deadline, error_code ec) {
+  return ec && deadline.expired() ? error_code(beast::error::timeout) : ec;
+}
+
+}  // namespace
 
 awaitable<error_code> UpstreamConnection::connect(const UpstreamTarget& target, std::chrono::milliseconds timeout) {
   error_code ec;
@@ -86,58 +103,101 @@ awaitable<error_code> UpstreamConnection::connect(const UpstreamTarget& target, 
   auto endpoints =
       co_await resolver.async_resolve(target.host, target.port, asio::redirect_error(asio::use_awaitable, ec));
   if (ec) co_return ec;
-  lowest().expires_after(timeout);
-  co_await lowest().async_connect(endpoints, asio::redirect_error(asio::use_awaitable, ec));
-  if (ec) co_return ec;
-  lowest().socket().set_option(tcp::no_delay(true), ec);
+  deadline_.arm(timeout);
+  co_await asio::async_connect(lowest(), endpoints, asio::redirect_error(asio::use_awaitable, ec));
+  if (ec) {
+    deadline_.disarm();
+    co_return timed(deadline_, ec);
+  }
+  lowest().set_option(tcp::no_delay(true), ec);
+  // Non-blocking for our direct reads and writes (asynchronous operations
+  // are unaffected).
+  lowest().non_blocking(true, ec);
   if (tls_) {
     // SNI and host name verification (verification mode is set on the context).
     if (!SSL_set_tlsext_host_name(tls_->native_handle(), target.host.c_str())) {
+      deadline_.disarm();
       co_return error_code(static_cast<int>(::ERR_get_error()), asio::error::get_ssl_category());
     }
     tls_->set_verify_callback(asio::ssl::host_name_verification(target.host));
     co_await tls_->async_handshake(asio::ssl::stream_base::client, asio::redirect_error(asio::use_awaitable, ec));
-    if (ec) co_return ec;
   }
-  lowest().expires_never();
-  co_return ec;
+  deadline_.disarm();
+  co_return timed(deadline_, ec);
 }
 
-awaitable<error_code> UpstreamConnection::write(const std::vector<asio::const_buffer>& data,
+awaitable<error_code> UpstreamConnection::write(std::span<const asio::const_buffer> data,
                                                 std::chrono::milliseconds timeout) {
   error_code ec;
-  lowest().expires_after(timeout);
   if (tls_) {
+    deadline_.arm(timeout);
     co_await asio::async_write(*tls_, data, asio::redirect_error(asio::use_awaitable, ec));
-  } else {
-    co_await asio::async_write(*plain_, data, asio::redirect_error(asio::use_awaitable, ec));
+    deadline_.disarm();
+    co_return timed(deadline_, ec);
   }
-  co_return ec;
+  // Plain: try at once; wait only for what the socket did not take.
+  const std::size_t total = asio::buffer_size(data);
+  std::size_t n = plain_->write_some(data, ec);
+  if (ec == asio::error::would_block || ec == asio::error::try_again) {
+    ec = {};
+    n = 0;
+  }
+  if (ec || n == total) co_return ec;
+  beast::buffers_suffix<std::span<const asio::const_buffer>> rest(data);
+  rest.consume(n);
+  deadline_.arm(timeout);
+  co_await asio::async_write(*plain_, rest, asio::redirect_error(asio::use_awaitable, ec));
+  deadline_.disarm();
+  co_return timed(deadline_, ec);
+}
+
+awaitable<error_code> UpstreamConnection::read_until(http::response_parser<http::buffer_body>& parser, ParseGoal goal,
+                                                     std::chrono::milliseconds timeout) {
+  error_code ec;
+  bool armed = false;
+  for (;;) {
+    if (feed_parser(parser, buffer_, goal, ec) || ec) break;
+    if (buffer_.size() >= (1u << 20)) {  // the parser's limits stop long before this
+      ec = http::error::buffer_overflow;
+      break;
+    }
+    if (!armed) {
+      deadline_.arm(timeout);
+      armed = true;
+    }
+    const std::size_t room = std::max<std::size_t>(4096, buffer_.capacity() - buffer_.size());
+    std::size_t n = 0;
+    if (tls_) {
+      n = co_await tls_->async_read_some(buffer_.prepare(std::min<std::size_t>(room, 65536)),
+                                         asio::redirect_error(asio::use_awaitable, ec));
+    } else {
+      n = co_await plain_->async_read_some(buffer_.prepare(std::min<std::size_t>(room, 65536)),
+                                           asio::redirect_error(asio::use_awaitable, ec));
+    }
+    buffer_.commit(n);
+    if (ec == asio::error::eof || ec == asio::ssl::error::stream_truncated) {
+      if (n > 0) {
+        ec = {};
+        continue;
+      }
+      if (finish_at_eof(parser, ec)) ec = {};
+      break;
+    }
+    if (ec) break;
+  }
+  if (!armed) co_return ec;
+  deadline_.disarm();
+  co_return timed(deadline_, ec);
 }
 
 awaitable<error_code> UpstreamConnection::read_header(http::response_parser<http::buffer_body>& parser,
                                                       std::chrono::milliseconds timeout) {
-  error_code ec;
-  lowest().expires_after(timeout);
-  if (tls_) {
-    co_await http::async_read_header(*tls_, buffer_, parser, asio::redirect_error(asio::use_awaitable, ec));
-  } else {
-    co_await http::async_read_header(*plain_, buffer_, parser, asio::redirect_error(asio::use_awaitable, ec));
-  }
-  co_return ec;
+  return read_until(parser, ParseGoal::Header, timeout);
 }
 
 awaitable<error_code> UpstreamConnection::read_some(http::response_parser<http::buffer_body>& parser,
                                                     std::chrono::milliseconds timeout) {
-  error_code ec;
-  lowest().expires_after(timeout);
-  if (tls_) {
-    co_await http::async_read_some(*tls_, buffer_, parser, asio::redirect_error(asio::use_awaitable, ec));
-  } else {
-    co_await http::async_read_some(*plain_, buffer_, parser, asio::redirect_error(asio::use_awaitable, ec));
-  }
-  if (ec == http::error::need_buffer) ec = {};
-  co_return ec;
+  return read_until(parser, ParseGoal::Some, timeout);
 }
 
 std::unique_ptr<UpstreamConnection> UpstreamPool::take() {

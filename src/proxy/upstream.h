@@ -7,8 +7,12 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <span>
+#include <vector>
 
 #include "asio.h"
+#include "http_read.h"
+#include "tick.h"
 #include "weld/base/result.h"
 
 namespace weld::proxy {
@@ -25,24 +29,32 @@ struct UpstreamTarget {
 /// Parses "http://host[:port][/prefix]" or "https://…". Errors name the URL.
 Result<UpstreamTarget> parse_upstream_url(std::string_view url);
 
-/// One connection to the upstream, plain or TLS.
-class UpstreamConnection {
+/// One connection to the upstream, plain or TLS. Each operation has a
+/// deadline that the worker's watchdog enforces (tick.h): when it passes,
+/// the connection is closed and the operation fails with
+/// beast::error::timeout.
+class UpstreamConnection final : public Ticking {
  public:
-  UpstreamConnection(asio::any_io_executor executor, asio::ssl::context* tls_context);
+  UpstreamConnection(asio::any_io_executor executor, asio::ssl::context* tls_context, TickList& ticks);
+  ~UpstreamConnection();
+  UpstreamConnection(const UpstreamConnection&) = delete;
+  UpstreamConnection& operator=(const UpstreamConnection&) = delete;
 
   /// Resolves and connects (and handshakes for TLS) within `timeout`.
   awaitable<error_code> connect(const UpstreamTarget& target, std::chrono::milliseconds timeout);
-  /// Writes all of `data` within `timeout`.
-  awaitable<error_code> write(const std::vector<asio::const_buffer>& data, std::chrono::milliseconds timeout);
+  /// Writes all of `data` within `timeout` (directly when the socket takes
+  /// it at once, the common case: no asynchronous operation then).
+  awaitable<error_code> write(std::span<const asio::const_buffer> data, std::chrono::milliseconds timeout);
   /// Reads a response header into `parser` within `timeout`.
   awaitable<error_code> read_header(http::response_parser<http::buffer_body>& parser,
                                     std::chrono::milliseconds timeout);
   /// Reads whatever body is available (at least some) within `timeout`.
   awaitable<error_code> read_some(http::response_parser<http::buffer_body>& parser,
                                   std::chrono::milliseconds timeout);
-  /// Aborts pending operations (client went away, shutdown).
+  /// Aborts pending operations (client went away, shutdown, timeout).
   void close();
   bool is_open() const;
+  void on_tick(Deadline::Clock::time_point now) override;
 
   /// Set when it came from the pool (a failure before any response byte may
   /// then be a connection the server closed while idle: retry once).
@@ -50,10 +62,15 @@ class UpstreamConnection {
   std::chrono::steady_clock::time_point idle_since;
 
  private:
-  beast::tcp_stream& lowest();
-  std::unique_ptr<beast::tcp_stream> plain_;
-  std::unique_ptr<beast::ssl_stream<beast::tcp_stream>> tls_;
+  awaitable<error_code> read_until(http::response_parser<http::buffer_body>& parser, ParseGoal goal,
+                                   std::chrono::milliseconds timeout);
+  tcp::socket& lowest();
+  const tcp::socket& lowest() const;
+  std::unique_ptr<tcp::socket> plain_;
+  std::unique_ptr<asio::ssl::stream<tcp::socket>> tls_;
   beast::flat_buffer buffer_;
+  Deadline deadline_;
+  TickList& ticks_;
 };
 
 /// Idle keep-alive connections of one worker.

@@ -6,10 +6,10 @@
 #include <cstring>
 
 #include "session.h"
-#include "sse_decoder.h"
 #include "weld/json/parse.h"
 #include "weld/json/serialize.h"
 #include "weld/json/utf8.h"
+#include "weld/provider/sse.h"
 
 namespace weld::proxy {
 namespace {
@@ -230,43 +230,60 @@ awaitable<std::optional<Error>> Session::attempt(Request& req, Exchange& ex, Fil
     co_return std::nullopt;
   }
   ex.upstream_sse = true;
-  SseDecoder decoder;
+  // The provider's WHATWG decoder (one SSE implementation in weld).
+  provider::SseDecoder decoder;
+  std::vector<provider::SseEvent> events;
   bool bad_event = false;
-  auto on_event = [&](std::string_view data) {
-    if (data == "[DONE]") return true;
-    Result<json::Value> event = json::parse(data);
-    if (!event) {
-      bad_event = true;
+  bool too_large = false;
+  // Feeds bytes; false when a filter decided (or the stream is bad): stop reading.
+  auto feed = [&](std::string_view bytes) {
+    events.clear();
+    if (!decoder.feed(bytes, events)) {
+      too_large = true;
       return false;
     }
-    action = chain.on_response_event(ex, *event);
-    return action == FilterAction::Continue;
+    for (const provider::SseEvent& sse : events) {
+      if (sse.data == "[DONE]") continue;
+      Result<json::Value> event = json::parse(sse.data);
+      if (!event) {
+        bad_event = true;
+        return false;
+      }
+      action = chain.on_response_event(ex, *event);
+      if (action != FilterAction::Continue) return false;
+    }
+    return true;
   };
-  char buffer[8192];
+  // On the heap: an array here would make every attempt's coroutine frame 8 KiB larger.
+  std::string buffer(8192, '\0');
   error_code ec;
   current_upstream_ = connection.get();
   bool stop = false;
   while (!parser->is_done() && !stop) {
-    parser->get().body().data = buffer;
-    parser->get().body().size = sizeof buffer;
+    parser->get().body().data = buffer.data();
+    parser->get().body().size = buffer.size();
     ec = co_await connection->read_some(*parser, config.upstream_timeout);
-    const std::size_t n = sizeof buffer - parser->get().body().size;
-    if (n > 0 && !client_gone_) stop = !decoder.feed(std::string_view(buffer, n), on_event);
+    const std::size_t n = buffer.size() - parser->get().body().size;
+    if (n > 0 && !client_gone_) stop = !feed(std::string_view(buffer.data(), n));
     if (ec || client_gone_) break;
   }
   current_upstream_ = nullptr;
   if (client_gone_) co_return Error{"cancelled", "the client went away", ""};
   if (stop) {
     if (bad_event) co_return Error{"protocol", "the upstream sent a stream event that is not JSON", ""};
-    if (decoder.too_large()) co_return Error{"protocol", "the upstream sent a stream event over 16 MiB", ""};
+    if (too_large) co_return Error{"protocol", "the upstream sent a stream line or event over 16 MiB", ""};
     co_return std::nullopt;  // a filter replied; dropping the connection cancels the rest
   }
   if (ec == beast::error::timeout) {
     co_return Error{"timeout", "the upstream stalled: nothing received for " + seconds_text + " s", ""};
   }
   if (ec) co_return Error{"truncated", "the upstream closed the stream before the answer was complete", ""};
-  decoder.feed("\n\n", on_event);  // a last event without its blank line
-  if (bad_event) co_return Error{"protocol", "the upstream sent a stream event that is not JSON", ""};
+  // A last event without its blank line still counts (servers that close
+  // right after their final data line).
+  if (!feed("\n\n") && action == FilterAction::Continue) {
+    if (bad_event) co_return Error{"protocol", "the upstream sent a stream event that is not JSON", ""};
+    if (too_large) co_return Error{"protocol", "the upstream sent a stream line or event over 16 MiB", ""};
+  }
   release_upstream(std::move(connection), *parser);
   co_return std::nullopt;
 }

@@ -150,3 +150,37 @@ test('malformed JSON on a tagged route → 400 in the client shape', async () =>
   assert.match(r.json.error.message, /^request body is not valid JSON: /);
   await sleep(10);
 });
+
+// The tagged path reads upstream streams with weld's one SSE decoder
+// (weld/provider/sse.h): CRLF line ends, comments, a BOM, a final event with
+// no blank line after it, and a non-JSON event that must be an error.
+const openaiChunk = (delta, finish = null) => ({
+  id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'm',
+  choices: [{ index: 0, delta, finish_reason: finish }],
+});
+const rawStream = (frames, lineEnd) => '\ufeff: hello\r\n' + frames.map((f) => `data: ${f}${lineEnd}${lineEnd}`).join('');
+
+test('upstream SSE with CRLF, comments and a BOM is decoded; a final event may lack its blank line', async () => {
+  const frames = [
+    JSON.stringify(openaiChunk({ role: 'assistant', tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'router', arguments: '{"action":' } }] })),
+    JSON.stringify(openaiChunk({ tool_calls: [{ index: 0, function: { arguments: '"refund"}' } }] })),
+    JSON.stringify(openaiChunk({}, 'tool_calls')),
+  ];
+  await fake.reset({ responses: [{ raw_body: rawStream(frames, '\r\n'), content_type: 'text/event-stream' }] });
+  const o = await postJson(`${proxy.url}/v1/chat/completions`, openaiBody());
+  assert.equal(o.status, 200, JSON.stringify(o.json));
+  assert.equal(o.json.choices[0].message.content, '{"action":"refund"}');
+  // No blank line after the last event, and the connection closes.
+  const body = rawStream(frames, '\n').replace(/\n\n$/, '\n');
+  await fake.reset({ responses: [{ raw_body: body, content_type: 'text/event-stream', headers: { connection: 'close' } }] });
+  const last = await postJson(`${proxy.url}/v1/chat/completions`, openaiBody());
+  assert.equal(last.status, 200, JSON.stringify(last.json));
+  assert.equal(last.json.choices[0].message.content, '{"action":"refund"}');
+});
+
+test('an upstream SSE event that is not JSON → 502 naming it', async () => {
+  await fake.reset({ responses: [{ raw_body: 'data: {"id":\n\n', content_type: 'text/event-stream' }] });
+  const o = await postJson(`${proxy.url}/v1/chat/completions`, openaiBody());
+  assert.equal(o.status, 502);
+  assert.equal(o.json.error.message, 'the upstream sent a stream event that is not JSON');
+});

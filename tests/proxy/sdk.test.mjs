@@ -97,6 +97,47 @@ test('openai SDK: streaming by iteration and by the stream helper', async () => 
   assert.equal(final.choices[0].finish_reason, 'stop');
 });
 
+test('openai SDK: stream_options.include_usage gets a final usage chunk summed over attempts (as OpenAI sends it)', async () => {
+  const badCall = { tool_calls: [{ name: 'brief', arguments: { options: [] } }], usage: { input_tokens: 100, output_tokens: 20 } };
+  await fake.reset({ responses: [badCall, briefCall({ usage: { input_tokens: 110, output_tokens: 30 } })] });
+  const stream = await openai.chat.completions.create({
+    model: 'qwen__schema=brief', messages: question, stream: true, stream_options: { include_usage: true },
+  });
+  const chunks = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  const last = chunks.at(-1);
+  assert.deepEqual(last.choices, []);
+  assert.deepEqual(last.usage, { prompt_tokens: 210, completion_tokens: 50, total_tokens: 260 });
+  // Every other chunk carries "usage": null, as OpenAI's do.
+  for (const chunk of chunks.slice(0, -1)) assert.equal(chunk.usage, null, JSON.stringify(chunk));
+  assert.deepEqual(JSON.parse(chunks.map((c) => c.choices[0]?.delta?.content ?? '').join('')), briefArgs);
+  // Without include_usage: no usage chunk.
+  await fake.reset({ responses: [briefCall()] });
+  const plain = await openai.chat.completions.create({ model: 'qwen__schema=brief', messages: question, stream: true });
+  const plainChunks = [];
+  for await (const chunk of plain) plainChunks.push(chunk);
+  assert.ok(plainChunks.every((c) => c.choices.length === 1 && c.usage === undefined), JSON.stringify(plainChunks.at(-1)));
+});
+
+test('usage summed over attempts saturates instead of overflowing', async () => {
+  const huge = 9223372036854775000n;  // near int64 max: two of them overflow
+  const body = (args) => `{"id":"c","object":"chat.completion","created":1,"model":"q","choices":[{"index":0,` +
+    `"message":{"role":"assistant","content":null,"tool_calls":[{"id":"t","type":"function","function":` +
+    `{"name":"brief","arguments":${JSON.stringify(JSON.stringify(args))}}}]},"finish_reason":"tool_calls"}],` +
+    `"usage":{"prompt_tokens":${huge},"completion_tokens":${huge},"total_tokens":${huge}}}`;
+  await fake.reset({ responses: [
+    { raw_body: body({ options: [] }), content_type: 'application/json' },
+    { raw_body: body(briefArgs), content_type: 'application/json' },
+  ] });
+  const r = await fetch(`${proxy.url}/v1/chat/completions`, {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'q__schema=brief', messages: question }),
+  });
+  const text = await r.text();
+  assert.equal(r.status, 200, text);
+  assert.match(text, /"usage":\{"prompt_tokens":9223372036854775807,"completion_tokens":9223372036854775807,"total_tokens":9223372036854775807\}/);
+});
+
 test('SDK errors: 400 unknown agent and 502 structured_output_error', async () => {
   await fake.reset({ responses: [] });
   await assert.rejects(

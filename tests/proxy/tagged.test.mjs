@@ -201,8 +201,11 @@ test('the access log names the agent and the attempts, without bodies', async ()
   await fake.reset({ responses: [routerCall('dance'), routerCall('refund')] });
   const count = proxy.accessLogs().length;
   await postJson(`${proxy.url}/v1/messages`, anthropicRequest('m__schema=router'));
-  await until(() => proxy.accessLogs().length > count, 5000, 'the access log line');
-  const entry = proxy.accessLogs().at(-1);
+  // Lines are written in batches per worker thread: find this request's line
+  // among the new ones rather than taking the last.
+  const mine = () => proxy.accessLogs().slice(count).find((e) => e.path === '/v1/messages' && e.attempts === 2);
+  await until(() => mine() !== undefined, 5000, 'the access log line');
+  const entry = mine();
   assert.equal(entry.agent, 'router');
   assert.equal(entry.attempts, 2);
   assert.equal(entry.status, 200);

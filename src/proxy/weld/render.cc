@@ -34,7 +34,7 @@ json::Value render_response(Api api, const Candidate& last, std::string_view tex
                       {"finish_reason", "stop"}}}},
       {"usage", json::Object{{"prompt_tokens", usage.input_tokens},
                              {"completion_tokens", usage.output_tokens},
-                             {"total_tokens", wire::saturating_add(usage.input_tokens, usage.output_tokens)}}}};
+                             {"total_tokens", usage.total()}}}};
 }
 
 std::string keepalive_frame(Api api) {

@@ -121,7 +121,7 @@ std::string render_stream_rest(Api api, const StreamHead& head, std::string_view
     json::Value last = chunk(head, id, json::Array{});
     last.set("usage", json::Object{{"prompt_tokens", usage.input_tokens},
                                    {"completion_tokens", usage.output_tokens},
-                                   {"total_tokens", wire::saturating_add(usage.input_tokens, usage.output_tokens)}});
+                                   {"total_tokens", usage.total()}});
     openai_chunk(out, last);
   }
   out += "data: [DONE]\n\n";

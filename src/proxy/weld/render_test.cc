@@ -188,3 +188,24 @@ TEST(RenderResponse, TotalTokensSaturates) {
 
 }  // namespace
 }  // namespace weld::proxy
+
+namespace weld::proxy {
+namespace {
+
+TEST(Usage, SumsOverAttemptsSaturate) {
+  constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+  Usage sum;
+  sum.add(Usage{kMax - 10, 7});
+  sum.add(Usage{100, 5});
+  EXPECT_EQ(kMax, sum.input_tokens);
+  EXPECT_EQ(12, sum.output_tokens);
+  EXPECT_EQ(kMax, sum.total());
+  Usage low{std::numeric_limits<std::int64_t>::min() + 1, -5};
+  EXPECT_EQ(std::numeric_limits<std::int64_t>::min(), low.total());
+  // What the client reads: total_tokens saturated too.
+  std::string stream = render_stream(Api::OpenAI, Candidate{}, "{}", sum, "m", /*include_usage=*/true);
+  EXPECT_NE(std::string::npos, stream.find("\"total_tokens\":9223372036854775807")) << stream;
+}
+
+}  // namespace
+}  // namespace weld::proxy

@@ -30,13 +30,22 @@ void drop_conflicts(Api api, json::Value& body) {
 // vLLM / SGLang / llama.cpp pass `chat_template_kwargs` to the chat template;
 // Qwen3-style templates turn reasoning off with enable_thinking=false. Keeps
 // any other kwargs the client sent.
-void thinking_off_kwargs(json::Value& body) {
+// An agent's own kwargs (registry) replace that default and are sent even
+// when the tool is not forced.
+void set_template_kwargs(Api api, json::Value& body, const Agent& agent, bool forced) {
+  if (api != Api::OpenAI || !agent.chat_template_kwargs) return;
+  const bool own = agent.template_kwargs.is_object();
+  if (!own && !forced) return;
   json::Value* kwargs = body.find("chat_template_kwargs");
   if (kwargs == nullptr || !kwargs->is_object()) {
-    body.set("chat_template_kwargs", json::Object{{"enable_thinking", false}});
+    body.set("chat_template_kwargs", json::Object{});
+    kwargs = body.find("chat_template_kwargs");
+  }
+  if (!own) {
+    kwargs->set("enable_thinking", false);
     return;
   }
-  kwargs->set("enable_thinking", false);
+  for (const json::Member& member : agent.template_kwargs.as_object()) kwargs->set(member.key, member.value);
 }
 
 // The tool's name in either API's tool shape; "" when it has none.
@@ -126,7 +135,7 @@ json::Value build_upstream_request(Api api, const json::Value& client_body, cons
     body.erase("tool_choice");
     drop_conflicts(api, body);
     set_native_format(api, body, agent);
-    if (api == Api::OpenAI && agent.chat_template_kwargs) thinking_off_kwargs(body);
+    set_template_kwargs(api, body, agent, /*forced=*/true);
     set_stream(api, body, upstream_stream);
     return body;
   }
@@ -139,8 +148,8 @@ json::Value build_upstream_request(Api api, const json::Value& client_body, cons
   if (forced) {
     body.set("tool_choice", wire::forced_tool_choice(api, agent.name));
     drop_conflicts(api, body);
-    if (api == Api::OpenAI && agent.chat_template_kwargs) thinking_off_kwargs(body);
   }
+  set_template_kwargs(api, body, agent, forced);
   set_stream(api, body, upstream_stream);
   return body;
 }

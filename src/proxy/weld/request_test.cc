@@ -112,6 +112,25 @@ TEST(BuildUpstreamRequest, OpenAIStrictUpstreamWithoutTemplateKwargs) {
   EXPECT_EQ(nullptr, up.find("chat_template_kwargs"));
 }
 
+TEST(BuildUpstreamRequest, OpenAIAgentTemplateKwargsReplaceTheDefault) {
+  Agent a = router();
+  a.template_kwargs = j(R"({"enable_thinking":false,"thinking_budget":0})");
+  json::Value client = j(R"({"model":"q","messages":[],"chat_template_kwargs":{"enable_thinking":true,"custom":"v"}})");
+  json::Value up = build_upstream_request(Api::OpenAI, client, a, "q", false, false);
+  EXPECT_EQ(R"({"enable_thinking":false,"custom":"v","thinking_budget":0})", s(*up.find("chat_template_kwargs")));
+  // Sent in two-phase mode too (the default only goes with a forced tool).
+  a.mode = Mode::TwoPhase;
+  up = build_upstream_request(Api::OpenAI, j(R"({"model":"q","messages":[]})"), a, "q", false, false);
+  EXPECT_EQ(R"({"enable_thinking":false,"thinking_budget":0})", s(*up.find("chat_template_kwargs")));
+  Agent plain = router();
+  plain.mode = Mode::TwoPhase;
+  up = build_upstream_request(Api::OpenAI, j(R"({"model":"q","messages":[]})"), plain, "q", false, false);
+  EXPECT_EQ(nullptr, up.find("chat_template_kwargs"));
+  // Never on the Anthropic shape.
+  up = build_upstream_request(Api::Anthropic, j(R"({"model":"q","messages":[]})"), a, "q", false, false);
+  EXPECT_EQ(nullptr, up.find("chat_template_kwargs"));
+}
+
 TEST(BuildUpstreamRequest, OpenAIDropsThinkingToo) {
   json::Value up = build_upstream_request(Api::OpenAI, j(R"({"model":"q","messages":[],"thinking":{"type":"enabled"}})"),
                                           router(), "q", false, false);

@@ -36,7 +36,10 @@ class ResponseRender final : public Filter {
     }
     ex.outcome = "ok";
     if (ex.client_stream) {
-      ex.reply.stream_frames = render_stream(ex.api, ex.candidate, ex.verdict.text, ex.usage, ex.client_model);
+      // OpenAI clients that asked for stream_options.include_usage get the
+      // final usage chunk (and "usage": null on the others), as OpenAI sends.
+      ex.reply.stream_frames = render_stream(ex.api, ex.candidate, ex.verdict.text, ex.usage, ex.client_model,
+                                             ex.api == Api::OpenAI && wants_usage_chunk(ex.client_body));
     } else {
       ex.reply.body = json::serialize(render_response(ex.api, ex.candidate, ex.verdict.text, ex.usage, ex.client_model));
     }

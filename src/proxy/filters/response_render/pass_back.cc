@@ -66,7 +66,7 @@ json::Value render_pass_back(Api api, const Candidate& candidate, const Usage& u
                                            {"finish_reason", "tool_calls"}}}},
       {"usage", json::Object{{"prompt_tokens", usage.input_tokens},
                              {"completion_tokens", usage.output_tokens},
-                             {"total_tokens", usage.input_tokens + usage.output_tokens}}}};
+                             {"total_tokens", usage.total()}}}};
 }
 
 std::string render_pass_back_stream(Api api, const Candidate& candidate, const Usage& usage,
@@ -153,7 +153,7 @@ std::string render_pass_back_stream(Api api, const Candidate& candidate, const U
                                   {"choices", json::Array{}},
                                   {"usage", json::Object{{"prompt_tokens", usage.input_tokens},
                                                          {"completion_tokens", usage.output_tokens},
-                                                         {"total_tokens", usage.input_tokens + usage.output_tokens}}}});
+                                                         {"total_tokens", usage.total()}}}});
   }
   out += "data: [DONE]\n\n";
   return out;

@@ -56,8 +56,7 @@ class ToolCallExtraction final : public Filter {
       }
       ex.candidate = read_response(ex.api, ex.upstream_json, ex.agent->name);
     }
-    ex.usage.input_tokens += ex.candidate.usage.input_tokens;
-    ex.usage.output_tokens += ex.candidate.usage.output_tokens;
+    ex.usage.add(ex.candidate.usage);  // saturating: summed over attempts
     return FilterAction::Continue;
   }
 

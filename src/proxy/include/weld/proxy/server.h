@@ -74,6 +74,9 @@ struct ServerConfig {
   bool handle_signals = true;
   /// Receives log lines (JSON, one per line; access logs and events). No
   /// bodies, no keys. Called from worker threads (must be thread-safe).
+  /// Access-log lines come in batches: one call may carry several lines
+  /// separated by '\n' (no trailing newline), so a sink writes each batch
+  /// with one write.
   std::function<void(std::string_view line)> log;
 };
 

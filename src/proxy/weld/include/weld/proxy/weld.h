@@ -7,6 +7,7 @@
 /// client receives. SPEC §3.3, §3.4. The server core drives these.
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -42,6 +43,11 @@ struct Agent {
   /// unknown field, so set false (registry `"chat_template_kwargs": false`)
   /// for such an upstream. Default per SPEC §3.3 step 2: sent.
   bool chat_template_kwargs = true;
+  /// Registry `"chat_template_kwargs": {…}`: these kwargs instead of the
+  /// default, merged over the client's own on every OpenAI-shape upstream
+  /// request of the agent (forced or not), e.g. {"enable_thinking": false,
+  /// "thinking_budget": 0}. Null when the registry gave none.
+  json::Value template_kwargs;
   /// Compiled strictly from input_schema.
   std::shared_ptr<const schema::Schema> schema;
 };
@@ -102,6 +108,24 @@ json::Value build_upstream_request(Api api, const json::Value& client_body, cons
 struct Usage {
   std::int64_t input_tokens = 0;
   std::int64_t output_tokens = 0;
+
+  /// Adds another attempt's usage; each count saturates at the int64 range
+  /// (an upstream may report anything up to it) instead of overflowing.
+  void add(const Usage& other) {
+    input_tokens = saturating_add(input_tokens, other.input_tokens);
+    output_tokens = saturating_add(output_tokens, other.output_tokens);
+  }
+  /// input + output, saturated.
+  std::int64_t total() const { return saturating_add(input_tokens, output_tokens); }
+
+ private:
+  static std::int64_t saturating_add(std::int64_t a, std::int64_t b) {
+    std::int64_t out;
+    if (__builtin_add_overflow(a, b, &out)) {
+      return b > 0 ? std::numeric_limits<std::int64_t>::max() : std::numeric_limits<std::int64_t>::min();
+    }
+    return out;
+  }
 };
 
 /// What the upstream answered, reduced to what the weld needs.

@@ -1,0 +1,66 @@
+#pragma once
+// Offering buffered bytes to a Beast parser, as the server's read loops do
+// (the socket reads live in session.cc and upstream.cc; this part is pure so
+// fuzz/http_request_fuzz.cc runs the same code). Beast's composed
+// async_read/async_read_header do the same thing through several layers of
+// intermediate handlers per call; calling the parser directly costs nothing
+// when the bytes are already buffered. Private to src/proxy.
+
+#include "asio.h"
+
+namespace weld::proxy {
+
+/// Where a read loop stops.
+enum class ParseGoal {
+  Header,   ///< the header is complete
+  Message,  ///< the whole message is complete
+  Some,     ///< header complete and any progress in the body (buffer_body)
+};
+
+/// Offers `buffer`'s bytes to `parser` (consuming what it used) until it
+/// reaches `goal`: true then; false when it needs more bytes or failed
+/// (`ec` set, e.g. header_limit, body_limit, bad_method).
+template <bool isRequest>
+bool feed_parser(http::basic_parser<isRequest>& parser, beast::flat_buffer& buffer, ParseGoal goal, error_code& ec) {
+  ec = {};
+  bool progressed = false;
+  for (;;) {
+    if (parser.is_done()) return true;
+    if (parser.is_header_done()) {
+      if (goal == ParseGoal::Header) return true;
+      if (goal == ParseGoal::Some && progressed) return true;
+    }
+    if (buffer.size() == 0) return false;
+    const bool header_was_done = parser.is_header_done();
+    const std::size_t used = parser.put(buffer.data(), ec);
+    buffer.consume(used);
+    if (ec == http::error::need_buffer) {  // a buffer_body is full: the caller drains it
+      ec = {};
+      return true;
+    }
+    if (ec == http::error::need_more) {
+      ec = {};
+      if (goal == ParseGoal::Some && header_was_done && used > 0) return true;
+      if (used == 0) return false;
+      continue;
+    }
+    if (ec) return false;
+    if (used == 0) return parser.is_done() || (goal == ParseGoal::Header && parser.is_header_done());
+    progressed = progressed || header_was_done;
+  }
+}
+
+/// After the peer closed its side: true when `parser` accepts the end of
+/// input (a close-delimited body), else `ec` = end_of_stream (nothing of
+/// this message was received) or partial_message.
+template <bool isRequest>
+bool finish_at_eof(http::basic_parser<isRequest>& parser, error_code& ec) {
+  if (!parser.got_some()) {
+    ec = http::error::end_of_stream;
+    return false;
+  }
+  parser.put_eof(ec);
+  return !ec;
+}
+
+}  // namespace weld::proxy
