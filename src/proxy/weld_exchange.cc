@@ -5,6 +5,7 @@
 
 #include <cstring>
 
+#include "filters/reply.h"
 #include "session.h"
 #include "weld/json/parse.h"
 #include "weld/json/serialize.h"
@@ -106,10 +107,7 @@ awaitable<void> Session::weld(Request& req, Api api, std::string_view agent_head
         shared_.log(std::string("{\"event\":\"internal_error\",\"error\":") + json::quote(e.what()) + "}");
       }
       ex.outcome = "internal_error";
-      ex.reply = Reply{};
-      ex.reply.status = 500;
-      ex.reply.body = json::serialize(render_error(api, "api_error", "internal error in the proxy"));
-      if (ex.client_stream) ex.reply.stream_frames = render_stream_error(api, "api_error", "internal error in the proxy");
+      filters::reply_error(ex, 500, "api_error", "internal error in the proxy");
     }
   }
   log.attempts = ex.attempts;
@@ -133,16 +131,13 @@ awaitable<void> Session::weld(Request& req, Api api, std::string_view agent_head
   if (ex.client_stream && reply.status == 200 && !reply.stream_frames.empty()) {
     std::string out = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n";
     if (client_is_http10_) {
-      keep_alive_ = false;
-      out += connection_header();
-      out += "\r\n";
-      out += reply.stream_frames;
+      keep_alive_ = false;  // before connection_header(): the body ends with the connection
     } else {
       out += "Content-Length: " + std::to_string(reply.stream_frames.size()) + "\r\n";
-      out += connection_header();
-      out += "\r\n";
-      out += reply.stream_frames;
     }
+    out += connection_header();
+    out += "\r\n";
+    out += reply.stream_frames;
     log.status = 200;
     co_await write_client(out);
     co_return;
@@ -155,10 +150,7 @@ awaitable<void> Session::run_attempts(Request& req, Exchange& ex, FilterChain& c
     FilterAction action = FilterAction::Continue;
     if (ex.attempts >= kMaxAttempts) {
       ex.outcome = "internal_error";
-      ex.reply = Reply{};
-      ex.reply.status = 500;
-      ex.reply.body = json::serialize(render_error(ex.api, "api_error", "too many upstream attempts"));
-      ex.reply.stream_frames = render_stream_error(ex.api, "api_error", "too many upstream attempts");
+      filters::reply_error(ex, 500, "api_error", "too many upstream attempts");
       co_return;
     }
     ++ex.attempts;
@@ -173,10 +165,7 @@ awaitable<void> Session::run_attempts(Request& req, Exchange& ex, FilterChain& c
       action = chain.on_error(ex, *error);
       if (action != FilterAction::Reply) {
         ex.outcome = "upstream_error";
-        ex.reply = Reply{};
-        ex.reply.status = 502;
-        ex.reply.body = json::serialize(render_error(ex.api, "api_error", error->message));
-        ex.reply.stream_frames = render_stream_error(ex.api, "api_error", error->message);
+        filters::reply_error(ex, 502, "api_error", error->message);
       }
       co_return;
     }
@@ -185,10 +174,7 @@ awaitable<void> Session::run_attempts(Request& req, Exchange& ex, FilterChain& c
     if (action == FilterAction::Retry) continue;
     if (action != FilterAction::Reply) {
       ex.outcome = "internal_error";
-      ex.reply = Reply{};
-      ex.reply.status = 500;
-      ex.reply.body = json::serialize(render_error(ex.api, "api_error", "no filter produced an answer"));
-      ex.reply.stream_frames = render_stream_error(ex.api, "api_error", "no filter produced an answer");
+      filters::reply_error(ex, 500, "api_error", "no filter produced an answer");
     }
     co_return;
   }
