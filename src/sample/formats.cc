@@ -7,6 +7,8 @@
 #include <array>
 #include <cstdio>
 
+#include "weld/schema/format.h"
+
 namespace weld::sample {
 namespace {
 
@@ -49,36 +51,43 @@ std::string duration(Prng& rng) {
 std::string_view random_word(Prng& rng) { return kWords[rng.below(kWords.size())]; }
 
 std::optional<std::string> generate_format(std::string_view format, Prng& rng) {
-  if (format == "date-time") return date(rng) + "T" + time_of_day(rng);
-  if (format == "date") return date(rng);
-  if (format == "time") return time_of_day(rng);
-  if (format == "duration") return duration(rng);
-  if (format == "email" || format == "idn-email") {
-    return std::string(random_word(rng)) + std::to_string(rng.between(1, 99)) + "@example.com";
+  // The names weld asserts (weld::schema::format_id), so every asserted
+  // format has a generator: the switch covers every FormatId.
+  std::optional<schema::FormatId> id = schema::format_id(format, false);
+  if (!id) return std::nullopt;
+  switch (*id) {
+    case schema::FormatId::DateTime: return date(rng) + "T" + time_of_day(rng);
+    case schema::FormatId::Date: return date(rng);
+    case schema::FormatId::Time: return time_of_day(rng);
+    case schema::FormatId::Duration: return duration(rng);
+    case schema::FormatId::Email:
+    case schema::FormatId::IdnEmail:
+      return std::string(random_word(rng)) + std::to_string(rng.between(1, 99)) + "@example.com";
+    case schema::FormatId::Hostname:
+    case schema::FormatId::HostnameRfc1123:
+    case schema::FormatId::IdnHostname:
+      return std::string(random_word(rng)) + "-" + std::to_string(rng.between(1, 99)) + ".example.com";
+    case schema::FormatId::Ipv4:
+      return std::to_string(rng.between(1, 223)) + "." + std::to_string(rng.between(0, 255)) + "." +
+             std::to_string(rng.between(0, 255)) + "." + std::to_string(rng.between(1, 254));
+    case schema::FormatId::Ipv6: return "2001:db8::" + hex(rng, 4);
+    case schema::FormatId::Uri:
+    case schema::FormatId::Iri:
+      return "https://example.com/" + std::string(random_word(rng)) + "/" + std::to_string(rng.between(1, 999));
+    case schema::FormatId::UriReference:
+    case schema::FormatId::IriReference:
+      return "/" + std::string(random_word(rng)) + "/" + std::to_string(rng.between(1, 999));
+    case schema::FormatId::UriTemplate: return "https://example.com/" + std::string(random_word(rng)) + "/{id}";
+    case schema::FormatId::Uuid: {
+      static constexpr char kVariant[] = "89ab";
+      return hex(rng, 8) + "-" + hex(rng, 4) + "-4" + hex(rng, 3) + "-" + kVariant[rng.below(4)] + hex(rng, 3) + "-" +
+             hex(rng, 12);
+    }
+    case schema::FormatId::JsonPointer:
+      return "/" + std::string(random_word(rng)) + "/" + std::to_string(rng.below(10));
+    case schema::FormatId::RelativeJsonPointer: return std::to_string(rng.below(3)) + "/" + std::string(random_word(rng));
+    case schema::FormatId::Regex: return "^[a-z]+$";
   }
-  if (format == "hostname" || format == "idn-hostname") {
-    return std::string(random_word(rng)) + "-" + std::to_string(rng.between(1, 99)) + ".example.com";
-  }
-  if (format == "ipv4") {
-    return std::to_string(rng.between(1, 223)) + "." + std::to_string(rng.between(0, 255)) + "." +
-           std::to_string(rng.between(0, 255)) + "." + std::to_string(rng.between(1, 254));
-  }
-  if (format == "ipv6") return "2001:db8::" + hex(rng, 4);
-  if (format == "uri" || format == "iri") {
-    return "https://example.com/" + std::string(random_word(rng)) + "/" + std::to_string(rng.between(1, 999));
-  }
-  if (format == "uri-reference" || format == "iri-reference") {
-    return "/" + std::string(random_word(rng)) + "/" + std::to_string(rng.between(1, 999));
-  }
-  if (format == "uri-template") return "https://example.com/" + std::string(random_word(rng)) + "/{id}";
-  if (format == "uuid") {
-    static constexpr char kVariant[] = "89ab";
-    return hex(rng, 8) + "-" + hex(rng, 4) + "-4" + hex(rng, 3) + "-" + kVariant[rng.below(4)] + hex(rng, 3) + "-" +
-           hex(rng, 12);
-  }
-  if (format == "json-pointer") return "/" + std::string(random_word(rng)) + "/" + std::to_string(rng.below(10));
-  if (format == "relative-json-pointer") return std::to_string(rng.below(3)) + "/" + std::string(random_word(rng));
-  if (format == "regex") return "^[a-z]+$";
   return std::nullopt;
 }
 
