@@ -80,11 +80,12 @@ awaitable<void> Session::relay(Request& req, RequestLog& log) {
   current_upstream_ = connection.get();
   while (ok && !parser->is_done()) {
     const std::size_t base = out.size();
-    out.resize(base + kRelayBuffer);
+    const std::size_t piece = next_body_piece(*parser, kRelayBuffer);
+    out.resize(base + piece);
     response.body().data = out.data() + base;
-    response.body().size = kRelayBuffer;
+    response.body().size = piece;
     ec = co_await connection->read_some(*parser, config.upstream_timeout);
-    const std::size_t n = kRelayBuffer - response.body().size;
+    const std::size_t n = piece - response.body().size;
     out.resize(base + n);
     if (n > 0 && chunked) {
       char hex[32];

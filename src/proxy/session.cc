@@ -494,16 +494,18 @@ awaitable<error_code> Session::read_body(UpstreamConnection& connection, Respons
                                          std::size_t limit, std::chrono::milliseconds timeout) {
   // Straight into `out` (no buffer in the coroutine frame: a large frame is
   // a large allocation per call).
-  constexpr std::size_t kPiece = 16384;
+  std::size_t chunked_piece = 4096;
   current_upstream_ = &connection;
   error_code ec;
   while (!parser.is_done()) {
+    const std::size_t piece = next_body_piece(parser, chunked_piece);
+    if (chunked_piece < 65536) chunked_piece *= 2;  // a whole body of unknown length: grow
     const std::size_t base = out.size();
-    out.resize(base + kPiece);
+    out.resize(base + piece);
     parser.get().body().data = out.data() + base;
-    parser.get().body().size = kPiece;
+    parser.get().body().size = piece;
     ec = co_await connection.read_some(parser, timeout);
-    out.resize(base + (kPiece - parser.get().body().size));
+    out.resize(base + (piece - parser.get().body().size));
     if (out.size() > limit) {
       ec = http::error::body_limit;
       break;

@@ -4,7 +4,9 @@
 // drives the filter chain for tagged ones. Lives in its coroutine's frame on
 // one worker thread, so it needs no locks.
 
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -19,6 +21,18 @@ namespace weld::proxy {
 
 using Request = http::request<http::string_body>;
 using ResponseParser = http::response_parser<http::buffer_body>;
+
+/// How many bytes to make room for before the next body read: what is left
+/// of a Content-Length body (at most 64 KiB), else `otherwise`. Making room
+/// zero-fills it (std::string::resize), so a fixed large piece costs a large
+/// memset for every small answer.
+inline std::size_t next_body_piece(const ResponseParser& parser, std::size_t otherwise) {
+  constexpr std::uint64_t kMaxPiece = 65536;
+  if (auto remaining = parser.content_length_remaining()) {
+    return static_cast<std::size_t>(std::clamp<std::uint64_t>(*remaining, 1, kMaxPiece));
+  }
+  return otherwise;
+}
 
 /// What the access log says about one request (no bodies, no keys).
 struct RequestLog {
@@ -57,6 +71,8 @@ class Session final : public Ticking {
   // weld_exchange.cc: tagged requests through the filter chain.
   awaitable<void> weld(Request& req, Api api, std::string_view agent_header, RequestLog& log);
   awaitable<void> run_attempts(Request& req, Exchange& ex, FilterChain& chain, RequestLog& log);
+  // Logs an exception thrown by the attempts and answers 500 in the client's shape.
+  void internal_error(std::exception_ptr failure, Exchange& ex);
   awaitable<std::optional<Error>> attempt(Request& req, Exchange& ex, FilterChain& chain, FilterAction& action);
 
   // Upstream: sends head+body and reads the response header, retrying once

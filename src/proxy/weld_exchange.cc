@@ -20,10 +20,11 @@ namespace {
 constexpr int kMaxAttempts = 12;
 constexpr std::size_t kMaxUpstreamBody = 64u << 20;
 
-std::string format_seconds(std::chrono::milliseconds ms) {
+// "the upstream stalled: nothing received for 2.5 s"
+std::string stalled_message(std::chrono::milliseconds timeout) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", static_cast<double>(ms.count()) / 1000.0);
-  return buf;
+  std::snprintf(buf, sizeof buf, "%g", static_cast<double>(timeout.count()) / 1000.0);
+  return std::string("the upstream stalled: nothing received for ") + buf + " s";
 }
 
 std::string chunk(std::string_view data) {
@@ -68,7 +69,21 @@ awaitable<void> Session::weld(Request& req, Api api, std::string_view agent_head
   }
   if (ex.agent != nullptr) log.agent = ex.agent->name;
   bool stream_started = false;
-  if (action == FilterAction::Continue) {
+  if (action == FilterAction::Continue && ex.keepalive.empty()) {
+    // Nothing to send while waiting: the attempts run in this coroutine. The
+    // disconnect monitor still closes the upstream connection of a client
+    // that leaves.
+    log.outcome = "ok";
+    start_monitor();
+    std::exception_ptr failure;
+    try {
+      co_await run_attempts(req, ex, chain, log);
+    } catch (const std::exception&) {
+      failure = std::current_exception();
+    }
+    co_await stop_monitor();
+    if (failure) internal_error(failure, ex);
+  } else if (action == FilterAction::Continue) {
     log.outcome = "ok";
     start_monitor();
     attempts_done_ = false;
@@ -100,15 +115,7 @@ awaitable<void> Session::weld(Request& req, Api api, std::string_view agent_head
       if (!co_await write_client(out) && current_upstream_ != nullptr) current_upstream_->close();
     }
     co_await stop_monitor();
-    if (attempts_exception_) {
-      try {
-        std::rethrow_exception(attempts_exception_);
-      } catch (const std::exception& e) {
-        shared_.log(std::string("{\"event\":\"internal_error\",\"error\":") + json::quote(e.what()) + "}");
-      }
-      ex.outcome = "internal_error";
-      filters::reply_error(ex, 500, "api_error", "internal error in the proxy");
-    }
+    if (attempts_exception_) internal_error(attempts_exception_, ex);
   }
   log.attempts = ex.attempts;
   log.outcome = ex.outcome.empty() ? "ok" : ex.outcome;
@@ -143,6 +150,16 @@ awaitable<void> Session::weld(Request& req, Api api, std::string_view agent_head
     co_return;
   }
   co_await send_simple(reply.status, reply.content_type, reply.body, log);
+}
+
+void Session::internal_error(std::exception_ptr failure, Exchange& ex) {
+  try {
+    std::rethrow_exception(failure);
+  } catch (const std::exception& e) {
+    shared_.log(std::string("{\"event\":\"internal_error\",\"error\":") + json::quote(e.what()) + "}");
+  }
+  ex.outcome = "internal_error";
+  filters::reply_error(ex, 500, "api_error", "internal error in the proxy");
 }
 
 awaitable<void> Session::run_attempts(Request& req, Exchange& ex, FilterChain& chain, RequestLog& log) {
@@ -199,14 +216,13 @@ awaitable<std::optional<Error>> Session::attempt(Request& req, Exchange& ex, Fil
     if (!ec) release_upstream(std::move(connection), *parser);
     co_return Error{"upstream_status", upstream_status_message(ex.upstream_status, text), ""};
   }
-  const std::string seconds_text = format_seconds(config.upstream_timeout);
   if (content_type.substr(0, 17) != "text/event-stream") {
     ex.upstream_sse = false;
     std::string text;
     error_code ec = co_await read_body(*connection, *parser, text, kMaxUpstreamBody, config.upstream_timeout);
     if (client_gone_) co_return Error{"cancelled", "the client went away", ""};
     if (ec == beast::error::timeout) {
-      co_return Error{"timeout", "the upstream stalled: nothing received for " + seconds_text + " s", ""};
+      co_return Error{"timeout", stalled_message(config.upstream_timeout), ""};
     }
     if (ec) co_return Error{"truncated", "the upstream's answer was cut off: " + ec.message(), ""};
     release_upstream(std::move(connection), *parser);
@@ -261,7 +277,7 @@ awaitable<std::optional<Error>> Session::attempt(Request& req, Exchange& ex, Fil
     co_return std::nullopt;  // a filter replied; dropping the connection cancels the rest
   }
   if (ec == beast::error::timeout) {
-    co_return Error{"timeout", "the upstream stalled: nothing received for " + seconds_text + " s", ""};
+    co_return Error{"timeout", stalled_message(config.upstream_timeout), ""};
   }
   if (ec) co_return Error{"truncated", "the upstream closed the stream before the answer was complete", ""};
   // A last event without its blank line still counts (servers that close
