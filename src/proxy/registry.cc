@@ -164,6 +164,7 @@ Result<RegistryPtr> load_registry(std::string_view text, std::string_view origin
       return registry_error(origin, name, std::string("input_schema could not be compiled: ") + e.what());
     }
     agent.input_schema = *input_schema;
+    prepare_agent(agent);
     registry->agents_.push_back(std::move(agent));
   }
   if (registry->agents_.empty()) return registry_error(origin, "", "defines no agents");

@@ -216,6 +216,31 @@ TEST(BuildUpstreamRequest, AutoMechanismUsesTheTool) {
   EXPECT_EQ(R"({"type":"function","function":{"name":"router"}})", s(*up.find("tool_choice")));
 }
 
+TEST(BuildUpstreamRequest, PreparedAgentSendsTheSameToolsAsAnUnpreparedOne) {
+  // load_registry prepares agents (tools built once); the request must not
+  // tell the difference, in either API, forced or two-phase.
+  Agent prepared = router();
+  prepare_agent(prepared);
+  ASSERT_FALSE(prepared.openai_tool.is_null());
+  ASSERT_FALSE(prepared.anthropic_tool.is_null());
+  Agent two_phase = router();
+  two_phase.mode = Mode::TwoPhase;
+  Agent two_phase_prepared = two_phase;
+  prepare_agent(two_phase_prepared);
+  json::Value client = j(R"({"model":"m__schema=router","messages":[],"tools":[{"name":"Bash","input_schema":{}}]})");
+  for (Api api : {Api::Anthropic, Api::OpenAI}) {
+    EXPECT_EQ(s(build_upstream_request(api, client, router(), "m", false, false)),
+              s(build_upstream_request(api, client, prepared, "m", false, false)));
+    EXPECT_EQ(s(build_upstream_request(api, client, two_phase, "m", true, false)),
+              s(build_upstream_request(api, client, two_phase_prepared, "m", true, false)));
+  }
+  // A description changed after preparing is only sent once prepared again.
+  prepared.description = "Choose";
+  prepare_agent(prepared);
+  EXPECT_NE(s(build_upstream_request(Api::OpenAI, client, prepared, "m", false, false)).find("\"Choose\""),
+            std::string::npos);
+}
+
 TEST(BuildUpstreamRequest, EmptyDescriptionLeftOut) {
   Agent a = router();
   a.description.clear();

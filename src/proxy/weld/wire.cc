@@ -47,7 +47,9 @@ json::Value tool_schema(const json::Value& input_schema) {
   return out;
 }
 
-json::Value agent_tool(Api api, const Agent& agent) {
+namespace {
+
+json::Value build_agent_tool(Api api, const Agent& agent) {
   // An empty description is left out rather than sent as "".
   json::Value tool = json::Object{{"name", agent.name}};
   if (!agent.description.empty()) tool.set("description", agent.description);
@@ -57,6 +59,13 @@ json::Value agent_tool(Api api, const Agent& agent) {
   }
   tool.set("parameters", tool_schema(agent.input_schema));
   return json::Object{{"type", "function"}, {"function", std::move(tool)}};
+}
+
+}  // namespace
+
+json::Value agent_tool(Api api, const Agent& agent) {
+  const json::Value& cached = api == Api::Anthropic ? agent.anthropic_tool : agent.openai_tool;
+  return cached.is_null() ? build_agent_tool(api, agent) : cached;
 }
 
 json::Value forced_tool_choice(Api api, std::string_view name) {
@@ -94,3 +103,12 @@ std::string make_id(std::string_view prefix, std::string_view seed) {
 }
 
 }  // namespace weld::proxy::wire
+
+namespace weld::proxy {
+
+void prepare_agent(Agent& agent) {
+  agent.anthropic_tool = wire::build_agent_tool(Api::Anthropic, agent);
+  agent.openai_tool = wire::build_agent_tool(Api::OpenAI, agent);
+}
+
+}  // namespace weld::proxy

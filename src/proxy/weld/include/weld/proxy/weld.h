@@ -50,7 +50,16 @@ struct Agent {
   json::Value template_kwargs;
   /// Compiled strictly from input_schema.
   std::shared_ptr<const schema::Schema> schema;
+  /// The agent's tool in each API's shape, built once by `prepare_agent`
+  /// (load_registry calls it) so that a request copies it rather than builds
+  /// it. Null in an Agent nobody prepared: the tool is then built per request.
+  json::Value anthropic_tool;
+  json::Value openai_tool;
 };
+
+/// Builds the agent's cached tools (`anthropic_tool`, `openai_tool`) from its
+/// name, description and input_schema; call again after changing those.
+void prepare_agent(Agent& agent);
 
 /// A model name split at its `__schema=` suffix.
 struct ModelTag {
