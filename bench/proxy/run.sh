@@ -10,14 +10,14 @@
 #   PACE_MS between requests: the CPU is not saturated, so the latency a proxy
 #   adds is its own work, not queueing), and weld untagged with its access log
 #   on (written to a file) to show what the log costs.
-# Env: DURATION (s per wrk run, default 10), REPEAT (runs per cell, default 1),
+# Env: DURATION (s per wrk run, default 10), REPEAT (runs per cell, default 3),
 #      STREAMS (default 5000), THREADS (weld/nginx workers, default 2),
 #      PACE_MS (default 10).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 WELD=${1:-$here/../../build-rel/src/cli/weld}
 DURATION=${DURATION:-10}
-REPEAT=${REPEAT:-1}
+REPEAT=${REPEAT:-3}
 STREAMS=${STREAMS:-5000}
 THREADS=${THREADS:-2}
 UP=18101; NGX=18102; WP=18103; HOLD=18104; WH=18105; WL=18106
@@ -87,8 +87,8 @@ tagged=$(curl -sf -X POST -H 'content-type: application/json' -d '{"model":"benc
 echo "$tagged" | grep -q '"content":"{\\"action\\":\\"refund\\"}"' || { echo "tagged answer wrong: $tagged"; exit 1; }
 
 run_wrk() {  # name port model connections [script]
-  local name=$1 port=$2 model=$3 conns=$4 script=${5:-post.lua} rep
-  for rep in $(seq 1 "$REPEAT"); do
+  local name=$1 port=$2 model=$3 conns=$4 script=${5:-post.lua}
+  {
     BENCH_MODEL=$model PACE_MS=$PACE_MS wrk -t2 -c"$conns" -d"${DURATION}s" --latency -s "$here/$script" \
       "http://127.0.0.1:$port$url" > "$out/wrk-$name-c$conns-r$rep.txt"
     awk -v name="$name" -v c="$conns" '
@@ -97,25 +97,44 @@ run_wrk() {  # name port model connections [script]
       /Non-2xx/ { bad = $NF }
       END { printf "%s\t%d\t%.3f\t%.3f\t%.0f\t%s\n", name, c, p50, p99, rps, bad ? bad : 0 }' \
       "$out/wrk-$name-c$conns-r$rep.txt" | tee -a "$out/wrk.tsv"
-  done
+  }
 }
 : > "$out/wrk.tsv"
-for conns in 50 500; do
-  run_wrk direct $UP bench "$conns"
-  run_wrk nginx $NGX bench "$conns"
-  run_wrk weld-untagged $WP bench "$conns"
-  run_wrk weld-tagged $WP bench__schema=router "$conns"
-done
-run_wrk weld-untagged-log $WL bench 500
-for name in direct:$UP nginx:$NGX weld-untagged:$WP weld-tagged:$WP; do
-  model=bench; [ "${name%%:*}" = weld-tagged ] && model=bench__schema=router
-  run_wrk "paced-${name%%:*}" "${name##*:}" $model 50 paced.lua
+# Every repetition visits every cell in turn, so a change in the machine's
+# load during the run touches all paths alike; the ratios use each cell's
+# median over the repetitions.
+for rep in $(seq 1 "$REPEAT"); do
+  for conns in 50 500; do
+    run_wrk direct $UP bench "$conns"
+    run_wrk nginx $NGX bench "$conns"
+    run_wrk weld-untagged $WP bench "$conns"
+    run_wrk weld-tagged $WP bench__schema=router "$conns"
+  done
+  run_wrk weld-untagged-log $WL bench 500
+  for name in direct:$UP nginx:$NGX weld-untagged:$WP weld-tagged:$WP; do
+    model=bench; [ "${name%%:*}" = weld-tagged ] && model=bench__schema=router
+    run_wrk "paced-${name%%:*}" "${name##*:}" $model 50 paced.lua
+  done
 done
 # Ratios: rates at 500 against nginx, p99 added over direct at 50 (saturated
-# and paced).
+# and paced), from the median of each cell.
 awk -F'\t' '
-  { key = $1 "@" $2; rps[key] = $5; p99[key] = $4 }
+  function median(list,    n, a, i, j, t) {
+    n = split(list, a, " ")
+    for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+  }
+  { key = $1 "@" $2; rl[key] = rl[key] " " $5; pl[key] = pl[key] " " $4; p5[key] = p5[key] " " $3 }
   END {
+    for (key in rl) { rps[key] = median(rl[key]); p99[key] = median(pl[key]) }
+    printf "medians over %d run(s) per cell: path@conns p50 p99 req/s\n", '"$REPEAT"'
+    n = split("direct@50 nginx@50 weld-untagged@50 weld-tagged@50 direct@500 nginx@500 weld-untagged@500 " \
+              "weld-tagged@500 weld-untagged-log@500 paced-direct@50 paced-nginx@50 paced-weld-untagged@50 " \
+              "paced-weld-tagged@50", order, " ")
+    for (i = 1; i <= n; i++) {
+      key = order[i]
+      if (key in rl) printf "  %-24s %7.3f %7.3f %8.0f\n", key, median(p5[key]), p99[key], rps[key]
+    }
     printf "untagged/nginx req/s at 500: %.2f   tagged/nginx at 500: %.2f   untagged+log/nginx at 500: %.2f\n",
       rps["weld-untagged@500"] / rps["nginx@500"], rps["weld-tagged@500"] / rps["nginx@500"],
       rps["weld-untagged-log@500"] / rps["nginx@500"]
