@@ -55,8 +55,8 @@ awaitable<void> Session::relay(Request& req, RequestLog& log) {
   out += response.reason();
   out += "\r\n";
   for (const auto& field : response) {
+    if (is_hop_by_hop(field.name())) continue;
     std::string_view name = field.name_string();
-    if (is_hop_by_hop(name)) continue;
     out += name;
     out += ": ";
     out += field.value();

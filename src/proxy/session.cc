@@ -51,14 +51,21 @@ void strip_model_suffix(Request& req) {
 
 }  // namespace
 
-bool is_hop_by_hop(std::string_view name) {
-  static constexpr std::string_view kNames[] = {"connection", "keep-alive",        "proxy-connection", "te",
-                                                "trailer",    "transfer-encoding", "upgrade",          "proxy-authorization",
-                                                "proxy-authenticate"};
-  for (std::string_view n : kNames) {
-    if (iequals(n, name)) return true;
+bool is_hop_by_hop(http::field name) {
+  switch (name) {
+    case http::field::connection:
+    case http::field::keep_alive:
+    case http::field::proxy_connection:
+    case http::field::te:
+    case http::field::trailer:
+    case http::field::transfer_encoding:
+    case http::field::upgrade:
+    case http::field::proxy_authorization:
+    case http::field::proxy_authenticate:
+      return true;
+    default:
+      return false;
   }
-  return false;
 }
 
 Session::Session(Worker& worker, tcp::socket socket)
@@ -401,15 +408,18 @@ std::string Session::upstream_head(const Request& req, bool tagged, std::size_t 
   // Headers named in Connection are hop-by-hop too.
   std::string_view connection_tokens = req[http::field::connection];
   for (const auto& field : req) {
-    std::string_view name = field.name_string();
-    if (is_hop_by_hop(name) || iequals(name, "host") || iequals(name, "content-length") || iequals(name, "expect")) {
+    const http::field known = field.name();
+    if (is_hop_by_hop(known) || known == http::field::host || known == http::field::content_length ||
+        known == http::field::expect) {
       continue;
     }
+    std::string_view name = field.name_string();
     if (!connection_tokens.empty() && connection_tokens.find(name) != std::string_view::npos &&
         !iequals(name, "content-type")) {
       continue;
     }
-    if (tagged && (iequals(name, "x-agent-name") || iequals(name, "accept-encoding") || iequals(name, "accept"))) {
+    if (tagged && (known == http::field::accept_encoding || known == http::field::accept ||
+                   (known == http::field::unknown && iequals(name, "x-agent-name")))) {
       continue;
     }
     head += name;

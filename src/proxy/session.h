@@ -132,6 +132,6 @@ class Session final : public Ticking {
 };
 
 /// Hop-by-hop headers (RFC 9110 §7.6.1) are never forwarded.
-bool is_hop_by_hop(std::string_view name);
+bool is_hop_by_hop(http::field name);
 
 }  // namespace weld::proxy

@@ -35,6 +35,13 @@ before(async () => {
       socket.write('a\r\ndata: one\n\r\n');
       await sleep(1500);
       socket.write('a\r\ndata: two\n\r\n0\r\n\r\n');
+    } else if (request.head.startsWith('POST /hop')) {
+      // Hop-by-hop headers of the upstream's answer are the proxy's business only.
+      socket.write(
+        'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nKeep-Alive: timeout=5\r\nProxy-Connection: keep-alive\r\n' +
+          `Upgrade: h2c\r\nTrailer: X-T\r\nX-End-To-End: kept\r\nContent-Length: ${jsonBody.length}\r\n\r\n`,
+      );
+      socket.write(jsonBody);
     } else {
       socket.write(`HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nX-Upstream: yes\r\nContent-Length: ${jsonBody.length}\r\n\r\n`);
       socket.write(jsonBody);
@@ -72,6 +79,29 @@ test('request bytes reach the upstream unchanged (headers and body)', async () =
   assert.equal(entry.agent, null);
   assert.equal(entry.outcome, 'passthrough');
   assert.equal(entry.method, 'POST');
+});
+
+test('hop-by-hop headers are dropped both ways, end-to-end ones kept (RFC 9110 7.6.1)', async () => {
+  const body = Buffer.from('{"model":"m"}');
+  const head =
+    'POST /hop HTTP/1.1\r\nHost: client.example\r\nContent-Type: application/json\r\nKeep-Alive: timeout=9\r\n' +
+    'Proxy-Connection: keep-alive\r\nTE: trailers\r\nUpgrade: websocket\r\nProxy-Authorization: Basic c2VjcmV0\r\n' +
+    'X-Private: drop-me\r\nConnection: X-Private, close\r\nX-End-To-End: kept\r\n' +
+    `Content-Length: ${body.length}\r\n\r\n`;
+  const before = upstream.state.requests.length;
+  const response = parseRawResponse(await rawExchange(proxy.port, Buffer.concat([Buffer.from(head), body])));
+  assert.equal(response.status, 200);
+  assert.deepEqual(response.body, jsonBody);
+  const sent = upstream.state.requests[before].head.toLowerCase();
+  for (const name of ['keep-alive', 'proxy-connection', 'te', 'upgrade', 'proxy-authorization', 'x-private']) {
+    assert.ok(!sent.includes(`\r\n${name}:`), `${name} reached the upstream:\n${sent}`);
+  }
+  assert.match(sent, /\r\nx-end-to-end: kept\r\n/);
+  assert.match(sent, /\r\ncontent-type: application\/json\r\n/);
+  for (const name of ['keep-alive', 'proxy-connection', 'upgrade', 'trailer']) {
+    assert.equal(response.headers[name], undefined, `${name} reached the client`);
+  }
+  assert.equal(response.headers['x-end-to-end'], 'kept');
 });
 
 test('a chunked SSE stream is relayed byte-for-byte', async () => {
