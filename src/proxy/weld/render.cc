@@ -8,33 +8,40 @@
 
 namespace weld::proxy {
 
-json::Value render_response(Api api, const Candidate& last, std::string_view text, const Usage& usage,
+std::string render_response(Api api, const Candidate& last, std::string_view text, const Usage& usage,
                             std::string_view client_model) {
+  std::string out;
+  out.reserve(text.size() + client_model.size() + last.id.size() + 256);
   if (api == Api::Anthropic) {
-    std::string id = last.id.empty() ? wire::make_id("msg_weld_", text) : last.id;
-    return json::Object{
-        {"id", std::move(id)},
-        {"type", "message"},
-        {"role", "assistant"},
-        {"model", client_model},
-        {"content", json::Array{json::Object{{"type", "text"}, {"text", text}}}},
-        {"stop_reason", "end_turn"},
-        {"stop_sequence", nullptr},
-        {"usage", json::Object{{"input_tokens", usage.input_tokens}, {"output_tokens", usage.output_tokens}}}};
+    out += R"({"id":)";
+    json::write_string(out, last.id.empty() ? wire::make_id("msg_weld_", text) : last.id);
+    out += R"(,"type":"message","role":"assistant","model":)";
+    json::write_string(out, client_model);
+    out += R"(,"content":[{"type":"text","text":)";
+    json::write_string(out, text);
+    out += R"(}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":)";
+    out += std::to_string(usage.input_tokens);
+    out += R"(,"output_tokens":)";
+    out += std::to_string(usage.output_tokens);
+    out += "}}";
+    return out;
   }
-  std::string id = last.id.empty() ? wire::make_id("chatcmpl-weld", text) : last.id;
-  return json::Object{
-      {"id", std::move(id)},
-      {"object", "chat.completion"},
-      {"created", last.created},
-      {"model", client_model},
-      {"choices", json::Array{json::Object{
-                      {"index", 0},
-                      {"message", json::Object{{"role", "assistant"}, {"content", text}}},
-                      {"finish_reason", "stop"}}}},
-      {"usage", json::Object{{"prompt_tokens", usage.input_tokens},
-                             {"completion_tokens", usage.output_tokens},
-                             {"total_tokens", usage.total()}}}};
+  out += R"({"id":)";
+  json::write_string(out, last.id.empty() ? wire::make_id("chatcmpl-weld", text) : last.id);
+  out += R"(,"object":"chat.completion","created":)";
+  out += std::to_string(last.created);
+  out += R"(,"model":)";
+  json::write_string(out, client_model);
+  out += R"(,"choices":[{"index":0,"message":{"role":"assistant","content":)";
+  json::write_string(out, text);
+  out += R"(},"finish_reason":"stop"}],"usage":{"prompt_tokens":)";
+  out += std::to_string(usage.input_tokens);
+  out += R"(,"completion_tokens":)";
+  out += std::to_string(usage.output_tokens);
+  out += R"(,"total_tokens":)";
+  out += std::to_string(usage.total());
+  out += "}}";
+  return out;
 }
 
 std::string keepalive_frame(Api api) {

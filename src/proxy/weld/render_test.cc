@@ -22,8 +22,8 @@ TEST(RenderResponse, Anthropic) {
       R"({"id":"msg_1","type":"message","role":"assistant","model":"claude-x__schema=router",)"
       R"("content":[{"type":"text","text":"{\"action\":\"refund\"}"}],"stop_reason":"end_turn","stop_sequence":null,)"
       R"("usage":{"input_tokens":30,"output_tokens":12}})",
-      s(render_response(Api::Anthropic, upstream("msg_1"), R"({"action":"refund"})", Usage{30, 12},
-                        "claude-x__schema=router")));
+      render_response(Api::Anthropic, upstream("msg_1"), R"({"action":"refund"})", Usage{30, 12},
+                      "claude-x__schema=router"));
 }
 
 TEST(RenderResponse, OpenAI) {
@@ -31,18 +31,33 @@ TEST(RenderResponse, OpenAI) {
       R"({"id":"chatcmpl-1","object":"chat.completion","created":1700000000,"model":"q__schema=router",)"
       R"("choices":[{"index":0,"message":{"role":"assistant","content":"{\"action\":\"refund\"}"},"finish_reason":"stop"}],)"
       R"("usage":{"prompt_tokens":30,"completion_tokens":12,"total_tokens":42}})",
-      s(render_response(Api::OpenAI, upstream("chatcmpl-1", 1700000000), R"({"action":"refund"})", Usage{30, 12},
-                        "q__schema=router")));
+      render_response(Api::OpenAI, upstream("chatcmpl-1", 1700000000), R"({"action":"refund"})", Usage{30, 12},
+                      "q__schema=router"));
+}
+
+TEST(RenderResponse, EscapesTextModelAndIdAndStaysValidJson) {
+  // The answer text, the client's model and the upstream's id are data: quotes,
+  // backslashes, control characters and non-ASCII must come out escaped.
+  const std::string text = "{\"q\":\"a\\\"b\\n\u00e9\u4e16\"}";
+  Candidate c = upstream("id\"1\n");
+  for (Api api : {Api::Anthropic, Api::OpenAI}) {
+    json::Value v = j(render_response(api, c, text, Usage{1, 2}, "m\"x\t"));
+    EXPECT_EQ("id\"1\n", v.find("id")->as_string());
+    EXPECT_EQ("m\"x\t", v.find("model")->as_string());
+    const json::Value& content = api == Api::Anthropic ? *v.find("content")->as_array()[0].find("text")
+                                                       : *v.find("choices")->as_array()[0].find("message")->find("content");
+    EXPECT_EQ(text, content.as_string());
+  }
 }
 
 TEST(RenderResponse, MakesAnIdWhenUpstreamHasNone) {
-  json::Value a = render_response(Api::Anthropic, Candidate{}, "{}", Usage{}, "m");
-  json::Value b = render_response(Api::Anthropic, Candidate{}, "{}", Usage{}, "m");
+  json::Value a = j(render_response(Api::Anthropic, Candidate{}, "{}", Usage{}, "m"));
+  json::Value b = j(render_response(Api::Anthropic, Candidate{}, "{}", Usage{}, "m"));
   ASSERT_TRUE(a.find("id")->is_string());
   EXPECT_EQ(0u, a.find("id")->as_string().rfind("msg_weld_", 0));
   EXPECT_EQ(33u, a.find("id")->as_string().size());
   EXPECT_EQ(s(a), s(b));
-  json::Value o = render_response(Api::OpenAI, Candidate{}, "{}", Usage{}, "m");
+  json::Value o = j(render_response(Api::OpenAI, Candidate{}, "{}", Usage{}, "m"));
   EXPECT_EQ(0u, o.find("id")->as_string().rfind("chatcmpl-weld", 0));
 }
 
@@ -181,7 +196,7 @@ namespace weld::proxy {
 namespace {
 
 TEST(RenderResponse, TotalTokensSaturates) {
-  json::Value o = render_response(Api::OpenAI, Candidate{}, "{}", Usage{INT64_MAX, 5}, "m");
+  json::Value o = testing::j(render_response(Api::OpenAI, Candidate{}, "{}", Usage{INT64_MAX, 5}, "m"));
   EXPECT_EQ(R"({"prompt_tokens":9223372036854775807,"completion_tokens":5,"total_tokens":9223372036854775807})",
             testing::s(*o.find("usage")));
 }

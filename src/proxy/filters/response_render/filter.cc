@@ -41,7 +41,7 @@ class ResponseRender final : public Filter {
       ex.reply.stream_frames = render_stream(ex.api, ex.candidate, ex.verdict.text, ex.usage, ex.client_model,
                                              ex.api == Api::OpenAI && wants_usage_chunk(ex.client_body));
     } else {
-      ex.reply.body = json::serialize(render_response(ex.api, ex.candidate, ex.verdict.text, ex.usage, ex.client_model));
+      ex.reply.body = render_response(ex.api, ex.candidate, ex.verdict.text, ex.usage, ex.client_model);
     }
     return FilterAction::Reply;
   }

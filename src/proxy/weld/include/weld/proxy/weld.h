@@ -247,8 +247,9 @@ void append_retry_turn(Api api, json::Value& upstream_body, const Candidate& can
 
 /// The client's non-streaming success body: the JSON text as an Anthropic
 /// text block with stop_reason "end_turn", or an OpenAI message.content with
-/// finish_reason "stop"; usage summed.
-json::Value render_response(Api api, const Candidate& last, std::string_view text, const Usage& usage,
+/// finish_reason "stop"; usage summed. Compact JSON text, written directly
+/// (it is on every tagged request's path).
+std::string render_response(Api api, const Candidate& last, std::string_view text, const Usage& usage,
                             std::string_view client_model);
 
 /// The client's streaming success: complete SSE frames ("event: …\ndata: …\n\n"
