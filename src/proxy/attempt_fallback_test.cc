@@ -163,8 +163,12 @@ class RunningProxy {
 // The fields of an access-log line the tests check.
 std::string summary(const json::Value& line) {
   if (line.find("outcome") == nullptr) return "no access-log line";
-  return "status=" + json::serialize(*line.find("status")) + " outcome=" + json::serialize(*line.find("outcome")) +
-         " attempts=" + json::serialize(*line.find("attempts")) + " agent=" + json::serialize(*line.find("agent"));
+  std::string out;
+  for (const char* name : {"status", "outcome", "attempts", "agent"}) {
+    const json::Value* field = line.find(name);
+    out += (out.empty() ? "" : " ") + std::string(name) + "=" + (field ? json::serialize(*field) : "(missing)");
+  }
+  return out;
 }
 
 class AttemptFallback : public ::testing::TestWithParam<Api> {
@@ -374,11 +378,15 @@ TEST_P(AttemptFallback, BoundLeavesRoomForEveryAttemptTheBuiltinFiltersAskFor) {
   ASSERT_TRUE(body) << reply.body;
   const json::Value* error = body->find("error");
   ASSERT_NE(nullptr, error) << reply.body;
-  EXPECT_EQ("structured_output_error", error->find("type")->as_string());
-  EXPECT_EQ(0u, error->find("message")->as_string().find(
+  const json::Value* type = error->find("type");
+  const json::Value* message = error->find("message");
+  const json::Value* candidate = error->find("candidate");
+  ASSERT_TRUE(type != nullptr && message != nullptr && candidate != nullptr) << reply.body;
+  EXPECT_EQ("structured_output_error", type->as_string());
+  EXPECT_EQ(0u, message->as_string().find(
                     "the model's answer does not match the schema of agent \"picker\" after 12 attempts: "))
       << reply.body;
-  EXPECT_EQ(R"({"action":"fly"})", json::serialize(*error->find("candidate")));
+  EXPECT_EQ(R"({"action":"fly"})", json::serialize(*candidate));
   EXPECT_EQ("status=502 outcome=\"invalid\" attempts=12 agent=\"picker\"", summary(proxy.access_line()));
   EXPECT_EQ(12u, fake.requests().size());
 }
