@@ -34,8 +34,12 @@ using weld::testing::FakeModelServer;
 
 // The default chain without response_render: nothing turns an upstream
 // answer or error into the client's reply.
-const std::vector<std::string> kWithoutRender = {"agent_route", "schema_injection", "tool_call_extraction",
-                                                 "response_validation"};
+ServerConfig without_render(const std::string& upstream) {
+  ServerConfig config;
+  config.upstream = upstream;
+  config.chain = {"agent_route", "schema_injection", "tool_call_extraction", "response_validation"};
+  return config;
+}
 
 const char* const kRouterCall = R"({"responses":[{"tool_calls":[{"name":"router","arguments":{"action":"search"}}]}],
                                      "repeat_last":true})";
@@ -202,37 +206,22 @@ class AttemptFallback : public ::testing::TestWithParam<Api> {
   if (!(proxy).error().empty()) GTEST_FAIL() << (proxy).error()
 
 TEST_P(AttemptFallback, NoFilterProducedAnAnswerIs500) {
-  FakeModelServer fake(kRouterCall);
-  ServerConfig config;
-  config.upstream = fake.url();
-  config.chain = kWithoutRender;
-  RunningProxy proxy(config);
-  REQUIRE_UP(fake, proxy);
+  // A streaming client too: without response_render there are no keep-alive
+  // frames either, so its stream never started and it gets the plain 500.
+  for (bool stream : {false, true}) {
+    SCOPED_TRACE(stream ? "streaming client" : "plain client");
+    FakeModelServer fake(kRouterCall);
+    RunningProxy proxy(without_render(fake.url()));
+    REQUIRE_UP(fake, proxy);
 
-  HttpReply reply = proxy.post(path(), request("m__schema=router"));
-  EXPECT_EQ("", reply.transport_error);
-  EXPECT_EQ(500, reply.status);
-  EXPECT_EQ("application/json", reply.content_type);
-  EXPECT_EQ(error_body("api_error", "no filter produced an answer"), reply.body);
-  EXPECT_EQ("status=500 outcome=\"internal_error\" attempts=1 agent=\"router\"", summary(proxy.access_line()));
-  EXPECT_EQ(1u, fake.requests().size());  // a valid answer: no retry
-}
-
-TEST_P(AttemptFallback, NoFilterProducedAnAnswerForAStreamingClientIsA500Body) {
-  // No response_render, so no keep-alive frames either: the stream never
-  // started and the streaming client gets the error as a plain 500.
-  FakeModelServer fake(kRouterCall);
-  ServerConfig config;
-  config.upstream = fake.url();
-  config.chain = kWithoutRender;
-  RunningProxy proxy(config);
-  REQUIRE_UP(fake, proxy);
-
-  HttpReply reply = proxy.post(path(), request("m__schema=router", /*stream=*/true));
-  EXPECT_EQ(500, reply.status);
-  EXPECT_EQ("application/json", reply.content_type);
-  EXPECT_EQ(error_body("api_error", "no filter produced an answer"), reply.body);
-  EXPECT_EQ("status=500 outcome=\"internal_error\" attempts=1 agent=\"router\"", summary(proxy.access_line()));
+    HttpReply reply = proxy.post(path(), request("m__schema=router", stream));
+    EXPECT_EQ("", reply.transport_error);
+    EXPECT_EQ(500, reply.status);
+    EXPECT_EQ("application/json", reply.content_type);
+    EXPECT_EQ(error_body("api_error", "no filter produced an answer"), reply.body);
+    EXPECT_EQ("status=500 outcome=\"internal_error\" attempts=1 agent=\"router\"", summary(proxy.access_line()));
+    EXPECT_EQ(1u, fake.requests().size());  // a valid answer: no retry
+  }
 }
 
 TEST_P(AttemptFallback, UpstreamStatusNoFilterAnsweredIs502WithTheUpstreamsMessage) {
@@ -242,10 +231,7 @@ TEST_P(AttemptFallback, UpstreamStatusNoFilterAnsweredIs502WithTheUpstreamsMessa
     SCOPED_TRACE(status);
     FakeModelServer fake(R"({"responses":[{"status":)" + std::to_string(status) + R"(,
         "error":{"type":"overloaded_error","message":"the model is busy, try later"}}]})");
-    ServerConfig config;
-    config.upstream = fake.url();
-    config.chain = kWithoutRender;
-    RunningProxy proxy(config);
+    RunningProxy proxy(without_render(fake.url()));
     REQUIRE_UP(fake, proxy);
 
     HttpReply reply = proxy.post(path(), request("m__schema=router"));
@@ -262,10 +248,7 @@ TEST_P(AttemptFallback, UpstreamStatusNoFilterAnsweredIs502WithTheUpstreamsMessa
 TEST_P(AttemptFallback, UnreachableUpstreamNoFilterAnsweredIs502) {
   const int port = unused_port();
   ASSERT_NE(0, port);
-  ServerConfig config;
-  config.upstream = "http://127.0.0.1:" + std::to_string(port);
-  config.chain = kWithoutRender;
-  RunningProxy proxy(config);
+  RunningProxy proxy(without_render("http://127.0.0.1:" + std::to_string(port)));
   ASSERT_EQ("", proxy.error());
 
   HttpReply reply = proxy.post(path(), request("m__schema=router"));
@@ -278,9 +261,7 @@ TEST_P(AttemptFallback, UnreachableUpstreamNoFilterAnsweredIs502) {
 
 TEST_P(AttemptFallback, UpstreamTimeoutNoFilterAnsweredIs502NotTheRenderFilters504) {
   FakeModelServer fake(R"({"responses":[{"hang":true}]})");
-  ServerConfig config;
-  config.upstream = fake.url();
-  config.chain = kWithoutRender;
+  ServerConfig config = without_render(fake.url());
   config.upstream_timeout = 300ms;
   RunningProxy proxy(config);
   REQUIRE_UP(fake, proxy);
