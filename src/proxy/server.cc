@@ -87,6 +87,7 @@ class ServerImpl final : public Server {
     shared_.set_registry(std::move(*registry));
     if (!config.agents_path.empty()) stamp_ = stamp_of(config.agents_path);
     shared_.filters = builtin_filters();
+    for (const std::string& name : config.filters.names()) shared_.filters.add(name, *config.filters.find(name));
     Result<std::vector<const FilterFactory*>> chain =
         FilterChain::resolve(shared_.filters, config.chain.empty() ? default_chain() : config.chain);
     if (!chain) return chain.error();

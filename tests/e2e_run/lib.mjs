@@ -112,6 +112,30 @@ export function runWeld(args, opts = {}) {
   });
 }
 
+/**
+ * Runs weld (as runWeld, with `opts`) and sends it `signal` once `ready()`
+ * resolves, then checks the ending every cancelled run shares: exit 130
+ * within a second of the signal and exactly "Operation cancelled." on
+ * stderr. Resolves to runWeld's result for the caller's own checks.
+ */
+export async function runCancelled(args, opts, { signal = 'SIGINT', ready }) {
+  let sentAt = 0n;
+  const r = await runWeld(args, {
+    ...opts,
+    onStart: async (child) => {
+      await ready();
+      sentAt = process.hrtime.bigint();
+      child.kill(signal);
+    },
+  });
+  assert.ok(sentAt > 0n, `weld ended before the ${signal} was sent: ${r.stderr}`);
+  const elapsed = Number(r.endedAt - sentAt) / 1e6;
+  assert.equal(r.code, 130, r.stderr);
+  assert.ok(elapsed < 1000, `ended ${elapsed} ms after the ${signal}`);
+  assert.equal(r.stderr, 'Operation cancelled.\n');
+  return r;
+}
+
 /** Tool results in a recorded request, as [{id, content, is_error}], in order. */
 export function toolResults(request, api) {
   const out = [];

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "weld/base/result.h"
+#include "weld/proxy/filter.h"
 #include "weld/proxy/registry.h"
 
 namespace weld::proxy {
@@ -65,8 +66,11 @@ struct ServerConfig {
   bool upstream_insecure = false;
   /// Path probed by /readyz.
   std::string ready_path = "/v1/models";
-  /// Filters for tagged requests (names from `builtin_filters()`); empty: `default_chain()`.
+  /// Filters for tagged requests (names from `builtin_filters()` or `filters`); empty: `default_chain()`.
   std::vector<std::string> chain;
+  /// An embedder's (or a test's) own filters, added to `builtin_filters()`
+  /// (a built-in name is replaced) for `chain` to name.
+  FilterRegistry filters;
   /// One JSON line per request on `log` (method, path, agent, status,
   /// outcome, attempts, upstream_ms, total_ms).
   bool access_log = true;
