@@ -392,6 +392,26 @@ class Parser {
     return size;
   }
 
+  // The string starting at `start` (after its opening quote) has an escape
+  // at pos_: reserves its raw length (never less than the decoded one) so
+  // that decoding appends without growing the string again and again.
+  void reserve_for_escaped_string(std::string& out, std::size_t start) const {
+    const char* data = text_.data();
+    std::size_t i = pos_;
+    while (true) {
+      const void* quote = std::memchr(data + i, '"', text_.size() - i);
+      if (quote == nullptr) return;  // unterminated: the caller reports it
+      const std::size_t at = static_cast<std::size_t>(static_cast<const char*>(quote) - data);
+      std::size_t backslashes = 0;
+      while (data[at - 1 - backslashes] == '\\') ++backslashes;  // stops at the opening quote
+      if (backslashes % 2 == 0) {
+        out.reserve(at - start);
+        return;
+      }
+      i = at + 1;
+    }
+  }
+
   // Parses the string at pos_ (the opening quote) into `out`, which is empty.
   bool parse_string(std::string& out) {
     ++pos_;  // opening quote
@@ -414,6 +434,7 @@ class Parser {
       }
       if (c < 0x20) return fail("control character in string (must be escaped)");
       // A backslash.
+      if (out.empty()) reserve_for_escaped_string(out, run_start);
       out.append(text_.data() + run_start, pos_ - run_start);
       ++pos_;
       if (pos_ >= text_.size()) return fail("unterminated string");
