@@ -21,44 +21,48 @@ namespace {
 // size covers the reserved space while writing; finish() trims it.
 class Writer {
  public:
-  explicit Writer(std::string& out) : out_(out), used_(out.size()) {}
+  explicit Writer(std::string& out) : out_(out) { point_at(out.size()); }
   Writer(const Writer&) = delete;
   Writer& operator=(const Writer&) = delete;
-  ~Writer() { out_.resize(used_); }
+  ~Writer() { out_.resize(static_cast<std::size_t>(cur_ - out_.data())); }
 
   /// Makes room for `n` more bytes; returns where to write them.
   char* reserve(std::size_t n) {
-    if (out_.size() - used_ < n) grow(n);
-    return out_.data() + used_;
+    if (static_cast<std::size_t>(end_ - cur_) < n) grow(n);
+    return cur_;
   }
   /// Declares `n` bytes written at the pointer reserve() returned.
-  void commit(std::size_t n) { used_ += n; }
+  void commit(std::size_t n) { cur_ += n; }
   /// Declares the bytes up to `end` (inside the reserved space) written.
-  void commit_to(const char* end) { used_ = static_cast<std::size_t>(end - out_.data()); }
+  void commit_to(char* end) { cur_ = end; }
 
-  void put(char c) {
-    *reserve(1) = c;
-    ++used_;
-  }
+  void put(char c) { *reserve(1) = c; ++cur_; }
   void put(const char* data, std::size_t n) {
     std::memcpy(reserve(n), data, n);
-    used_ += n;
+    cur_ += n;
   }
-  void put(std::string_view s) { put(s.data(), s.size()); }
 
  private:
+  void point_at(std::size_t used) {
+    cur_ = out_.data() + used;
+    end_ = out_.data() + out_.size();
+  }
+
   // Exposes the reserved capacity a slice at a time (resize() zero-fills
   // what it exposes) and asks the allocator for more only when it runs out.
   void grow(std::size_t n) {
-    const std::size_t want = used_ + n;
+    const auto used = static_cast<std::size_t>(cur_ - out_.data());
+    const std::size_t want = used + n;
     if (want > out_.capacity()) out_.reserve(std::max(want, out_.capacity() * 2));
     out_.resize(std::min(out_.capacity(), want + kSlice));
+    point_at(used);
   }
 
   static constexpr std::size_t kSlice = 512;
 
   std::string& out_;
-  std::size_t used_;
+  char* cur_ = nullptr;  // next byte to write
+  char* end_ = nullptr;  // end of the writable space (out_.size())
 };
 
 // Bytes a JSON string must escape: '"', '\\' and control characters (non-ASCII
@@ -136,7 +140,7 @@ inline std::size_t copy_run(const Source& s, std::size_t from, char* p) {
 }
 
 // Writes `before` (unless 0), the quoted string, then `after` (unless 0).
-void write_string_to(Writer& w, const Source& s, char before = 0, char after = 0) {
+[[gnu::always_inline]] inline void write_string_to(Writer& w, const Source& s, char before = 0, char after = 0) {
   static constexpr char kHex[] = "0123456789abcdef";
   // Room for the common case (nothing to escape) and copy_run's slack; each
   // escape asks for more.
