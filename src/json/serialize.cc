@@ -196,7 +196,7 @@ void write_real(Writer& w, double d) {
   w.commit_to(end);
 }
 
-void write_integer(Writer& w, std::int64_t i) {
+inline void write_integer(Writer& w, std::int64_t i) {
   char* p = w.reserve(20);
   auto [end, ec] = std::to_chars(p, p + 20, i);
   w.commit_to(end);
@@ -210,75 +210,85 @@ void newline(Writer& w, int indent, int depth) {
   w.commit(1 + spaces);
 }
 
-void write(Writer& w, const Value& value, int indent, int depth) {
+void write_container(Writer& w, const Value& value, int indent, int depth);
+
+// Any value: scalars written here, in the caller's loop; containers recurse.
+[[gnu::always_inline]] inline void write(Writer& w, const Value& value, int indent, int depth) {
   switch (value.type()) {
     case Type::Null: w.put("null", 4); return;
     case Type::Boolean: value.as_bool() ? w.put("true", 4) : w.put("false", 5); return;
     case Type::Integer: write_integer(w, value.as_integer()); return;
     case Type::Real: write_real(w, value.as_real()); return;
     case Type::String: write_string_to(w, source_of(value.as_string())); return;
-    case Type::Array: {
-      const Array& array = value.as_array();
-      w.put('[');
-      for (std::size_t i = 0; i < array.size(); ++i) {
-        if (i > 0) w.put(',');
-        if (indent > 0) newline(w, indent, depth + 1);
-        write(w, array[i], indent, depth + 1);
-      }
-      if (indent > 0 && !array.empty()) newline(w, indent, depth);
-      w.put(']');
-      return;
-    }
-    case Type::Object: {
-      const Object& object = value.as_object();
-      if (indent == 0) {
-        // Compact: '{' or ',' then "key": in one go.
-        char before = '{';
-        for (const Member& member : object) {
-          write_string_to(w, source_of(member.key), before, ':');
-          write(w, member.value, indent, depth + 1);
-          before = ',';
-        }
-        if (object.empty()) w.put('{');
-        w.put('}');
-        return;
-      }
-      w.put('{');
-      for (std::size_t i = 0; i < object.size(); ++i) {
-        if (i > 0) w.put(',');
-        newline(w, indent, depth + 1);
-        write_string_to(w, source_of(object[i].key), 0, ':');
-        w.put(' ');
-        write(w, object[i].value, indent, depth + 1);
-      }
-      if (indent > 0 && !object.empty()) newline(w, indent, depth);
-      w.put('}');
-      return;
-    }
+    case Type::Array:
+    case Type::Object: write_container(w, value, indent, depth); return;
   }
+}
+
+void write_container(Writer& w, const Value& value, int indent, int depth) {
+  if (value.is_array()) {
+    const Array& array = value.as_array();
+    w.put('[');
+    for (std::size_t i = 0; i < array.size(); ++i) {
+      if (i > 0) w.put(',');
+      if (indent > 0) newline(w, indent, depth + 1);
+      write(w, array[i], indent, depth + 1);
+    }
+    if (indent > 0 && !array.empty()) newline(w, indent, depth);
+    w.put(']');
+    return;
+  }
+  const Object& object = value.as_object();
+  if (indent == 0) {
+    // Compact: '{' or ',' then "key": in one go.
+    char before = '{';
+    for (const Member& member : object) {
+      write_string_to(w, source_of(member.key), before, ':');
+      write(w, member.value, indent, depth + 1);
+      before = ',';
+    }
+    if (object.empty()) w.put('{');
+    w.put('}');
+    return;
+  }
+  w.put('{');
+  for (std::size_t i = 0; i < object.size(); ++i) {
+    if (i > 0) w.put(',');
+    newline(w, indent, depth + 1);
+    write_string_to(w, source_of(object[i].key), 0, ':');
+    w.put(' ');
+    write(w, object[i].value, indent, depth + 1);
+  }
+  if (!object.empty()) newline(w, indent, depth);
+  w.put('}');
 }
 
 // Compact output size of `value` when no string needs an escape (numbers
 // counted at their longest): enough to write most documents without growing.
-std::size_t estimate_size(const Value& value) {
+// Scalars are sized inline; only containers recurse.
+std::size_t estimate_size(const Value& value);
+
+inline std::size_t estimate_member_size(const Value& value) {
   switch (value.type()) {
     case Type::Null: return 4;
     case Type::Boolean: return 5;
     case Type::Integer: return 20;
     case Type::Real: return 24;
     case Type::String: return value.as_string().size() + 2;
-    case Type::Array: {
-      std::size_t size = 2;
-      for (const Value& element : value.as_array()) size += estimate_size(element) + 1;
-      return size;
-    }
-    case Type::Object: {
-      std::size_t size = 2;
-      for (const Member& member : value.as_object()) size += member.key.size() + 4 + estimate_size(member.value);
-      return size;
-    }
+    default: return estimate_size(value);
   }
-  return 0;
+}
+
+std::size_t estimate_size(const Value& value) {
+  std::size_t size = 2;
+  if (value.is_array()) {
+    for (const Value& element : value.as_array()) size += estimate_member_size(element) + 1;
+  } else if (value.is_object()) {
+    for (const Member& member : value.as_object()) size += member.key.size() + 4 + estimate_member_size(member.value);
+  } else {
+    size = estimate_member_size(value);
+  }
+  return size;
 }
 
 }  // namespace
