@@ -306,7 +306,9 @@ class Parser {
       std::size_t position = KeyIndex::kNone;
       if (count < kIndexThreshold) {
         for (std::size_t i = base; i < members_.size(); ++i) {
-          if (members_[i].key == key) {
+          const std::string& other = members_[i].key;
+          // Length and first byte first: most keys differ there.
+          if (other.size() == key.size() && (key.empty() || (other[0] == key[0] && other == key))) {
             position = i - base;
             break;
           }
@@ -413,7 +415,7 @@ class Parser {
   }
 
   // Parses the string at pos_ (the opening quote) into `out`, which is empty.
-  bool parse_string(std::string& out) {
+  [[gnu::always_inline]] bool parse_string(std::string& out) {
     ++pos_;  // opening quote
     std::size_t run_start = pos_;
     const auto* bytes = reinterpret_cast<const unsigned char*>(text_.data());
