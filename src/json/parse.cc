@@ -218,6 +218,8 @@ class Parser {
   }
 
   void skip_whitespace() {
+    // Compact JSON has none: every byte that may follow is above ' '.
+    if (pos_ < text_.size() && static_cast<unsigned char>(text_[pos_]) > ' ') return;
     while (pos_ < text_.size()) {
       char c = text_[pos_];
       if (c == ' ' || c == '\n' || c == '\r' || c == '\t') ++pos_;
