@@ -7,6 +7,7 @@
 #include <iterator>
 #include <new>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "weld/json/utf8.h"
@@ -173,6 +174,35 @@ inline std::size_t utf8_sequence_length(const unsigned char* p, const unsigned c
   return need + 1;
 }
 
+// A parsed JSON string: a view of the input when it has no escapes (nothing
+// copied yet), else the decoded text. Its conversions build the key or the
+// Value directly where an emplace puts it, so a string is copied once.
+struct ParsedString {
+  std::string_view view;
+  std::string decoded;
+  bool escaped = false;
+
+  std::string_view text() const { return escaped ? std::string_view(decoded) : view; }
+  operator std::string() && {  // NOLINT: implicit, for in-place emplacement
+    if (escaped) return std::move(decoded);
+    return std::string(view);
+  }
+  operator Value() && {  // NOLINT
+    if (escaped) return Value(std::move(decoded));
+    return Value(std::string(view));
+  }
+};
+
+// A Value from anything a sink receives.
+template <typename V>
+Value make_value(V&& v) {
+  if constexpr (std::is_same_v<std::remove_cvref_t<V>, ParsedString>) {
+    return std::move(v).operator Value();
+  } else {
+    return Value(std::forward<V>(v));
+  }
+}
+
 inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 // A recursive-descent parser over a string_view. Depth is bounded by
@@ -184,7 +214,7 @@ class Parser {
   Result<Value> run() {
     skip_whitespace();
     Value value;
-    if (!parse_value([&value](auto&& v) { value = Value(std::forward<decltype(v)>(v)); }, 0)) return std::move(error_);
+    if (!parse_value([&value](auto&& v) { value = make_value(std::forward<decltype(v)>(v)); }, 0)) return std::move(error_);
     skip_whitespace();
     if (pos_ != text_.size()) {
       fail("unexpected data after the JSON value");
@@ -256,7 +286,7 @@ class Parser {
         return true;
       }
       case '"': {
-        std::string s;
+        ParsedString s;
         if (!parse_string(s)) return false;
         sink(std::move(s));
         return true;
@@ -294,8 +324,9 @@ class Parser {
         if (pos_ < text_.size() && text_[pos_] == '}') return fail("trailing comma in object");
         return pos_ >= text_.size() ? fail("unexpected end of input") : fail("expected a string key");
       }
-      std::string key;
-      if (!parse_string(key)) return false;
+      ParsedString parsed_key;
+      if (!parse_string(parsed_key)) return false;
+      const std::string_view key = parsed_key.text();
       skip_whitespace();
       if (pos_ >= text_.size() || text_[pos_] != ':') {
         return pos_ >= text_.size() ? fail("unexpected end of input") : fail("expected ':' after key");
@@ -310,7 +341,7 @@ class Parser {
         for (std::size_t i = base; i < members_.size(); ++i) {
           const std::string& other = members_[i].key;
           // Length and first byte first: most keys differ there.
-          if (other.size() == key.size() && (key.empty() || (other[0] == key[0] && other == key))) {
+          if (other.size() == key.size() && (key.empty() || (other[0] == key[0] && std::string_view(other) == key))) {
             position = i - base;
             break;
           }
@@ -321,7 +352,7 @@ class Parser {
       if (position == KeyIndex::kNone) {
         // A nested container pushes and pops its own members above ours, so
         // the new member goes on the stack once its value is complete.
-        if (!parse_value([&](auto&& v) { members_.emplace_back(std::move(key), std::forward<decltype(v)>(v)); },
+        if (!parse_value([&](auto&& v) { members_.emplace_back(std::move(parsed_key), std::forward<decltype(v)>(v)); },
                          depth)) {
           return false;
         }
@@ -333,7 +364,7 @@ class Parser {
         }
       } else {
         const std::size_t slot = base + position;
-        if (!parse_value([&](auto&& v) { members_[slot].value = Value(std::forward<decltype(v)>(v)); }, depth)) {
+        if (!parse_value([&](auto&& v) { members_[slot].value = make_value(std::forward<decltype(v)>(v)); }, depth)) {
           return false;
         }
       }
@@ -416,17 +447,22 @@ class Parser {
     }
   }
 
-  // Parses the string at pos_ (the opening quote) into `out`, which is empty.
-  [[gnu::always_inline]] bool parse_string(std::string& out) {
+  // Parses the string at pos_ (the opening quote) into `parsed` (empty).
+  [[gnu::always_inline]] bool parse_string(ParsedString& parsed) {
     ++pos_;  // opening quote
     std::size_t run_start = pos_;
+    std::string& out = parsed.decoded;
     const auto* bytes = reinterpret_cast<const unsigned char*>(text_.data());
     while (true) {
       pos_ = scan_string_run(pos_);
       if (pos_ >= text_.size()) return fail("unterminated string");
       const unsigned char c = bytes[pos_];
       if (c == '"') {
-        out.append(text_.data() + run_start, pos_ - run_start);
+        if (parsed.escaped) {
+          out.append(text_.data() + run_start, pos_ - run_start);
+        } else {
+          parsed.view = text_.substr(run_start, pos_ - run_start);
+        }
         ++pos_;
         return true;
       }
@@ -438,7 +474,10 @@ class Parser {
       }
       if (c < 0x20) return fail("control character in string (must be escaped)");
       // A backslash.
-      if (out.empty()) reserve_for_escaped_string(out, run_start);
+      if (!parsed.escaped) {
+        parsed.escaped = true;
+        reserve_for_escaped_string(out, run_start);
+      }
       out.append(text_.data() + run_start, pos_ - run_start);
       ++pos_;
       if (pos_ >= text_.size()) return fail("unterminated string");
