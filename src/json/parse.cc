@@ -9,6 +9,7 @@
 #include <string>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "weld/json/utf8.h"
 
@@ -19,12 +20,17 @@
 //   depths (the first few dozen entries live inside the Parser, on the C
 //   stack) and moved once into an exact-size vector when their container
 //   closes: one allocation per non-empty container;
+// - values are constructed where they belong (a sink per context), and a
+//   string without escapes stays a view of the input until its key or value
+//   string is built in place: one copy;
 // - strings are scanned 8 bytes at a time for the bytes that need a closer
-//   look ('"', '\\', control characters, non-ASCII) and copied in whole runs;
+//   look ('"', '\\', control characters, non-ASCII);
 // - duplicate keys of large objects are found through a small open-addressing
 //   index of member positions instead of a map of key copies.
-// Behaviour (results, error messages and positions) is the same as the plain
-// recursive-descent parser this replaced; parse_test.cc pins it.
+// Behaviour (values, error messages and positions) is the same as the plain
+// recursive-descent parser this replaced: parse_diff_test.cc checks it
+// against a frozen copy of that parser (reference_json.h), and
+// fuzz/json_diff_fuzz.cc does on random input.
 
 namespace weld::json {
 namespace {
@@ -96,8 +102,6 @@ std::uint64_t hash_key(std::string_view key) {
 // member on the scratch stack), keyed by the members' keys.
 class KeyIndex {
  public:
-  bool empty() const { return slots_.empty(); }
-
   /// Position of the member named `key`, or kNone.
   template <typename KeyAt>
   std::size_t find(std::string_view key, std::uint64_t hash, const KeyAt& key_at) const {
