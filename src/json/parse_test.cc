@@ -85,6 +85,71 @@ TEST(Parse, DepthIsBounded) {
   EXPECT_EQ("nesting deeper than 512 levels at line 1 column 513", error_of(deep));
 }
 
+TEST(Parse, SeventeenMembersWithADuplicateKeepFirstPositionAndLastValue) {
+  // 17 members: past the size where duplicates are found through the index.
+  std::string text = "{";
+  for (int i = 0; i < 17; ++i) text += "\"m" + std::to_string(i) + "\":" + std::to_string(i) + ",";
+  text += "\"m1\":\"last\",\"m16\":[true]}";
+  std::string expected = "{\"m0\":0,\"m1\":\"last\",";
+  for (int i = 2; i < 16; ++i) expected += "\"m" + std::to_string(i) + "\":" + std::to_string(i) + ",";
+  expected += "\"m16\":[true]}";
+  EXPECT_EQ(expected, roundtrip(text));
+  EXPECT_EQ(17u, parse(text)->size());
+}
+
+TEST(Parse, DuplicateKeysInNestedObjectsStayInTheirObject) {
+  EXPECT_EQ(R"({"a":{"a":2,"b":{"a":4}},"b":5})", roundtrip(R"({"a":{"a":1,"b":{"a":3,"a":4},"a":2},"b":5})"));
+}
+
+TEST(Parse, DepthExactlyAtTheLimit) {
+  std::string at_limit = std::string(512, '[') + std::string(512, ']');
+  EXPECT_EQ("OK", error_of(at_limit));
+  std::string objects;
+  for (int i = 0; i < 512; ++i) objects += "{\"k\":";
+  objects += "null" + std::string(512, '}');
+  EXPECT_EQ("OK", error_of(objects));
+  // The 513th container is the innermost '{', after "[" and 511 `{"k":`.
+  EXPECT_EQ("nesting deeper than 512 levels at line 1 column 2557", error_of("[" + objects + "]"));
+  auto shallow = parse("[[[1]]]", {.max_depth = 2});
+  ASSERT_FALSE(shallow);
+  EXPECT_EQ("nesting deeper than 2 levels", shallow.error().message);
+  EXPECT_EQ("line 1 column 3", shallow.error().where);
+  EXPECT_TRUE(parse("[[1]]", {.max_depth = 2}));
+}
+
+TEST(Parse, EscapesInTheMiddleOfLongRuns) {
+  // Runs of 7, 8, 9, 15, 16 and 17 bytes around escapes (the scanner reads
+  // 8 bytes at a time).
+  auto doc = parse(R"(["abcdefg\nabcdefgh\"abcdefghi\u00e9abcdefghijklmno\\abcdefghijklmnop\/abcdefghijklmnopq"])");
+  ASSERT_TRUE(doc);
+  EXPECT_EQ("abcdefg\nabcdefgh\"abcdefghi\xc3\xa9" "abcdefghijklmno\\abcdefghijklmnop/abcdefghijklmnopq",
+            doc->as_array()[0].as_string());
+  EXPECT_EQ(R"(["abcdefg\nabcdefgh\"abcdefghiéabcdefghijklmno\\abcdefghijklmnop/abcdefghijklmnopq"])",
+            serialize(*doc));
+}
+
+TEST(Parse, Utf8IsValidatedPastTheFirstWords) {
+  EXPECT_EQ("\"0123456789é😀日本\"", roundtrip("\"0123456789é😀日本\""));
+  EXPECT_EQ("invalid UTF-8 in string at line 1 column 18", error_of("\"0123456789abcdef\xc3(\""));
+  EXPECT_EQ("invalid UTF-8 in string at line 1 column 18", error_of("\"0123456789abcdef\xf0\x9f\x98"));
+  EXPECT_EQ("invalid UTF-8 in string at line 1 column 10", error_of("\"01234567\xf4\x90\x80\x80\""));
+  EXPECT_EQ("control character in string (must be escaped) at line 1 column 11", error_of("\"012345678\x1f\""));
+  EXPECT_EQ("unterminated string at line 1 column 19", error_of("\"0123456789abcdefg"));
+}
+
+TEST(Parse, IntegerBoundaries) {
+  EXPECT_EQ(999999999999999999, parse("999999999999999999")->as_integer());    // 18 digits
+  EXPECT_EQ(-999999999999999999, parse("-999999999999999999")->as_integer());
+  EXPECT_EQ(9223372036854775807, parse("9223372036854775807")->as_integer());  // 19 digits
+  EXPECT_EQ(Type::Real, parse("9223372036854775808")->type());
+  EXPECT_EQ(Type::Real, parse("-9223372036854775809")->type());
+  EXPECT_EQ(Type::Integer, parse("-0")->type());
+  EXPECT_EQ("0", roundtrip("-0"));
+  EXPECT_EQ("expected a digit after '.' in number at line 1 column 4", error_of("[1.]"));
+  EXPECT_EQ("expected a digit in number exponent at line 1 column 4", error_of("1e+"));
+  EXPECT_EQ("unexpected character '-' at line 1 column 2", error_of("--1"));
+}
+
 TEST(Value, EqualityFollowsJsonSchema) {
   EXPECT_TRUE(*parse("1") == *parse("1.0"));
   EXPECT_TRUE(*parse(R"({"a":1,"b":2})") == *parse(R"({"b":2,"a":1})"));

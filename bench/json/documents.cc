@@ -1,0 +1,83 @@
+// What is measured: the proxy's tagged-path traffic (the canned OpenAI chat
+// completion of bench/proxy, a minimal tagged chat request, and a 3.3 KB
+// request with tools and a 2 KB history) and some jsonschema-benchmark
+// instances (read from WELD_DATA_DIR at run time, never copied): small
+// (helm-chart-lock), mid-size (ui5-manifest, cmake-presets) and one large
+// schema (krakend, 373 KB).
+#include "documents.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace weld::bench {
+namespace {
+
+// simdjson reads up to 64 bytes past the end; the others never look there.
+constexpr std::size_t kPadding = 64;
+
+std::string padded(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() + kPadding);
+  out.assign(text);
+  return out;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::fprintf(stderr, "weld_json_bench: cannot read %s\n", path.c_str());
+    std::exit(2);
+  }
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string env_or(const char* name, const char* fallback) {
+  const char* value = std::getenv(name);
+  return value != nullptr && *value != '\0' ? value : fallback;
+}
+
+Document single(std::string name, std::string about, const std::string& path) {
+  Document doc{std::move(name), std::move(about), {}, 0};
+  std::string text = read_file(path);
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+  doc.bytes = text.size();
+  doc.texts.push_back(padded(text));
+  return doc;
+}
+
+Document instances(const std::string& data_dir, const std::string& dataset, std::size_t limit) {
+  Document doc{dataset, "first " + std::to_string(limit) + " instances of jsonschema-benchmark/" + dataset, {}, 0};
+  std::istringstream lines(read_file(data_dir + "/jsonschema-benchmark/schemas/" + dataset + "/instances.jsonl"));
+  for (std::string line; std::getline(lines, line) && doc.texts.size() < limit;) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    doc.bytes += line.size();
+    doc.texts.push_back(padded(line));
+  }
+  return doc;
+}
+
+}  // namespace
+
+std::vector<Document> load_documents() {
+  const std::string source = env_or("WELD_SOURCE_DIR", WELD_SOURCE_DIR);
+  const std::string data = env_or("WELD_DATA_DIR", WELD_DATA_DIR);
+  std::vector<Document> docs;
+  docs.push_back(single("canned", "bench/proxy/canned.json: the chat completion the proxy bench returns",
+                        source + "/bench/proxy/canned.json"));
+  docs.push_back(single("chat_small", "the tagged OpenAI chat request of bench/proxy/post.lua",
+                        source + "/bench/json/data/chat_request_small.json"));
+  docs.push_back(single("chat_tools", "OpenAI chat request, 3 tools + 9 messages (2 KB history)",
+                        source + "/bench/json/data/chat_request_tools.json"));
+  docs.push_back(instances(data, "helm-chart-lock", 200));
+  docs.push_back(instances(data, "ui5-manifest", 100));
+  docs.push_back(instances(data, "cmake-presets", 100));
+  docs.push_back(single("krakend_schema", "jsonschema-benchmark/krakend/schema.json (one large document)",
+                        data + "/jsonschema-benchmark/schemas/krakend/schema.json"));
+  return docs;
+}
+
+}  // namespace weld::bench
