@@ -20,5 +20,5 @@ if ! command -v node >/dev/null 2>&1; then
   $SUDO apt-get install -y -qq --no-install-recommends nodejs npm
 fi
 if [ "${WELD_BENCH_DEPS:-0}" = 1 ]; then
-  $SUDO apt-get install -y -qq --no-install-recommends wrk nginx-light hyperfine
+  $SUDO apt-get install -y -qq --no-install-recommends wrk nginx-light hyperfine libsimdjson-dev
 fi
