@@ -15,40 +15,6 @@
 
 namespace {
 
-using weld::json::Value;
-
-bool same(const Value& a, const Value& b) {
-  using weld::json::Type;
-  if (a.type() != b.type()) return false;
-  switch (a.type()) {
-    case Type::Null: return true;
-    case Type::Boolean: return a.as_bool() == b.as_bool();
-    case Type::Integer: return a.as_integer() == b.as_integer();
-    case Type::Real: {
-      double x = a.as_real(), y = b.as_real();
-      return std::memcmp(&x, &y, sizeof x) == 0;
-    }
-    case Type::String: return a.as_string() == b.as_string();
-    case Type::Array: {
-      if (a.size() != b.size()) return false;
-      for (std::size_t i = 0; i < a.size(); ++i) {
-        if (!same(a.as_array()[i], b.as_array()[i])) return false;
-      }
-      return true;
-    }
-    case Type::Object: {
-      if (a.size() != b.size()) return false;
-      for (std::size_t i = 0; i < a.size(); ++i) {
-        const auto& x = a.as_object()[i];
-        const auto& y = b.as_object()[i];
-        if (x.key != y.key || !same(x.value, y.value)) return false;
-      }
-      return true;
-    }
-  }
-  return false;
-}
-
 void check(std::string_view text, const weld::json::ParseOptions& options) {
   auto fast = weld::json::parse(text, options);
   auto slow = weld::json::reference::parse(text, options);
@@ -57,7 +23,7 @@ void check(std::string_view text, const weld::json::ParseOptions& options) {
     if (fast.error().message != slow.error().message || fast.error().where != slow.error().where) std::abort();
     return;
   }
-  if (!same(*fast, *slow)) std::abort();
+  if (!weld::json::reference::same_exact(*fast, *slow)) std::abort();
   if (weld::json::serialize(*fast) != weld::json::reference::serialize(*slow)) std::abort();
   if (weld::json::serialize(*fast, {.indent = 2}) != weld::json::reference::serialize(*slow, {.indent = 2})) {
     std::abort();

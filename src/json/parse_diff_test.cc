@@ -20,39 +20,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Exact equality: same types (Integer vs Real), same key order, same bits.
-bool same(const Value& a, const Value& b) {
-  if (a.type() != b.type()) return false;
-  switch (a.type()) {
-    case Type::Null: return true;
-    case Type::Boolean: return a.as_bool() == b.as_bool();
-    case Type::Integer: return a.as_integer() == b.as_integer();
-    case Type::Real: {
-      double x = a.as_real(), y = b.as_real();
-      return std::memcmp(&x, &y, sizeof x) == 0;
-    }
-    case Type::String: return a.as_string() == b.as_string();
-    case Type::Array: {
-      const Array& x = a.as_array();
-      const Array& y = b.as_array();
-      if (x.size() != y.size()) return false;
-      for (std::size_t i = 0; i < x.size(); ++i) {
-        if (!same(x[i], y[i])) return false;
-      }
-      return true;
-    }
-    case Type::Object: {
-      const Object& x = a.as_object();
-      const Object& y = b.as_object();
-      if (x.size() != y.size()) return false;
-      for (std::size_t i = 0; i < x.size(); ++i) {
-        if (x[i].key != y[i].key || !same(x[i].value, y[i].value)) return false;
-      }
-      return true;
-    }
-  }
-  return false;
-}
 
 // Empty when both implementations agree on `text`, else what differs.
 std::string compare(std::string_view text, const ParseOptions& options = {}) {
@@ -70,7 +37,7 @@ std::string compare(std::string_view text, const ParseOptions& options = {}) {
     }
     return "";
   }
-  if (!same(*fast, *slow)) return "values differ";
+  if (!reference::same_exact(*fast, *slow)) return "values differ";
   if (serialize(*fast) != reference::serialize(*slow)) return "compact output differs";
   if (serialize(*fast, {.indent = 2}) != reference::serialize(*slow, {.indent = 2})) return "pretty output differs";
   return "";

@@ -7,6 +7,7 @@
 // product.
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <string>
 #include <unordered_map>
 
@@ -418,5 +419,39 @@ inline std::string serialize(const Value& value, const SerializeOptions& options
   return out;
 }
 
+/// Exact equality for the differential checks: same types (Integer vs Real),
+/// same key order, same bits of every double.
+inline bool same_exact(const Value& a, const Value& b) {
+  if (a.type() != b.type()) return false;
+  switch (a.type()) {
+    case Type::Null: return true;
+    case Type::Boolean: return a.as_bool() == b.as_bool();
+    case Type::Integer: return a.as_integer() == b.as_integer();
+    case Type::Real: {
+      double x = a.as_real(), y = b.as_real();
+      return std::memcmp(&x, &y, sizeof x) == 0;
+    }
+    case Type::String: return a.as_string() == b.as_string();
+    case Type::Array: {
+      const Array& x = a.as_array();
+      const Array& y = b.as_array();
+      if (x.size() != y.size()) return false;
+      for (std::size_t i = 0; i < x.size(); ++i) {
+        if (!same_exact(x[i], y[i])) return false;
+      }
+      return true;
+    }
+    case Type::Object: {
+      const Object& x = a.as_object();
+      const Object& y = b.as_object();
+      if (x.size() != y.size()) return false;
+      for (std::size_t i = 0; i < x.size(); ++i) {
+        if (x[i].key != y[i].key || !same_exact(x[i].value, y[i].value)) return false;
+      }
+      return true;
+    }
+  }
+  return false;
+}
 
 }  // namespace weld::json::reference

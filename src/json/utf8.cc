@@ -14,25 +14,13 @@ bool is_valid_utf8(std::string_view s) {
   const auto* p = reinterpret_cast<const unsigned char*>(s.data());
   const auto* end = p + s.size();
   while (p < end) {
-    unsigned char c = *p;
-    if (c < 0x80) { ++p; continue; }
-    std::size_t need;
-    unsigned char lo = 0x80, hi = 0xBF;
-    if (c >= 0xC2 && c <= 0xDF) need = 1;
-    else if (c == 0xE0) { need = 2; lo = 0xA0; }
-    else if (c >= 0xE1 && c <= 0xEC) need = 2;
-    else if (c == 0xED) { need = 2; hi = 0x9F; }
-    else if (c >= 0xEE && c <= 0xEF) need = 2;
-    else if (c == 0xF0) { need = 3; lo = 0x90; }
-    else if (c >= 0xF1 && c <= 0xF3) need = 3;
-    else if (c == 0xF4) { need = 3; hi = 0x8F; }
-    else return false;
-    if (static_cast<std::size_t>(end - p) < need + 1) return false;
-    if (p[1] < lo || p[1] > hi) return false;
-    for (std::size_t k = 2; k <= need; ++k) {
-      if ((p[k] & 0xC0) != 0x80) return false;
+    if (*p < 0x80) {
+      ++p;
+      continue;
     }
-    p += need + 1;
+    const std::size_t len = utf8_sequence_length(p, end);
+    if (len == 0) return false;
+    p += len;
   }
   return true;
 }

@@ -16,6 +16,35 @@ std::size_t count_code_points(std::string_view s);
 /// True when `s` is well-formed UTF-8 (no overlongs, no surrogates).
 bool is_valid_utf8(std::string_view s);
 
+/// Length (2-4) of the well-formed UTF-8 sequence starting at `p`, whose lead
+/// byte is >= 0x80; 0 when it is not one (RFC 3629 §4: no overlongs, no
+/// surrogates, nothing past U+10FFFF) or runs past `end`. Inline: the JSON
+/// parser calls it for every non-ASCII character.
+///
+/// \code
+///   std::size_t n = weld::json::utf8_sequence_length(p, end);  // 0: invalid
+/// \endcode
+inline std::size_t utf8_sequence_length(const unsigned char* p, const unsigned char* end) {
+  const unsigned char c = p[0];
+  std::size_t need;
+  unsigned char lo = 0x80, hi = 0xBF;
+  if (c >= 0xC2 && c <= 0xDF) need = 1;
+  else if (c == 0xE0) { need = 2; lo = 0xA0; }
+  else if (c >= 0xE1 && c <= 0xEC) need = 2;
+  else if (c == 0xED) { need = 2; hi = 0x9F; }
+  else if (c >= 0xEE && c <= 0xEF) need = 2;
+  else if (c == 0xF0) { need = 3; lo = 0x90; }
+  else if (c >= 0xF1 && c <= 0xF3) need = 3;
+  else if (c == 0xF4) { need = 3; hi = 0x8F; }
+  else return 0;
+  if (static_cast<std::size_t>(end - p) < need + 1) return 0;
+  if (p[1] < lo || p[1] > hi) return 0;
+  for (std::size_t k = 2; k <= need; ++k) {
+    if ((p[k] & 0xC0) != 0x80) return 0;
+  }
+  return need + 1;
+}
+
 /// Appends code point `cp` as UTF-8.
 void append_utf8(std::string& out, char32_t cp);
 
