@@ -13,6 +13,7 @@
 #include "weld/json/parse.h"
 #include "weld/json/serialize.h"
 #include "weld/proxy/tag_scan.h"
+#include "weld/proxy/weld.h"
 
 namespace weld::proxy {
 namespace {
@@ -341,14 +342,10 @@ awaitable<bool> Session::write_client(std::string_view data) {
 
 awaitable<void> Session::send_error(std::string_view path, int status, std::string_view type,
                                     std::string_view message, RequestLog& log) {
-  // The error in the shape of the API the path belongs to.
-  std::string body;
-  if (path.substr(0, 12) == "/v1/messages") {
-    body = "{\"type\":\"error\",\"error\":{\"type\":" + json::quote(type) + ",\"message\":" + json::quote(message) + "}}";
-  } else {
-    body = "{\"error\":{\"message\":" + json::quote(message) + ",\"type\":" + json::quote(type) +
-           ",\"param\":null,\"code\":null}}";
-  }
+  // The error in the shape of the API the path belongs to (OpenAI's for
+  // every path but /v1/messages).
+  const Api api = path.substr(0, 12) == "/v1/messages" ? Api::Anthropic : Api::OpenAI;
+  const std::string body = json::serialize(render_error(api, type, message));
   if (log.outcome == "passthrough") log.outcome = "error";
   co_await send_simple(status, "application/json", body, log);
 }

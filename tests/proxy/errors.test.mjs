@@ -138,6 +138,17 @@ test('request limits: 413 for a body over --max-body-bytes', async () => {
     assert.equal(r.status, 413);
     assert.equal(r.json.error.type, 'request_too_large');
     assert.equal(r.json.error.message, 'request body is larger than 1000 bytes');
+    // The whole body, in each API's error shape (the path picks the API).
+    assert.equal(
+      r.text,
+      '{"type":"error","error":{"type":"request_too_large","message":"request body is larger than 1000 bytes"}}',
+    );
+    const o = await postJson(`${p.url}/v1/chat/completions`, { model: 'm', pad: 'x'.repeat(2000) });
+    assert.equal(o.status, 413);
+    assert.equal(
+      o.text,
+      '{"error":{"message":"request body is larger than 1000 bytes","type":"request_too_large","param":null,"code":null}}',
+    );
   } finally {
     await p.stop();
   }
