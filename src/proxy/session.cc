@@ -506,7 +506,7 @@ awaitable<error_code> Session::read_body(UpstreamConnection& connection, Respons
   error_code ec;
   while (!parser.is_done()) {
     const std::size_t piece = next_body_piece(parser, chunked_piece);
-    if (chunked_piece < 65536) chunked_piece *= 2;  // a whole body of unknown length: grow
+    if (chunked_piece < kMaxBodyPiece) chunked_piece *= 2;  // a whole body of unknown length: grow
     const std::size_t base = out.size();
     out.resize(base + piece);
     parser.get().body().data = out.data() + base;

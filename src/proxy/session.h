@@ -22,14 +22,16 @@ namespace weld::proxy {
 using Request = http::request<http::string_body>;
 using ResponseParser = http::response_parser<http::buffer_body>;
 
+/// The most room one upstream body read makes.
+inline constexpr std::size_t kMaxBodyPiece = 65536;
+
 /// How many bytes to make room for before the next body read: what is left
-/// of a Content-Length body (at most 64 KiB), else `otherwise`. Making room
-/// zero-fills it (std::string::resize), so a fixed large piece costs a large
-/// memset for every small answer.
+/// of a Content-Length body (at most kMaxBodyPiece), else `otherwise`. Making
+/// room zero-fills it (std::string::resize), so a fixed large piece costs a
+/// large memset for every small answer.
 inline std::size_t next_body_piece(const ResponseParser& parser, std::size_t otherwise) {
-  constexpr std::uint64_t kMaxPiece = 65536;
   if (auto remaining = parser.content_length_remaining()) {
-    return static_cast<std::size_t>(std::clamp<std::uint64_t>(*remaining, 1, kMaxPiece));
+    return static_cast<std::size_t>(std::clamp<std::uint64_t>(*remaining, 1, kMaxBodyPiece));
   }
   return otherwise;
 }
