@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// `weld proxy`'s HTTP/1.1 server (SPEC §3): asynchronous (Boost.Asio/Beast),
-/// one io_context per worker thread, all accepting from one listening socket,
+/// one io_context per worker thread, each with its own SO_REUSEPORT listener,
 /// upstream connections pooled per worker. Untagged requests are relayed
 /// byte-for-byte; tagged ones run the filter chain (filter.h).
 ///
