@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# What each proxy costs the machine per request, side by side in one run:
+# nginx as a plain reverse proxy and weld proxy (untagged, then tagged), each
+# in front of the same fixed-response upstream, driven by wrk at CONNS
+# connections. Per request, from the processes' own kernel counters (all
+# threads/worker processes summed, read before and after each wrk run):
+#   user / sys   CPU time (/proc/<task>/stat utime, stime)
+#   rq-wait      time runnable but waiting for a CPU (/proc/<task>/schedstat)
+#   switches     voluntary + involuntary context switches (/proc/<task>/status)
+# and wrk's p50 / p99 / req/s. Cells alternate, REPEAT times, so the machine's
+# load touches every path alike; read the figures side by side, not alone.
+# Usage: bench/proxy/cpu.sh [path/to/weld]   (a Release build)
+# Env: CONNS (default 50), DURATION (s per wrk run, default 4), REPEAT (3),
+#      THREADS (weld threads = nginx workers, default 2).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+WELD=${1:-$here/../../build-rel/src/cli/weld}
+CONNS=${CONNS:-50}
+DURATION=${DURATION:-4}
+REPEAT=${REPEAT:-3}
+THREADS=${THREADS:-2}
+UP=18121; NGX=18122; WP=18123
+work=$(mktemp -d /tmp/weld-bench-cpu.XXXXXX)
+mkdir -p "$work/logs"
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
+trap cleanup EXIT
+
+canned=$(sed 's/\\/\\\\/g' "$here/canned.json")
+cat > "$work/upstream.conf" <<CONF
+worker_processes 1;
+daemon off;
+pid $work/upstream.pid;
+error_log $work/logs/upstream-error.log;
+events { worker_connections 65536; }
+http {
+  access_log off;
+  keepalive_requests 10000000;
+  client_body_temp_path $work;
+  server {
+    listen 127.0.0.1:$UP backlog=65535;
+    location / { default_type application/json; return 200 '$canned'; }
+  }
+}
+CONF
+cat > "$work/proxy.conf" <<CONF
+worker_processes $THREADS;
+daemon off;
+pid $work/proxy.pid;
+error_log $work/logs/proxy-error.log;
+events { worker_connections 65536; }
+http {
+  access_log off;
+  keepalive_requests 10000000;
+  client_body_temp_path $work;
+  proxy_temp_path $work;
+  upstream fixed { server 127.0.0.1:$UP; keepalive 256; }
+  server {
+    listen 127.0.0.1:$NGX backlog=65535;
+    location / {
+      proxy_pass http://fixed;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+    }
+  }
+}
+CONF
+nginx -c "$work/upstream.conf" -p "$work" & pids+=($!)
+nginx -c "$work/proxy.conf" -p "$work" & nginx_master=$!; pids+=($nginx_master)
+"$WELD" proxy --listen 127.0.0.1:$WP --upstream http://127.0.0.1:$UP --threads "$THREADS" --no-access-log \
+  2> "$work/logs/weld.log" & weld=$!; pids+=($weld)
+sleep 1
+nginx_workers=$(pgrep -P "$nginx_master" | tr '\n' ' ')
+tck=$(getconf CLK_TCK)
+
+# Sums over the tasks of the given processes: utime stime (ticks),
+# run-queue wait (ns), context switches.
+counters() {
+  local p t
+  for p in "$@"; do
+    for t in /proc/"$p"/task/*; do
+      [ -r "$t/stat" ] || continue
+      awk '{ sub(/^.*\) /, ""); print $12, $13 }' "$t/stat"
+      awk '{ print $2 }' "$t/schedstat"
+      awk '/^(non)?voluntary_ctxt_switches/ { s += $2 } END { print s }' "$t/status"
+    done | paste - - - | tr '\t' ' '
+  done | awk '{ u += $1; s += $2; w += $3; c += $4 } END { printf "%.0f %.0f %.0f %.0f\n", u, s, w, c }'
+}
+
+cell() {  # name port model pids...
+  local name=$1 port=$2 model=$3; shift 3
+  local before after out
+  before=$(counters "$@")
+  out=$(BENCH_MODEL=$model wrk -t2 -c"$CONNS" -d"${DURATION}s" --latency -s "$here/post.lua" \
+    "http://127.0.0.1:$port/v1/chat/completions")
+  after=$(counters "$@")
+  awk -v name="$name" -v b="$before" -v a="$after" -v tck="$tck" -v out="$out" '
+    function ms(v) { if (v ~ /us$/) return v / 1000; if (v ~ /ms$/) return v + 0; if (v ~ /s$/) return v * 1000; return v }
+    BEGIN {
+      n = split(out, lines, "\n")
+      for (i = 1; i <= n; i++) {
+        split(lines[i], f, " ")
+        if (lines[i] ~ /^ +50%/) p50 = ms(f[2])
+        if (lines[i] ~ /^ +99%/) p99 = ms(f[2])
+        if (lines[i] ~ /requests in/) requests = f[1]
+        if (lines[i] ~ /^Requests\/sec/) rps = f[2]
+      }
+      split(b, x, " "); split(a, y, " ")
+      us = 1e6 / tck / requests
+      printf "%-14s %7.3f %7.3f %8.0f %8.1f %8.1f %8.1f %9.3f\n", name, p50, p99, rps,
+        (y[1] - x[1]) * us, (y[2] - x[2]) * us, (y[3] - x[3]) / 1000 / requests, (y[4] - x[4]) / requests
+    }'
+}
+
+echo "CONNS=$CONNS THREADS=$THREADS DURATION=${DURATION}s REPEAT=$REPEAT; per request: CPU user/sys us, run-queue wait us, context switches"
+printf "%-14s %7s %7s %8s %8s %8s %8s %9s\n" path p50_ms p99_ms req/s user_us sys_us rqwait_us switches
+for rep in $(seq 1 "$REPEAT"); do
+  # shellcheck disable=SC2086
+  cell nginx $NGX bench $nginx_workers
+  cell weld-untagged $WP bench $weld
+  cell weld-tagged $WP bench__schema=router $weld
+done
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
