@@ -26,45 +26,9 @@ pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
 trap cleanup EXIT
 
-canned=$(sed 's/\\/\\\\/g' "$here/canned.json")
-cat > "$work/upstream.conf" <<CONF
-worker_processes 1;
-daemon off;
-pid $work/upstream.pid;
-error_log $work/logs/upstream-error.log;
-events { worker_connections 65536; }
-http {
-  access_log off;
-  keepalive_requests 10000000;
-  client_body_temp_path $work;
-  server {
-    listen 127.0.0.1:$UP backlog=65535;
-    location / { default_type application/json; return 200 '$canned'; }
-  }
-}
-CONF
-cat > "$work/proxy.conf" <<CONF
-worker_processes $THREADS;
-daemon off;
-pid $work/proxy.pid;
-error_log $work/logs/proxy-error.log;
-events { worker_connections 65536; }
-http {
-  access_log off;
-  keepalive_requests 10000000;
-  client_body_temp_path $work;
-  proxy_temp_path $work;
-  upstream fixed { server 127.0.0.1:$UP; keepalive 256; }
-  server {
-    listen 127.0.0.1:$NGX backlog=65535;
-    location / {
-      proxy_pass http://fixed;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-    }
-  }
-}
-CONF
+# shellcheck source=nginx_confs.sh
+source "$here/nginx_confs.sh"
+write_nginx_confs "$work" $UP $NGX "$THREADS"
 nginx -c "$work/upstream.conf" -p "$work" & pids+=($!)
 nginx -c "$work/proxy.conf" -p "$work" & nginx_master=$!; pids+=($nginx_master)
 "$WELD" proxy --listen 127.0.0.1:$WP --upstream http://127.0.0.1:$UP --threads "$THREADS" --no-access-log \
