@@ -22,19 +22,13 @@ THREADS=${THREADS:-2}
 UP=18121; NGX=18122; WP=18123
 work=$(mktemp -d /tmp/weld-bench-cpu.XXXXXX)
 mkdir -p "$work/logs"
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
-trap cleanup EXIT
-
-# shellcheck source=nginx_confs.sh
-source "$here/nginx_confs.sh"
-write_nginx_confs "$work" $UP $NGX "$THREADS"
-nginx -c "$work/upstream.conf" -p "$work" & pids+=($!)
-nginx -c "$work/proxy.conf" -p "$work" & nginx_master=$!; pids+=($nginx_master)
+# shellcheck source=nginx_pair.sh
+source "$here/nginx_pair.sh"
+start_nginx_pair "$work" $UP $NGX "$THREADS"
 "$WELD" proxy --listen 127.0.0.1:$WP --upstream http://127.0.0.1:$UP --threads "$THREADS" --no-access-log \
   2> "$work/logs/weld.log" & weld=$!; pids+=($weld)
 sleep 1
-nginx_workers=$(pgrep -P "$nginx_master" | tr '\n' ' ')
+nginx_workers=$(pgrep -P "$NGINX_PROXY_PID" | tr '\n' ' ')
 tck=$(getconf CLK_TCK)
 
 # Sums over the tasks of the given processes: utime stime (ticks),

@@ -26,15 +26,9 @@ work=$(mktemp -d /tmp/weld-bench-proxy.XXXXXX)
 out=${OUT:-$here/results}
 mkdir -p "$out" "$work/logs"
 ulimit -n "$(ulimit -Hn)"  # 5,000 streams need ~10,000 descriptors in weld
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
-trap cleanup EXIT
-
-# shellcheck source=nginx_confs.sh
-source "$here/nginx_confs.sh"
-write_nginx_confs "$work" $UP $NGX "$THREADS"
-nginx -c "$work/upstream.conf" -p "$work" & pids+=($!)
-nginx -c "$work/proxy.conf" -p "$work" & pids+=($!)
+# shellcheck source=nginx_pair.sh
+source "$here/nginx_pair.sh"
+start_nginx_pair "$work" $UP $NGX "$THREADS"
 "$WELD" proxy --listen 127.0.0.1:$WP --upstream http://127.0.0.1:$UP --threads "$THREADS" --no-access-log \
   2> "$work/logs/weld.log" & pids+=($!)
 "$WELD" proxy --listen 127.0.0.1:$WL --upstream http://127.0.0.1:$UP --threads "$THREADS" \

@@ -1,0 +1,57 @@
+# Sourced by bench/proxy/run.sh and cpu.sh: the two nginx servers every proxy
+# benchmark runs against, and the cleanup of what a benchmark started.
+#   start_nginx_pair DIR UP_PORT PROXY_PORT WORKERS
+# writes and starts DIR/upstream.conf (1 worker, `return 200` with
+# bench/proxy/canned.json on 127.0.0.1:UP_PORT) and DIR/proxy.conf (WORKERS
+# workers, a plain reverse proxy with upstream keep-alive on
+# 127.0.0.1:PROXY_PORT); sets NGINX_PROXY_PID (the proxy's master). Logs go to
+# DIR/logs. Every process started is added to `pids`, killed on exit.
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
+trap cleanup EXIT
+
+# The lines both configurations start with: NAME WORKERS DIR.
+nginx_conf_head() {
+  printf 'worker_processes %s;\ndaemon off;\npid %s/%s.pid;\nerror_log %s/logs/%s-error.log;\n' "$2" "$3" "$1" "$3" "$1"
+  printf 'events { worker_connections 65536; }\n'
+}
+
+start_nginx_pair() {
+  local dir=$1 up=$2 proxy=$3 workers=$4 canned here
+  here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+  mkdir -p "$dir/logs"
+  # nginx strings: escape backslashes (the canned body has \" inside arguments).
+  canned=$(sed 's/\\/\\\\/g' "$here/canned.json")
+  { nginx_conf_head upstream 1 "$dir"; cat <<CONF
+http {
+  access_log off;
+  keepalive_requests 10000000;
+  client_body_temp_path $dir;
+  server {
+    listen 127.0.0.1:$up backlog=65535;
+    location / { default_type application/json; return 200 '$canned'; }
+  }
+}
+CONF
+  } > "$dir/upstream.conf"
+  { nginx_conf_head proxy "$workers" "$dir"; cat <<CONF
+http {
+  access_log off;
+  keepalive_requests 10000000;
+  client_body_temp_path $dir;
+  proxy_temp_path $dir;
+  upstream fixed { server 127.0.0.1:$up; keepalive 256; }
+  server {
+    listen 127.0.0.1:$proxy backlog=65535;
+    location / {
+      proxy_pass http://fixed;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+    }
+  }
+}
+CONF
+  } > "$dir/proxy.conf"
+  nginx -c "$dir/upstream.conf" -p "$dir" & pids+=($!)
+  nginx -c "$dir/proxy.conf" -p "$dir" & NGINX_PROXY_PID=$!; pids+=($NGINX_PROXY_PID)
+}
