@@ -13,18 +13,11 @@ namespace {
 class SchemaInjection final : public Filter {
  public:
   FilterAction on_request(Exchange& ex) override {
+    // Streaming upstream: build_upstream_request also asks an OpenAI
+    // upstream for the usage chunk (stream_options.include_usage).
     bool force = ex.agent->mode == Mode::Forced;
     ex.upstream_body = build_upstream_request(ex.api, ex.client_body, *ex.agent, ex.base_model,
                                               /*upstream_stream=*/true, force);
-    if (ex.api == Api::OpenAI) {
-      json::Value options = json::Object{};
-      if (const json::Value* existing = ex.upstream_body.find("stream_options");
-          existing != nullptr && existing->is_object()) {
-        options = *existing;
-      }
-      options.set("include_usage", true);
-      ex.upstream_body.set("stream_options", std::move(options));
-    }
     return FilterAction::Continue;
   }
 };
