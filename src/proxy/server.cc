@@ -105,6 +105,18 @@ class ServerImpl final : public Server {
     if (!endpoint) return endpoint.error();
     unsigned threads = config.threads == 0 ? std::max(1u, std::thread::hardware_concurrency()) : config.threads;
     tcp::endpoint bind_to = *endpoint;
+    {
+      // SO_REUSEPORT would also let a second `weld proxy` (or anything with
+      // the option) share a port already in use and split its traffic. A
+      // probe bound without it fails while anyone listens there.
+      error_code ec;
+      tcp::acceptor probe(control_);
+      probe.open(bind_to.protocol(), ec);
+      if (!ec) probe.set_option(asio::socket_base::reuse_address(true), ec);
+      if (!ec) probe.bind(bind_to, ec);
+      if (!ec) bind_to = probe.local_endpoint(ec);  // port 0: the port chosen
+      if (ec) return Error{"listen", "cannot listen on " + config.listen + ": " + ec.message(), "--listen"};
+    }
     for (unsigned idx = 0; idx < threads; ++idx) {
       auto worker = std::make_unique<Worker>(shared_);
       error_code ec;

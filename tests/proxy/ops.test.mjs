@@ -104,6 +104,25 @@ test('an invalid registry stops the start, naming the agent (exit 52)', async ()
   assert.match(error.message, new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: agent "bad": input_schema is not a valid JSON Schema: .*propertees`));
 });
 
+test('a port already in use stops the start, naming the address (exit 1)', async () => {
+  // The workers' listeners share the port through SO_REUSEPORT, which would
+  // let a second proxy share it too; weld refuses instead of splitting the
+  // traffic between two registries.
+  const fake = await startFake({ responses: [] });
+  const p = await startProxy(fake.url);
+  try {
+    const r = await runWeld(['proxy', '--listen', `127.0.0.1:${p.port}`, '--upstream', fake.url, '--threads', '2']);
+    assert.equal(r.code, 1);
+    const error = JSON.parse(r.stderr.trim().split('\n').at(-1));
+    assert.equal(error.code, 'listen');
+    assert.equal(error.message, `cannot listen on 127.0.0.1:${p.port}: Address already in use`);
+    assert.equal((await fetch(`${p.url}/healthz`)).status, 200);
+  } finally {
+    await p.stop();
+    fake.stop();
+  }
+});
+
 test('SIGTERM: stop accepting, finish the request in flight, exit 0', async () => {
   const fake = await startFake({ responses: [{ tool_calls: [{ name: 'router', arguments: { action: 'search' } }], delay_ms: 1200 }] });
   const p = await startProxy(fake.url);
