@@ -62,6 +62,22 @@ Result<tcp::endpoint> parse_listen(const std::string& listen) {
   return tcp::endpoint(address, static_cast<unsigned short>(std::stoul(port)));
 }
 
+// Opens `acceptor` and binds it to `at` (SO_REUSEADDR; SO_REUSEPORT too
+// when `share_port`, so each worker can bind its own listener to the port).
+error_code open_and_bind(tcp::acceptor& acceptor, const tcp::endpoint& at, bool share_port) {
+  error_code ec;
+  acceptor.open(at.protocol(), ec);
+  if (!ec) acceptor.set_option(asio::socket_base::reuse_address(true), ec);
+  if (!ec && share_port) {
+    int one = 1;
+    if (::setsockopt(acceptor.native_handle(), SOL_SOCKET, SO_REUSEPORT, &one, sizeof one) != 0) {
+      ec = error_code(errno, boost::system::system_category());
+    }
+  }
+  if (!ec) acceptor.bind(at, ec);
+  return ec;
+}
+
 awaitable<void> serve_connection(Worker& worker, tcp::socket socket) {
   Session session(worker, std::move(socket));
   co_await session.run();
@@ -104,38 +120,27 @@ class ServerImpl final : public Server {
     Result<tcp::endpoint> endpoint = parse_listen(config.listen);
     if (!endpoint) return endpoint.error();
     unsigned threads = config.threads == 0 ? std::max(1u, std::thread::hardware_concurrency()) : config.threads;
+    auto listen_error = [&config](const error_code& ec) {
+      return Error{"listen", "cannot listen on " + config.listen + ": " + ec.message(), "--listen"};
+    };
+    // SO_REUSEPORT would also let a second `weld proxy` (or anything with
+    // the option) share a port already in use and split its traffic. A probe
+    // bound without it fails while anyone listens there; with port 0 it
+    // picks the port every worker then binds.
     tcp::endpoint bind_to = *endpoint;
     {
-      // SO_REUSEPORT would also let a second `weld proxy` (or anything with
-      // the option) share a port already in use and split its traffic. A
-      // probe bound without it fails while anyone listens there.
-      error_code ec;
       tcp::acceptor probe(control_);
-      probe.open(bind_to.protocol(), ec);
-      if (!ec) probe.set_option(asio::socket_base::reuse_address(true), ec);
-      if (!ec) probe.bind(bind_to, ec);
-      if (!ec) bind_to = probe.local_endpoint(ec);  // port 0: the port chosen
-      if (ec) return Error{"listen", "cannot listen on " + config.listen + ": " + ec.message(), "--listen"};
+      error_code ec = open_and_bind(probe, bind_to, /*share_port=*/false);
+      if (!ec) bind_to = probe.local_endpoint(ec);
+      if (ec) return listen_error(ec);
     }
+    port_ = bind_to.port();
     for (unsigned idx = 0; idx < threads; ++idx) {
       auto worker = std::make_unique<Worker>(shared_);
-      error_code ec;
       tcp::acceptor& acceptor = worker->acceptor.emplace(worker->io);
-      acceptor.open(bind_to.protocol(), ec);
-      if (!ec) acceptor.set_option(asio::socket_base::reuse_address(true), ec);
-      if (!ec) {
-        int one = 1;
-        if (::setsockopt(acceptor.native_handle(), SOL_SOCKET, SO_REUSEPORT, &one, sizeof one) != 0) {
-          ec = error_code(errno, boost::system::system_category());
-        }
-      }
-      if (!ec) acceptor.bind(bind_to, ec);
+      error_code ec = open_and_bind(acceptor, bind_to, /*share_port=*/true);
       if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
-      if (ec) {
-        return Error{"listen", "cannot listen on " + config.listen + ": " + ec.message(), "--listen"};
-      }
-      bind_to = acceptor.local_endpoint();  // port 0: the others share the chosen port
-      port_ = bind_to.port();
+      if (ec) return listen_error(ec);
       workers_.push_back(std::move(worker));
     }
     return Ok{};
