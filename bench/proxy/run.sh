@@ -81,7 +81,8 @@ awk -F'\t' '
     for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
     return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
   }
-  { key = $1 "@" $2; rl[key] = rl[key] " " $5; pl[key] = pl[key] " " $4; p5[key] = p5[key] " " $3 }
+  { key = $1 "@" $2; rl[key] = rl[key] " " $5; pl[key] = pl[key] " " $4; p5[key] = p5[key] " " $3
+    n_of[key]++; p99_at[key, n_of[key]] = $4; rps_at[key, n_of[key]] = $5 }
   END {
     for (key in rl) { rps[key] = median(rl[key]); p99[key] = median(pl[key]) }
     printf "medians over %d run(s) per cell: path@conns p50 p99 req/s\n", '"$REPEAT"'
@@ -100,6 +101,17 @@ awk -F'\t' '
     printf "p99 added at 50 (paced), ms: nginx %+.3f  weld-untagged %+.3f  weld-tagged %+.3f\n",
       p99["paced-nginx@50"] - p99["paced-direct@50"], p99["paced-weld-untagged@50"] - p99["paced-direct@50"],
       p99["paced-weld-tagged@50"] - p99["paced-direct@50"]
+    # Run by run (the cells of one repetition ran minutes apart at most, so
+    # a change in the machine touches both sides of each difference alike).
+    printf "per run, untagged p99 at 50 (saturated) minus nginx'"'"'s, ms:"
+    for (r = 1; r <= n_of["nginx@50"]; r++) {
+      d = p99_at["weld-untagged@50", r] - p99_at["nginx@50", r]; wins += d <= 0
+      printf " %+.2f", d
+    }
+    printf "  (weld <= nginx in %d of %d)\n", wins, n_of["nginx@50"]
+    printf "per run, untagged/nginx req/s at 500:"
+    for (r = 1; r <= n_of["nginx@500"]; r++) printf " %.2f", rps_at["weld-untagged@500", r] / rps_at["nginx@500", r]
+    printf "\n"
   }' "$out/wrk.tsv" | tee "$out/ratios.txt"
 
 # 5,000 concurrent streams held open through weld (untagged relay, then tagged
