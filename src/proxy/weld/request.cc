@@ -141,7 +141,11 @@ json::Value build_upstream_request(Api api, const json::Value& client_body, cons
   }
   const bool forced = agent.mode == Mode::Forced || force_agent_tool;
   if (agent.mode == Mode::Forced) {
-    body.set("tools", json::Array{wire::agent_tool(api, agent)});
+    // push_back, not json::Array{...}: an initializer list is copied from,
+    // which would deep-copy the agent's schema a second time per request.
+    json::Array tools;
+    tools.push_back(wire::agent_tool(api, agent));
+    body.set("tools", std::move(tools));
   } else {
     body.set("tools", merged_tools(api, client_body, agent));
   }
