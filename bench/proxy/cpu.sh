@@ -11,7 +11,11 @@
 # load touches every path alike; read the figures side by side, not alone.
 # Usage: bench/proxy/cpu.sh [path/to/weld]   (a Release build)
 # Env: CONNS (default 50), DURATION (s per wrk run, default 4), REPEAT (3),
-#      THREADS (weld threads = nginx workers, default 2).
+#      THREADS (weld threads = nginx workers, default 2), HISTORY (earlier
+#      turns of 500 characters in each request, default 0: see post.lua),
+#      NGX_LOCATION (directives added to nginx's location, e.g.
+#      'client_body_buffer_size 1m;': by default nginx writes a request body
+#      over 16 KiB to a temporary file).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 WELD=${1:-$here/../../build-rel/src/cli/weld}
@@ -24,7 +28,7 @@ work=$(mktemp -d /tmp/weld-bench-cpu.XXXXXX)
 mkdir -p "$work/logs"
 # shellcheck source=nginx_pair.sh
 source "$here/nginx_pair.sh"
-start_nginx_pair "$work" $UP $NGX "$THREADS"
+start_nginx_pair "$work" $UP $NGX "$THREADS" "${NGX_LOCATION:-}"
 "$WELD" proxy --listen 127.0.0.1:$WP --upstream http://127.0.0.1:$UP --threads "$THREADS" --no-access-log \
   2> "$work/logs/weld.log" & weld=$!; pids+=($weld)
 sleep 1
@@ -70,7 +74,7 @@ cell() {  # name port model pids...
     }'
 }
 
-echo "CONNS=$CONNS THREADS=$THREADS DURATION=${DURATION}s REPEAT=$REPEAT; per request: CPU user/sys us, run-queue wait us, context switches"
+echo "CONNS=$CONNS THREADS=$THREADS DURATION=${DURATION}s REPEAT=$REPEAT HISTORY=${HISTORY:-0} NGX_LOCATION='${NGX_LOCATION:-}'; per request: CPU user/sys us, run-queue wait us, context switches"
 printf "%-14s %7s %7s %8s %8s %8s %8s %9s\n" path p50_ms p99_ms req/s user_us sys_us rqwait_us switches
 for rep in $(seq 1 "$REPEAT"); do
   # shellcheck disable=SC2086

@@ -1,10 +1,11 @@
 # Sourced by bench/proxy/run.sh and cpu.sh: the two nginx servers every proxy
 # benchmark runs against, and the cleanup of what a benchmark started.
-#   start_nginx_pair DIR UP_PORT PROXY_PORT WORKERS
+#   start_nginx_pair DIR UP_PORT PROXY_PORT WORKERS [LOCATION_DIRECTIVES]
 # writes and starts DIR/upstream.conf (1 worker, `return 200` with
 # bench/proxy/canned.json on 127.0.0.1:UP_PORT) and DIR/proxy.conf (WORKERS
 # workers, a plain reverse proxy with upstream keep-alive on
-# 127.0.0.1:PROXY_PORT); sets NGINX_PROXY_PID (the proxy's master). Logs go to
+# 127.0.0.1:PROXY_PORT, plus LOCATION_DIRECTIVES in its location, e.g.
+# `client_body_buffer_size 1m;`); sets NGINX_PROXY_PID (the proxy's master). Logs go to
 # DIR/logs. Every process started is added to `pids`, killed on exit.
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
@@ -17,7 +18,7 @@ nginx_conf_head() {
 }
 
 start_nginx_pair() {
-  local dir=$1 up=$2 proxy=$3 workers=$4 canned here
+  local dir=$1 up=$2 proxy=$3 workers=$4 location=${5:-} canned here
   here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
   mkdir -p "$dir/logs"
   # nginx strings: escape backslashes (the canned body has \" inside arguments).
@@ -47,6 +48,7 @@ http {
       proxy_pass http://fixed;
       proxy_http_version 1.1;
       proxy_set_header Connection "";
+      $location
     }
   }
 }
