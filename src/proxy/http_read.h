@@ -6,9 +6,31 @@
 // intermediate handlers per call; calling the parser directly costs nothing
 // when the bytes are already buffered. Private to src/proxy.
 
+#include <algorithm>
+#include <cstdint>
+
 #include "asio.h"
 
 namespace weld::proxy {
+
+/// The most room one socket read makes (client or upstream).
+inline constexpr std::size_t kMaxBodyPiece = 65536;
+
+/// The room to make in `buffer` for the next socket read while `parser`
+/// reads a message: 4 KiB while the head is read; for a body of known length,
+/// what is left of it (at most kMaxBodyPiece), so a long conversation arrives
+/// in a few reads rather than 4 KiB ones; never less than the space the
+/// buffer already has.
+template <bool isRequest>
+std::size_t read_room(const http::basic_parser<isRequest>& parser, const beast::flat_buffer& buffer) {
+  std::size_t want = 4096;
+  if (parser.is_header_done()) {
+    if (auto left = parser.content_length_remaining()) {
+      want = static_cast<std::size_t>(std::clamp<std::uint64_t>(*left, want, kMaxBodyPiece));
+    }
+  }
+  return std::min(std::max(want, buffer.capacity() - buffer.size()), kMaxBodyPiece);
+}
 
 /// Where a read loop stops.
 enum class ParseGoal {

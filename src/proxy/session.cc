@@ -112,8 +112,7 @@ awaitable<error_code> Session::read_client(http::request_parser<http::string_bod
       client_deadline_.arm(timeout);
       armed = true;
     }
-    const std::size_t room = std::max<std::size_t>(4096, buffer_.capacity() - buffer_.size());
-    std::size_t n = co_await socket_.async_read_some(buffer_.prepare(std::min<std::size_t>(room, 65536)),
+    std::size_t n = co_await socket_.async_read_some(buffer_.prepare(read_room(parser, buffer_)),
                                                      asio::redirect_error(asio::use_awaitable, ec));
     buffer_.commit(n);
     if (ec == asio::error::eof) {
@@ -205,6 +204,9 @@ awaitable<void> Session::run() {
       break;
     }
     if (ec) break;
+    // A long body grew the read buffer; give it back rather than hold it
+    // for the connection's life (it regrows to 4 KiB for the next head).
+    if (buffer_.size() == 0 && buffer_.capacity() > 4096) buffer_.shrink_to_fit();
     Request req = parser.release();
     keep_alive_ = req.keep_alive();
     client_is_http10_ = req.version() < 11;

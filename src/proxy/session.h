@@ -22,9 +22,6 @@ namespace weld::proxy {
 using Request = http::request<http::string_body>;
 using ResponseParser = http::response_parser<http::buffer_body>;
 
-/// The most room one upstream body read makes.
-inline constexpr std::size_t kMaxBodyPiece = 65536;
-
 /// How many bytes to make room for before the next body read: what is left
 /// of a Content-Length body (at most kMaxBodyPiece), else `otherwise`. Making
 /// room zero-fills it (std::string::resize), so a fixed large piece costs a

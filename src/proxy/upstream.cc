@@ -165,13 +165,13 @@ awaitable<error_code> UpstreamConnection::read_until(http::response_parser<http:
       deadline_.arm(timeout);
       armed = true;
     }
-    const std::size_t room = std::max<std::size_t>(4096, buffer_.capacity() - buffer_.size());
+    const std::size_t room = read_room(parser, buffer_);
     std::size_t n = 0;
     if (tls_) {
-      n = co_await tls_->async_read_some(buffer_.prepare(std::min<std::size_t>(room, 65536)),
+      n = co_await tls_->async_read_some(buffer_.prepare(room),
                                          asio::redirect_error(asio::use_awaitable, ec));
     } else {
-      n = co_await plain_->async_read_some(buffer_.prepare(std::min<std::size_t>(room, 65536)),
+      n = co_await plain_->async_read_some(buffer_.prepare(room),
                                            asio::redirect_error(asio::use_awaitable, ec));
     }
     buffer_.commit(n);

@@ -35,6 +35,9 @@ before(async () => {
       socket.write('a\r\ndata: one\n\r\n');
       await sleep(1500);
       socket.write('a\r\ndata: two\n\r\n0\r\n\r\n');
+    } else if (request.head.startsWith('POST /echo')) {
+      socket.write(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${request.body.length}\r\n\r\n`);
+      socket.write(request.body);
     } else if (request.head.startsWith('POST /hop')) {
       // Hop-by-hop headers of the upstream's answer are the proxy's business only.
       socket.write(
@@ -79,6 +82,33 @@ test('request bytes reach the upstream unchanged (headers and body)', async () =
   assert.equal(entry.agent, null);
   assert.equal(entry.outcome, 'passthrough');
   assert.equal(entry.method, 'POST');
+});
+
+test('a long conversation passes both ways byte-for-byte, and the connection serves the next request', async () => {
+  // ~600 KB each way: many reads of the client's body and of the upstream's
+  // answer; then a second request pipelined behind it on the same connection.
+  const turns = [];
+  for (let i = 0; i < 1200; i++) turns.push({ role: i % 2 ? 'assistant' : 'user', content: `turn ${i} h\u00e9 ` + 'x'.repeat(480) });
+  const big = Buffer.from(JSON.stringify({ model: 'm', messages: turns }), 'utf8');
+  const small = Buffer.from('{"model":"m","messages":[]}');
+  const request = (body, close) =>
+    Buffer.concat([
+      Buffer.from(`POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n` +
+        (close ? 'Connection: close\r\n' : '') + '\r\n'),
+      body,
+    ]);
+  const before = upstream.state.requests.length;
+  const raw = await rawExchange(proxy.port, Buffer.concat([request(big, false), request(small, true)]), 10000);
+  const first = parseRawResponse(raw);
+  assert.equal(first.status, 200);
+  const firstLength = Number(first.headers['content-length']);
+  assert.equal(firstLength, big.length);
+  assert.ok(first.body.subarray(0, firstLength).equals(big), 'the long answer reached the client changed');
+  const second = parseRawResponse(first.body.subarray(firstLength));
+  assert.equal(second.status, 200);
+  assert.deepEqual(second.body, small);
+  assert.ok(upstream.state.requests[before].body.equals(big), 'the long request reached the upstream changed');
+  assert.deepEqual(upstream.state.requests[before + 1].body, small);
 });
 
 test('hop-by-hop headers are dropped both ways, end-to-end ones kept (RFC 9110 7.6.1)', async () => {
