@@ -7,7 +7,13 @@ const [url, countText, model] = process.argv.slice(2);
 const count = Number(countText || 5000);
 const target = new URL(url);
 const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
-const body = JSON.stringify({ model: model || 'bench', stream: true, max_tokens: 10, messages: [{ role: 'user', content: 'hold' }] });
+// HISTORY=N: N earlier turns of 500 characters before the question (a coding
+// agent's conversation), to see what long requests cost while they are open.
+const turns = [];
+for (let i = 0; i < Number(process.env.HISTORY || 0); i++) {
+  turns.push({ role: i % 2 ? 'assistant' : 'user', content: 'The customer wrote about an order and a refund. '.repeat(11).slice(0, 500) });
+}
+const body = JSON.stringify({ model: model || 'bench', stream: true, max_tokens: 10, messages: [...turns, { role: 'user', content: 'hold' }] });
 let open = 0;
 let failed = 0;
 const started = Date.now();

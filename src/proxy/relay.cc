@@ -40,6 +40,9 @@ awaitable<void> Session::relay(Request& req, RequestLog& log) {
                         error->code == "timeout" ? "timeout_error" : "api_error", error->message, log);
     co_return;
   }
+  // The request is with the upstream now and is never sent again: a long
+  // conversation's body is not held while a stream stays open for minutes.
+  std::string().swap(req.body());
   auto& response = parser->get();
   const int status = response.result_int();
   const bool no_body = has_no_body(status, head_request);
