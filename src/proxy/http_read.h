@@ -16,19 +16,29 @@ namespace weld::proxy {
 /// The most room one socket read makes (client or upstream).
 inline constexpr std::size_t kMaxBodyPiece = 65536;
 
+/// The room a read makes while a message head is read.
+inline constexpr std::size_t kHeadRead = 4096;
+
+/// How many bytes to make room for before the next body read: what is left
+/// of a Content-Length body (at most kMaxBodyPiece), else `otherwise`. Making
+/// room zero-fills it (std::string::resize), so a fixed large piece costs a
+/// large memset for every small answer.
+template <bool isRequest>
+std::size_t next_body_piece(const http::basic_parser<isRequest>& parser, std::size_t otherwise) {
+  if (auto remaining = parser.content_length_remaining()) {
+    return static_cast<std::size_t>(std::clamp<std::uint64_t>(*remaining, 1, kMaxBodyPiece));
+  }
+  return otherwise;
+}
+
 /// The room to make in `buffer` for the next socket read while `parser`
-/// reads a message: 4 KiB while the head is read; for a body of known length,
-/// what is left of it (at most kMaxBodyPiece), so a long conversation arrives
-/// in a few reads rather than 4 KiB ones; never less than the space the
-/// buffer already has.
+/// reads a message: kHeadRead while the head is read; for a body of known
+/// length, what is left of it (next_body_piece), so a long conversation
+/// arrives in a few reads rather than 4 KiB ones; never less than the space
+/// the buffer already has, never more than kMaxBodyPiece.
 template <bool isRequest>
 std::size_t read_room(const http::basic_parser<isRequest>& parser, const beast::flat_buffer& buffer) {
-  std::size_t want = 4096;
-  if (parser.is_header_done()) {
-    if (auto left = parser.content_length_remaining()) {
-      want = static_cast<std::size_t>(std::clamp<std::uint64_t>(*left, want, kMaxBodyPiece));
-    }
-  }
+  const std::size_t want = parser.is_header_done() ? std::max(next_body_piece(parser, kHeadRead), kHeadRead) : kHeadRead;
   return std::min(std::max(want, buffer.capacity() - buffer.size()), kMaxBodyPiece);
 }
 

@@ -146,7 +146,7 @@ awaitable<void> Session::run() {
     if (buffer_.size() == 0) {
       // Between requests: the idle timeout applies until the first byte.
       client_deadline_.arm(config.idle_timeout);
-      std::size_t n = co_await socket_.async_read_some(buffer_.prepare(4096),
+      std::size_t n = co_await socket_.async_read_some(buffer_.prepare(kHeadRead),
                                                        asio::redirect_error(asio::use_awaitable, ec));
       client_deadline_.disarm();
       buffer_.commit(n);
@@ -205,8 +205,8 @@ awaitable<void> Session::run() {
     }
     if (ec) break;
     // A long body grew the read buffer; give it back rather than hold it
-    // for the connection's life (it regrows to 4 KiB for the next head).
-    if (buffer_.size() == 0 && buffer_.capacity() > 4096) buffer_.shrink_to_fit();
+    // for the connection's life (it regrows to kHeadRead for the next head).
+    if (buffer_.size() == 0 && buffer_.capacity() > kHeadRead) buffer_.shrink_to_fit();
     Request req = parser.release();
     keep_alive_ = req.keep_alive();
     client_is_http10_ = req.version() < 11;

@@ -4,9 +4,7 @@
 // drives the filter chain for tagged ones. Lives in its coroutine's frame on
 // one worker thread, so it needs no locks.
 
-#include <algorithm>
 #include <chrono>
-#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -21,17 +19,6 @@ namespace weld::proxy {
 
 using Request = http::request<http::string_body>;
 using ResponseParser = http::response_parser<http::buffer_body>;
-
-/// How many bytes to make room for before the next body read: what is left
-/// of a Content-Length body (at most kMaxBodyPiece), else `otherwise`. Making
-/// room zero-fills it (std::string::resize), so a fixed large piece costs a
-/// large memset for every small answer.
-inline std::size_t next_body_piece(const ResponseParser& parser, std::size_t otherwise) {
-  if (auto remaining = parser.content_length_remaining()) {
-    return static_cast<std::size_t>(std::clamp<std::uint64_t>(*remaining, 1, kMaxBodyPiece));
-  }
-  return otherwise;
-}
 
 /// What the access log says about one request (no bodies, no keys).
 struct RequestLog {
