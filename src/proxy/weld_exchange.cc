@@ -67,6 +67,11 @@ awaitable<void> Session::weld(Request& req, Api api, std::string_view agent_head
     co_await relay(req, log);
     co_return;
   }
+  // From here on the request lives in ex.upstream_body: the text is not
+  // needed again, and an open stream should not hold a long conversation
+  // twice.
+  ex.raw_body = {};
+  std::string().swap(req.body());
   if (ex.agent != nullptr) log.agent = ex.agent->name;
   bool stream_started = false;
   if (action == FilterAction::Continue && ex.keepalive.empty()) {
@@ -206,6 +211,9 @@ awaitable<std::optional<Error>> Session::attempt(Request& req, Exchange& ex, Fil
   std::unique_ptr<UpstreamConnection> connection;
   std::optional<Error> error = co_await open_upstream(head, body, parser, connection, false, config.connect_timeout,
                                                       config.upstream_timeout);
+  // The upstream has the request (or will not get it): while it generates,
+  // only ex.upstream_body is kept, from which a retry is serialized again.
+  std::string().swap(body);
   if (error) co_return error;
   ex.upstream_status = parser->get().result_int();
   std::string_view content_type = parser->get()[http::field::content_type];

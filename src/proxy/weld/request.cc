@@ -60,19 +60,19 @@ std::string_view tool_name(Api api, const json::Value& tool) {
   return name != nullptr ? std::string_view(*name) : std::string_view();
 }
 
-// Two-phase: the client's tools, with the agent's tool replacing a client
-// tool of the same name or appended after them.
-json::Value merged_tools(Api api, const json::Value& client_body, const Agent& agent) {
+// Two-phase: the client's tools (moved out of `body`), with the agent's tool
+// replacing a client tool of the same name or appended after them.
+json::Value merged_tools(Api api, json::Value& body, const Agent& agent) {
   json::Array tools;
   bool replaced = false;
-  if (const json::Array* client_tools = wire::find_array(client_body, "tools")) {
-    for (const json::Value& tool : *client_tools) {
+  if (json::Value* client_tools = body.find("tools"); client_tools != nullptr && client_tools->is_array()) {
+    for (json::Value& tool : client_tools->as_array()) {
       if (tool_name(api, tool) == agent.name) {
         if (!replaced) tools.push_back(wire::agent_tool(api, agent));
         replaced = true;
         continue;
       }
-      tools.push_back(tool);
+      tools.push_back(std::move(tool));
     }
   }
   if (!replaced) tools.push_back(wire::agent_tool(api, agent));
@@ -122,10 +122,10 @@ void set_native_format(Api api, json::Value& body, const Agent& agent) {
 
 }  // namespace
 
-json::Value build_upstream_request(Api api, const json::Value& client_body, const Agent& agent,
+json::Value build_upstream_request(Api api, json::Value client_body, const Agent& agent,
                                    std::string_view base_model, bool upstream_stream,
                                    bool force_agent_tool) {
-  json::Value body = client_body.is_object() ? client_body : json::Value(json::Object{});
+  json::Value body = client_body.is_object() ? std::move(client_body) : json::Value(json::Object{});
   body.set("model", base_model);
 
   if (agent.mode == Mode::Forced && agent.mechanism == Mechanism::Native) {
@@ -147,7 +147,7 @@ json::Value build_upstream_request(Api api, const json::Value& client_body, cons
     tools.push_back(wire::agent_tool(api, agent));
     body.set("tools", std::move(tools));
   } else {
-    body.set("tools", merged_tools(api, client_body, agent));
+    body.set("tools", merged_tools(api, body, agent));
   }
   if (forced) {
     body.set("tool_choice", wire::forced_tool_choice(api, agent.name));

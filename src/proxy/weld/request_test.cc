@@ -252,6 +252,52 @@ TEST(BuildUpstreamRequest, EmptyDescriptionLeftOut) {
             s(*build_upstream_request(Api::OpenAI, body, a, "q", false, false).find("tools")));
 }
 
+TEST(BuildUpstreamRequest, MovedBodyGivesTheSameRequestAsACopiedOne) {
+  // schema_injection passes the parsed client body by std::move; the
+  // result must not depend on whether the body was copied or moved.
+  Agent two_phase = router();
+  two_phase.mode = Mode::TwoPhase;
+  const json::Value client = j(R"({"model":"m__schema=router","messages":[{"role":"user","content":"hi"}],
+    "tools":[{"name":"Bash","input_schema":{}},{"type":"function","function":{"name":"router"}},{"name":"router"}],
+    "thinking":{"type":"enabled"},"stream_options":{"include_usage":false}})");
+  for (Api api : {Api::Anthropic, Api::OpenAI}) {
+    for (const Agent& agent : {router(), two_phase}) {
+      for (bool force : {false, true}) {
+        json::Value moved = client;
+        EXPECT_EQ(s(build_upstream_request(api, client, agent, "m", true, force)),
+                  s(build_upstream_request(api, std::move(moved), agent, "m", true, force)));
+      }
+    }
+  }
+}
+
+TEST(BuildUpstreamRequest, RewritingItsOwnOutputChangesNothing) {
+  // The two-phase forced follow-up rewrites the request it just sent.
+  Agent two_phase = router();
+  two_phase.mode = Mode::TwoPhase;
+  Agent native = router();
+  native.mechanism = Mechanism::Native;
+  const json::Value client = j(R"({"model":"m__schema=router","messages":[{"role":"user","content":"hi"}],
+    "tools":[{"name":"Bash","input_schema":{}},{"type":"function","function":{"name":"Bash"}}],
+    "tool_choice":"auto","thinking":{"type":"enabled"},"response_format":{"type":"text"}})");
+  for (Api api : {Api::Anthropic, Api::OpenAI}) {
+    for (const Agent& agent : {router(), two_phase, native}) {
+      for (bool stream : {false, true}) {
+        json::Value once = build_upstream_request(api, client, agent, "m", stream, true);
+        json::Value twice = build_upstream_request(api, once, agent, "m", stream, true);
+        EXPECT_TRUE(once == twice) << s(once) << "\n" << s(twice);  // members may move to the end
+      }
+    }
+  }
+  // Two-phase, first ask then forced follow-up: the same as forcing at once.
+  for (Api api : {Api::Anthropic, Api::OpenAI}) {
+    json::Value first = build_upstream_request(api, client, two_phase, "m", true, false);
+    json::Value at_once = build_upstream_request(api, client, two_phase, "m", true, true);
+    json::Value followup = build_upstream_request(api, std::move(first), two_phase, "m", true, true);
+    EXPECT_TRUE(at_once == followup) << s(at_once) << "\n" << s(followup);
+  }
+}
+
 TEST(BuildUpstreamRequest, NonObjectBodyBecomesObject) {
   json::Value up = build_upstream_request(Api::Anthropic, j("[1,2]"), router(), "m", false, false);
   EXPECT_EQ("m", up.find("model")->as_string());

@@ -21,10 +21,13 @@ class AgentRoute final : public Filter {
                                        body.error().where;
       return reply_error(ex, 400, "invalid_request_error", message);
     }
-    ex.client_body = std::move(*body);
-    const json::Value* stream = ex.client_body.find("stream");
+    ex.upstream_body = std::move(*body);
+    const json::Value* stream = ex.upstream_body.find("stream");
     ex.client_stream = stream != nullptr && stream->is_bool() && stream->as_bool();
-    const json::Value* model = ex.client_body.find("model");
+    const json::Value* options = ex.upstream_body.find("stream_options");
+    const json::Value* include = options != nullptr ? options->find("include_usage") : nullptr;
+    ex.client_usage_chunk = include != nullptr && include->is_bool() && include->as_bool();
+    const json::Value* model = ex.upstream_body.find("model");
     if (model != nullptr && model->is_string()) ex.client_model = model->as_string();
     ex.base_model = ex.client_model;
     std::string agent_name;

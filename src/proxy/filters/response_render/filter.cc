@@ -8,12 +8,6 @@
 namespace weld::proxy::filters {
 namespace {
 
-bool wants_usage_chunk(const json::Value& client_body) {
-  const json::Value* options = client_body.find("stream_options");
-  const json::Value* include = options ? options->find("include_usage") : nullptr;
-  return include != nullptr && include->is_bool() && include->as_bool();
-}
-
 class ResponseRender final : public Filter {
  public:
   FilterAction on_request(Exchange& ex) override {
@@ -28,7 +22,7 @@ class ResponseRender final : public Filter {
       ex.outcome = "pass_back";
       if (ex.client_stream) {
         ex.reply.stream_frames = render_pass_back_stream(ex.api, ex.candidate, ex.usage, ex.client_model,
-                                                         wants_usage_chunk(ex.client_body));
+                                                         ex.client_usage_chunk);
       } else {
         ex.reply.body = json::serialize(render_pass_back(ex.api, ex.candidate, ex.usage, ex.client_model));
       }
@@ -39,7 +33,7 @@ class ResponseRender final : public Filter {
       // OpenAI clients that asked for stream_options.include_usage get the
       // final usage chunk (and "usage": null on the others), as OpenAI sends.
       ex.reply.stream_frames = render_stream(ex.api, ex.candidate, ex.verdict.text, ex.usage, ex.client_model,
-                                             ex.api == Api::OpenAI && wants_usage_chunk(ex.client_body));
+                                             ex.api == Api::OpenAI && ex.client_usage_chunk);
     } else {
       ex.reply.body = render_response(ex.api, ex.candidate, ex.verdict.text, ex.usage, ex.client_model);
     }

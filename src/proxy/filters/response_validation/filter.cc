@@ -18,11 +18,12 @@ json::Value candidate_value(const Candidate& candidate) {
 }
 
 // Two-phase (SPEC §3.4): the model answered in text; ask once more with the
-// agent tool forced, keeping its text as context.
+// agent tool forced, keeping its text as context. The request just sent is
+// rewritten in place (build_upstream_request is idempotent on its output):
+// the conversation so far, retry turns included, is not copied.
 void prepare_forced_followup(Exchange& ex) {
-  json::Value body = build_upstream_request(ex.api, ex.client_body, *ex.agent, ex.base_model,
+  json::Value body = build_upstream_request(ex.api, std::move(ex.upstream_body), *ex.agent, ex.base_model,
                                             /*upstream_stream=*/true, /*force_agent_tool=*/true);
-  if (ex.api == Api::OpenAI) body.set("stream_options", json::Object{{"include_usage", true}});
   json::Value* messages = body.find("messages");
   if (messages != nullptr && messages->is_array()) {
     json::Value assistant = ex.candidate.assistant_message;

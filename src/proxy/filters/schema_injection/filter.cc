@@ -16,7 +16,7 @@ class SchemaInjection final : public Filter {
     // Streaming upstream: build_upstream_request also asks an OpenAI
     // upstream for the usage chunk (stream_options.include_usage).
     bool force = ex.agent->mode == Mode::Forced;
-    ex.upstream_body = build_upstream_request(ex.api, ex.client_body, *ex.agent, ex.base_model,
+    ex.upstream_body = build_upstream_request(ex.api, std::move(ex.upstream_body), *ex.agent, ex.base_model,
                                               /*upstream_stream=*/true, force);
     return FilterAction::Continue;
   }

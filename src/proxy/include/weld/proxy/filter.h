@@ -60,17 +60,22 @@ enum class FilterAction {
 struct Exchange {
   // Set by the core before on_request.
   Api api = Api::Anthropic;
-  std::string_view raw_body;           ///< the client's body as received
+  /// The client's body as received; valid during on_request only (the core
+  /// releases it once the request is welded).
+  std::string_view raw_body;
   std::string_view agent_header;       ///< X-Agent-Name ("" when absent)
   RegistryPtr registry;                ///< snapshot for this request
 
   // Set by filters.
-  json::Value client_body;             ///< parsed client request
   bool client_stream = false;          ///< the client asked for SSE
+  bool client_usage_chunk = false;     ///< the client set stream_options.include_usage
   std::string client_model;            ///< `model` as the client sent it
   std::string base_model;              ///< without the suffix
   const Agent* agent = nullptr;        ///< resolved agent (owned by registry)
-  json::Value upstream_body;           ///< the next attempt's request body
+  /// The next attempt's request body. agent_route parses the client's
+  /// body into it; schema_injection welds the agent onto it in place (the
+  /// client's conversation is held once, not copied); retries append to it.
+  json::Value upstream_body;
   std::string keepalive;               ///< frame to send while waiting ("" = none)
   bool forced_followup = false;        ///< two-phase: the forced ask was sent
   Candidate candidate;                 ///< last upstream answer, reduced

@@ -97,7 +97,10 @@ std::optional<ModelTag> parse_model_tag(std::string_view model);
 /// upstream requests ask for `stream_options.include_usage`; non-streaming
 /// ones drop `stream_options` (OpenAI rejects it without `stream`).
 /// Everything else (messages, system, max_tokens, temperature, metadata…) is
-/// kept in the client's key order.
+/// kept in the client's key order. The body is taken by value: pass it with
+/// `std::move` to rewrite it in place (a long conversation is then not
+/// copied); an upstream request built here can be passed back in (the
+/// two-phase forced follow-up does): the rewrite is idempotent.
 ///
 /// Mechanism (SPEC §4), forced mode only: `Native` offers no tool and sets
 /// the provider's own format instead (Anthropic `output_config.format`
@@ -109,7 +112,7 @@ std::optional<ModelTag> parse_model_tag(std::string_view model);
 ///   json::Value up = build_upstream_request(Api::Anthropic, body, agent, tag->base_model,
 ///                                           /*upstream_stream=*/false, /*force_agent_tool=*/false);
 /// \endcode
-json::Value build_upstream_request(Api api, const json::Value& client_body, const Agent& agent,
+json::Value build_upstream_request(Api api, json::Value client_body, const Agent& agent,
                                    std::string_view base_model, bool upstream_stream,
                                    bool force_agent_tool);
 
