@@ -10,7 +10,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 bench=${1:-$here/../../build-rel/bench/json/weld_json_bench}
 impls=${2:-weld nlohmann simdjson}
-docs=${3:-canned chat_small chat_tools helm-chart-lock ui5-manifest cmake-presets krakend_schema}
+docs=${3:-canned chat_small chat_tools chat_long helm-chart-lock ui5-manifest cmake-presets krakend_schema}
 printf '%-10s %-16s %-9s %14s %12s\n' op document impl instr/doc allocs/doc
 for op in parse serialize; do
   for doc in $docs; do

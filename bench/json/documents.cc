@@ -1,6 +1,6 @@
 // What is measured: the proxy's tagged-path traffic (the canned OpenAI chat
-// completion of bench/proxy, a minimal tagged chat request, and a 3.3 KB
-// request with tools and a 2 KB history) and some jsonschema-benchmark
+// completion of bench/proxy, a minimal tagged chat request, a 3.3 KB
+// request with tools and a 2 KB history, and a 52 KB conversation) and some jsonschema-benchmark
 // instances (read from WELD_DATA_DIR at run time, never copied): small
 // (helm-chart-lock), mid-size (ui5-manifest, cmake-presets) and one large
 // schema (krakend, 373 KB).
@@ -49,6 +49,25 @@ Document single(std::string name, std::string about, const std::string& path) {
   return doc;
 }
 
+// A coding agent's long conversation, as bench/proxy/post.lua builds it with
+// HISTORY=100: 100 earlier turns of 500 characters, then the question.
+Document long_conversation() {
+  std::string turn_text;
+  while (turn_text.size() < 500) turn_text += "The customer wrote about an order and a refund. ";
+  turn_text.resize(500);
+  std::string text = R"({"model":"bench__schema=router","messages":[)";
+  for (int i = 1; i <= 100; ++i) {
+    text += R"({"role":")";
+    text += i % 2 == 1 ? "user" : "assistant";
+    text += R"(","content":")" + turn_text + R"("},)";
+  }
+  text += R"({"role":"user","content":"Route this: I want my money back."}]})";
+  Document doc{"chat_long", "OpenAI chat request, 100 turns of 500 characters (52 KB, post.lua HISTORY=100)", {}, 0};
+  doc.bytes = text.size();
+  doc.texts.push_back(padded(text));
+  return doc;
+}
+
 Document instances(const std::string& data_dir, const std::string& dataset, std::size_t limit) {
   Document doc{dataset, "first " + std::to_string(limit) + " instances of jsonschema-benchmark/" + dataset, {}, 0};
   std::istringstream lines(read_file(data_dir + "/jsonschema-benchmark/schemas/" + dataset + "/instances.jsonl"));
@@ -72,6 +91,7 @@ std::vector<Document> load_documents() {
                         source + "/bench/json/data/chat_request_small.json"));
   docs.push_back(single("chat_tools", "OpenAI chat request, 3 tools + 9 messages (2 KB history)",
                         source + "/bench/json/data/chat_request_tools.json"));
+  docs.push_back(long_conversation());
   docs.push_back(instances(data, "helm-chart-lock", 200));
   docs.push_back(instances(data, "ui5-manifest", 100));
   docs.push_back(instances(data, "cmake-presets", 100));

@@ -14,6 +14,7 @@
 #include "reference_json.h"
 #include "weld/json/parse.h"
 #include "weld/json/serialize.h"
+#include "weld/json/utf8.h"
 
 namespace weld::json {
 namespace {
@@ -99,13 +100,15 @@ TEST(ParseDiff, EveryPrefixAndOneByteCorruption) {
 }
 
 TEST(ParseDiff, StringsWithASpecialByteAtEveryPosition) {
-  // Every length up to 40 (runs shorter and longer than the 8-byte scans),
-  // with one byte of each class at every position, as a JSON string literal
-  // (raw and escaped) and through write_string.
+  // Every length up to 56 (runs shorter and longer than the 8- and 16-byte
+  // scans, and several blocks), with one byte of each class at every
+  // position, as a JSON string literal (raw and escaped), through
+  // write_string, and as a Value whose string has spare capacity (the
+  // serializer scans past size() inside the capacity and masks it off).
   const std::string specials[] = {"\"", "\\", "\\n", "\\u0041", "\\ud83d\\ude00", std::string(1, '\x00'), "\x1f",
                                   "\x7f", "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80", "\xc3", "\xed\xa0\x80",
                                   "\xff", "/", "\\/", "\\x"};
-  for (std::size_t length = 0; length <= 40; ++length) {
+  for (std::size_t length = 0; length <= 56; ++length) {
     for (std::size_t at = 0; at <= length; ++at) {
       for (const std::string& special : specials) {
         std::string body(length, 'a');
@@ -118,6 +121,17 @@ TEST(ParseDiff, StringsWithASpecialByteAtEveryPosition) {
         write_string(fast, body);
         reference::write_string(slow, body);
         EXPECT_EQ(slow, fast) << body;
+        if (!is_valid_utf8(body)) continue;  // a Value's strings are valid UTF-8
+        std::string expected;
+        reference::write_string(expected, body);
+        for (std::size_t spare : {0, 1, 7, 8, 15, 16, 31}) {
+          std::string text;
+          text.reserve(body.size() + spare);
+          text.assign(body);
+          // Bytes to escape past the terminator (itself one), up to the capacity.
+          std::memset(text.data() + text.size() + 1, '"', text.capacity() - text.size());
+          EXPECT_EQ(expected, serialize(Value(std::move(text)))) << body << " spare " << spare;
+        }
       }
     }
   }

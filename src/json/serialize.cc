@@ -7,11 +7,16 @@
 #include <cstdint>
 #include <cstring>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 // Speed notes (docs/bench-json.md has the figures): the proxy serializes every
 // tagged request and reply, so the writer sizes the output once from a cheap
 // walk of the value (exact when no string needs escapes), then writes through
 // a raw pointer instead of growing the string piece by piece; strings are
-// scanned 8 bytes at a time for the bytes to escape and copied in whole runs.
+// scanned 16 bytes at a time (SSE2; 8 elsewhere) for the bytes to escape and
+// copied in whole runs.
 // The output is byte for byte what the plain writer produced: parse_diff_test.cc
 // and fuzz/json_diff_fuzz.cc compare it with a frozen copy (reference_json.h).
 
@@ -88,9 +93,10 @@ constexpr struct EscapeTable {
 } kEscapeTable;
 
 // A string to write, and how many bytes from its start may be read: when it
-// lives in a std::string that is its capacity (the buffer is allocated that
-// far, at least 15 bytes), which lets short strings be scanned as one 8-byte
-// word; the bytes past size() are masked off.
+// lives in a std::string that is its capacity plus the terminator's byte
+// (libstdc++ allocates that far, and a short string's own buffer is 16
+// bytes), which lets short strings be scanned as one block; the bytes past
+// size() are masked off.
 struct Source {
   const char* data;
   std::size_t size;
@@ -104,10 +110,35 @@ inline std::uint64_t load_word(const char* p) {
 }
 
 // Copies s[from..] to `p` up to the first byte to escape; returns that byte's
-// index (s.size when none). Copies 8 bytes at a time, so it may write up to
-// 8 bytes past the copied run (the caller reserves that slack).
+// index (s.size when none). Copies 16 (or 8) bytes at a time, so it may write
+// up to 16 bytes past the copied run (the caller reserves that slack).
 inline std::size_t copy_run(const Source& s, std::size_t from, char* p) {
   std::size_t i = from;
+#if defined(__SSE2__)
+  // 16 bytes at a time. Control characters are the bytes b with
+  // max(b, 0x1F) == 0x1F (an unsigned compare; non-ASCII is copied as is).
+  const __m128i quote = _mm_set1_epi8('"');
+  const __m128i backslash = _mm_set1_epi8('\\');
+  const __m128i last_control = _mm_set1_epi8(0x1F);
+  for (; i + 16 <= s.size; i += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data + i));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p + (i - from)), v);
+    const __m128i escape = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
+                                        _mm_cmpeq_epi8(_mm_max_epu8(v, last_control), last_control));
+    if (const auto mask = static_cast<unsigned>(_mm_movemask_epi8(escape))) return i + std::countr_zero(mask);
+  }
+  if (i == s.size) return i;
+  if (i + 16 <= s.readable) {
+    // Fewer than 16 bytes left, but 16 readable (every short string): one
+    // block, the bytes past the end masked off.
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data + i));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p + (i - from)), v);
+    const __m128i escape = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
+                                        _mm_cmpeq_epi8(_mm_max_epu8(v, last_control), last_control));
+    const unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(escape)) & ((1u << (s.size - i)) - 1);
+    return mask != 0 ? i + std::countr_zero(mask) : s.size;
+  }
+#endif
   if constexpr (std::endian::native == std::endian::little) {
     for (; i + 8 <= s.size; i += 8) {
       const std::uint64_t word = load_word(s.data + i);
@@ -145,7 +176,7 @@ inline std::size_t copy_run(const Source& s, std::size_t from, char* p) {
   static constexpr char kHex[] = "0123456789abcdef";
   // Room for the common case (nothing to escape) and copy_run's slack; each
   // escape asks for more.
-  constexpr std::size_t kSlack = 8;
+  constexpr std::size_t kSlack = 16;
   char* p = w.reserve(s.size + 4 + kSlack);
   if (before != 0) *p++ = before;
   *p++ = '"';
@@ -180,7 +211,7 @@ inline std::size_t copy_run(const Source& s, std::size_t from, char* p) {
   w.commit_to(p);
 }
 
-inline Source source_of(const std::string& s) { return {s.data(), s.size(), s.capacity()}; }
+inline Source source_of(const std::string& s) { return {s.data(), s.size(), s.capacity() + 1}; }
 
 void write_real(Writer& w, double d) {
   if (!std::isfinite(d)) {  // not representable in JSON; JSON.stringify writes null
