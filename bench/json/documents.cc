@@ -62,7 +62,7 @@ Document long_conversation() {
     text += R"(","content":")" + turn_text + R"("},)";
   }
   text += R"({"role":"user","content":"Route this: I want my money back."}]})";
-  Document doc{"chat_long", "OpenAI chat request, 100 turns of 500 characters (52 KB, post.lua HISTORY=100)", {}, 0};
+  Document doc{"chat_long", "OpenAI chat request, 100 turns of 500 characters (53 KB, post.lua HISTORY=100)", {}, 0};
   doc.bytes = text.size();
   doc.texts.push_back(padded(text));
   return doc;

@@ -7,7 +7,11 @@ const server = http.createServer((req, res) => {
   req.resume();
   req.on('end', () => {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    res.write('event: message_start\ndata: {"type":"message_start"}\n\n');
+    // A complete message_start (weld's tagged path reads it; a bare one is
+    // a malformed stream and would end the request at once).
+    res.write('event: message_start\ndata: {"type":"message_start","message":{"id":"msg_hold","type":"message",' +
+      '"role":"assistant","model":"bench","content":[],"stop_reason":null,"stop_sequence":null,' +
+      '"usage":{"input_tokens":1,"output_tokens":0}}}\n\n');
     const timer = setInterval(() => res.write(': still here\n\n'), 10000);
     res.on('close', () => clearInterval(timer));
   });

@@ -264,8 +264,11 @@ awaitable<std::optional<Error>> Session::attempt(Request& req, Exchange& ex, Fil
     }
     return true;
   };
-  // On the heap: an array here would make every attempt's coroutine frame 8 KiB larger.
-  std::string buffer(8192, '\0');
+  // On the heap (an array would enlarge every attempt's coroutine frame),
+  // and small while the model is slow: an open stream mostly waits. A read
+  // that fills it doubles it, up to kMaxStreamPiece.
+  constexpr std::size_t kMaxStreamPiece = 16384;
+  std::string buffer(1024, '\0');
   error_code ec;
   current_upstream_ = connection.get();
   bool stop = false;
@@ -276,6 +279,7 @@ awaitable<std::optional<Error>> Session::attempt(Request& req, Exchange& ex, Fil
     const std::size_t n = buffer.size() - parser->get().body().size;
     if (n > 0 && !client_gone_) stop = !feed(std::string_view(buffer.data(), n));
     if (ec || client_gone_) break;
+    if (n == buffer.size() && buffer.size() < kMaxStreamPiece) buffer.resize(buffer.size() * 2);
   }
   current_upstream_ = nullptr;
   if (client_gone_) co_return Error{"cancelled", "the client went away", ""};

@@ -197,6 +197,32 @@ test('streaming clients get a well-formed text stream', async () => {
   assert.equal(chunks.map((c) => c.data.choices?.[0]?.finish_reason).filter(Boolean).at(-1), 'stop');
 });
 
+test('a long conversation reaches the upstream intact and a large answer comes back whole', async () => {
+  // ~300 KB of history (non-ASCII and escapes included): the proxy holds it
+  // once and welds the agent onto it in place. The answer's 200 KB summary
+  // arrives in large SSE reads, through the growing stream buffer.
+  const turns = [];
+  for (let i = 0; i < 600; i++) {
+    turns.push({ role: i % 2 ? 'assistant' : 'user', content: `turn ${i} h\u00e9 "quoted" \\ ` + 'y'.repeat(470) });
+  }
+  const summary = 'The summary \u00e9 "with quotes". '.repeat(6000);
+  const ticket = { title: 't', category: 'bug', priority: 'low', component: 'docs', summary };
+  for (const [path, body] of [
+    ['/v1/messages', anthropicRequest('m__schema=ticket', { messages: turns })],
+    ['/v1/chat/completions', openaiRequest('m__schema=ticket', { messages: turns })],
+  ]) {
+    await fake.reset({ responses: [{ tool_calls: [{ name: 'ticket', arguments: ticket }] }] });
+    const r = await postJson(`${proxy.url}${path}`, body);
+    assert.equal(r.status, 200, r.text.slice(0, 300));
+    const text = path === '/v1/messages' ? r.json.content[0].text : r.json.choices[0].message.content;
+    assert.deepEqual(JSON.parse(text), ticket);
+    const [sent] = await fake.requests();
+    assert.deepEqual(sent.body.messages, turns);
+    assert.equal(sent.body.model, 'm');
+    assert.equal(sent.body.tools.length, 1);
+  }
+});
+
 test('the access log names the agent and the attempts, without bodies', async () => {
   await fake.reset({ responses: [routerCall('dance'), routerCall('refund')] });
   const count = proxy.accessLogs().length;
