@@ -43,8 +43,7 @@ awaitable<void> Session::relay(Request& req, RequestLog& log) {
   // The request is with the upstream now and is never sent again: a long
   // conversation's body is not held while a stream stays open for minutes.
   std::string().swap(req.body());
-  auto& response = parser->get();
-  const int status = response.result_int();
+  const int status = parser->status();
   const bool no_body = has_no_body(status, head_request);
   const bool known_length = parser->content_length().has_value();
   const bool chunked = !no_body && !known_length && !client_is_http10_;
@@ -55,16 +54,9 @@ awaitable<void> Session::relay(Request& req, RequestLog& log) {
   out += "HTTP/1.1 ";
   out += std::to_string(status);
   out += ' ';
-  out += response.reason();
+  out += parser->reason();
   out += "\r\n";
-  for (const auto& field : response) {
-    if (is_hop_by_hop(field.name())) continue;
-    std::string_view name = field.name_string();
-    out += name;
-    out += ": ";
-    out += field.value();
-    out += "\r\n";
-  }
+  out += parser->relayed_fields();
   if (chunked) out += "Transfer-Encoding: chunked\r\n";
   out += connection_header();
   out += "\r\n";
@@ -85,10 +77,10 @@ awaitable<void> Session::relay(Request& req, RequestLog& log) {
     const std::size_t base = out.size();
     const std::size_t piece = next_body_piece(*parser, kRelayBuffer);
     out.resize(base + piece);
-    response.body().data = out.data() + base;
-    response.body().size = piece;
+    parser->body().data = out.data() + base;
+    parser->body().size = piece;
     ec = co_await connection->read_some(*parser, config.upstream_timeout);
-    const std::size_t n = piece - response.body().size;
+    const std::size_t n = piece - parser->body().size;
     out.resize(base + n);
     if (n > 0 && chunked) {
       char hex[32];

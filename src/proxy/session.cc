@@ -278,7 +278,7 @@ awaitable<void> Session::serve_ready(RequestLog& log) {
       co_await open_upstream(head, {}, parser, connection, false, probe_timeout, probe_timeout);
   std::string body;
   if (!error) {
-    int status = parser->get().result_int();
+    int status = parser->status();
     std::string discard;
     error_code ec = co_await read_body(*connection, *parser, discard, 1u << 20, probe_timeout);
     if (!ec) release_upstream(std::move(connection), *parser);
@@ -511,10 +511,10 @@ awaitable<error_code> Session::read_body(UpstreamConnection& connection, Respons
     if (chunked_piece < kMaxBodyPiece) chunked_piece *= 2;  // a whole body of unknown length: grow
     const std::size_t base = out.size();
     out.resize(base + piece);
-    parser.get().body().data = out.data() + base;
-    parser.get().body().size = piece;
+    parser.body().data = out.data() + base;
+    parser.body().size = piece;
     ec = co_await connection.read_some(parser, timeout);
-    out.resize(base + (piece - parser.get().body().size));
+    out.resize(base + (piece - parser.body().size));
     if (out.size() > limit) {
       ec = http::error::body_limit;
       break;

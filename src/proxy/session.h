@@ -18,7 +18,7 @@
 namespace weld::proxy {
 
 using Request = http::request<http::string_body>;
-using ResponseParser = http::response_parser<http::buffer_body>;
+using ResponseParser = UpstreamParser;
 
 /// What the access log says about one request (no bodies, no keys).
 struct RequestLog {
@@ -116,8 +116,5 @@ class Session final : public Ticking {
   asio::steady_timer monitor_done_;
   asio::steady_timer wake_;
 };
-
-/// Hop-by-hop headers (RFC 9110 §7.6.1) are never forwarded.
-bool is_hop_by_hop(http::field name);
 
 }  // namespace weld::proxy

@@ -151,7 +151,7 @@ awaitable<error_code> UpstreamConnection::write(std::span<const asio::const_buff
   co_return timed(deadline_, ec);
 }
 
-awaitable<error_code> UpstreamConnection::read_until(http::response_parser<http::buffer_body>& parser, ParseGoal goal,
+awaitable<error_code> UpstreamConnection::read_until(UpstreamParser& parser, ParseGoal goal,
                                                      std::chrono::milliseconds timeout) {
   error_code ec;
   bool armed = false;
@@ -190,12 +190,12 @@ awaitable<error_code> UpstreamConnection::read_until(http::response_parser<http:
   co_return timed(deadline_, ec);
 }
 
-awaitable<error_code> UpstreamConnection::read_header(http::response_parser<http::buffer_body>& parser,
+awaitable<error_code> UpstreamConnection::read_header(UpstreamParser& parser,
                                                       std::chrono::milliseconds timeout) {
   return read_until(parser, ParseGoal::Header, timeout);
 }
 
-awaitable<error_code> UpstreamConnection::read_some(http::response_parser<http::buffer_body>& parser,
+awaitable<error_code> UpstreamConnection::read_some(UpstreamParser& parser,
                                                     std::chrono::milliseconds timeout) {
   return read_until(parser, ParseGoal::Some, timeout);
 }

@@ -12,6 +12,7 @@
 
 #include "asio.h"
 #include "http_read.h"
+#include "upstream_parser.h"
 #include "tick.h"
 #include "weld/base/result.h"
 
@@ -46,10 +47,10 @@ class UpstreamConnection final : public Ticking {
   /// it at once, the common case: no asynchronous operation then).
   awaitable<error_code> write(std::span<const asio::const_buffer> data, std::chrono::milliseconds timeout);
   /// Reads a response header into `parser` within `timeout`.
-  awaitable<error_code> read_header(http::response_parser<http::buffer_body>& parser,
+  awaitable<error_code> read_header(UpstreamParser& parser,
                                     std::chrono::milliseconds timeout);
   /// Reads whatever body is available (at least some) within `timeout`.
-  awaitable<error_code> read_some(http::response_parser<http::buffer_body>& parser,
+  awaitable<error_code> read_some(UpstreamParser& parser,
                                   std::chrono::milliseconds timeout);
   /// Aborts pending operations (client went away, shutdown, timeout).
   void close();
@@ -62,7 +63,7 @@ class UpstreamConnection final : public Ticking {
   std::chrono::steady_clock::time_point idle_since;
 
  private:
-  awaitable<error_code> read_until(http::response_parser<http::buffer_body>& parser, ParseGoal goal,
+  awaitable<error_code> read_until(UpstreamParser& parser, ParseGoal goal,
                                    std::chrono::milliseconds timeout);
   tcp::socket& lowest();
   const tcp::socket& lowest() const;

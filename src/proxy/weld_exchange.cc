@@ -215,8 +215,8 @@ awaitable<std::optional<Error>> Session::attempt(Request& req, Exchange& ex, Fil
   // only ex.upstream_body is kept, from which a retry is serialized again.
   std::string().swap(body);
   if (error) co_return error;
-  ex.upstream_status = parser->get().result_int();
-  std::string_view content_type = parser->get()[http::field::content_type];
+  ex.upstream_status = parser->status();
+  std::string_view content_type = parser->content_type();
   if (ex.upstream_status < 200 || ex.upstream_status >= 300) {
     std::string text;
     error_code ec = co_await read_body(*connection, *parser, text, 1u << 20, config.upstream_timeout);
@@ -273,10 +273,10 @@ awaitable<std::optional<Error>> Session::attempt(Request& req, Exchange& ex, Fil
   current_upstream_ = connection.get();
   bool stop = false;
   while (!parser->is_done() && !stop) {
-    parser->get().body().data = buffer.data();
-    parser->get().body().size = buffer.size();
+    parser->body().data = buffer.data();
+    parser->body().size = buffer.size();
     ec = co_await connection->read_some(*parser, config.upstream_timeout);
-    const std::size_t n = buffer.size() - parser->get().body().size;
+    const std::size_t n = buffer.size() - parser->body().size;
     if (n > 0 && !client_gone_) stop = !feed(std::string_view(buffer.data(), n));
     if (ec || client_gone_) break;
     if (n == buffer.size() && buffer.size() < kMaxStreamPiece) buffer.resize(buffer.size() * 2);
