@@ -102,7 +102,7 @@ void Session::on_tick(Deadline::Clock::time_point now) {
   if (want_monitor_ && !monitoring_ && !client_gone_ && ++monitor_ticks_ >= 2) arm_monitor();
 }
 
-awaitable<error_code> Session::read_client(http::request_parser<http::string_body>& parser, ParseGoal goal,
+awaitable<error_code> Session::read_client(ClientRequest& parser, ParseGoal goal,
                                            std::chrono::milliseconds timeout) {
   error_code ec;
   bool armed = false;
@@ -154,7 +154,7 @@ awaitable<void> Session::run() {
     }
     idle_ = false;
     RequestLog log;
-    http::request_parser<http::string_body> parser;
+    ClientRequest parser;
     parser.header_limit(config.max_header_bytes);
     parser.body_limit(config.max_body_bytes);
     ec = co_await read_client(parser, ParseGoal::Header, config.header_timeout);
@@ -164,7 +164,7 @@ awaitable<void> Session::run() {
       break;
     }
     if (ec == http::error::body_limit) {  // the Content-Length alone is over the limit
-      std::string_view target = parser.get().target();
+      std::string_view target = parser.target();
       co_await send_error(target.substr(0, target.find('?')), 413, "request_too_large",
                           "request body is larger than " + std::to_string(config.max_body_bytes) + " bytes", log);
       break;
@@ -181,15 +181,15 @@ awaitable<void> Session::run() {
       co_await send_error("", 400, "invalid_request_error", "malformed HTTP request: " + ec.message(), log);
       break;
     }
-    std::string_view target = parser.get().target();
-    log.method = parser.get().method_string();
+    std::string_view target = parser.target();
+    log.method = parser.method_string();
     log.path = std::string(target.substr(0, target.find('?')));
     if (parser.content_length() && *parser.content_length() > config.max_body_bytes) {
       co_await send_error(log.path, 413, "request_too_large",
                           "request body is larger than " + std::to_string(config.max_body_bytes) + " bytes", log);
       break;
     }
-    if (iequals(parser.get()[http::field::expect], "100-continue")) {
+    if (iequals(parser[http::field::expect], "100-continue")) {
       static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
       if (!co_await write_client(kContinue)) break;
     }
@@ -207,7 +207,7 @@ awaitable<void> Session::run() {
     // A long body grew the read buffer; give it back rather than hold it
     // for the connection's life (it regrows to kHeadRead for the next head).
     if (buffer_.size() == 0 && buffer_.capacity() > kHeadRead) buffer_.shrink_to_fit();
-    Request req = parser.release();
+    Request& req = parser;
     keep_alive_ = req.keep_alive();
     client_is_http10_ = req.version() < 11;
     shared_.metrics.request_started();

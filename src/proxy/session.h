@@ -13,11 +13,12 @@
 #include <vector>
 
 #include "core.h"
+#include "client_request.h"
 #include "http_read.h"
 
 namespace weld::proxy {
 
-using Request = http::request<http::string_body>;
+using Request = ClientRequest;
 using ResponseParser = UpstreamParser;
 
 /// What the access log says about one request (no bodies, no keys).
@@ -77,7 +78,7 @@ class Session final : public Ticking {
   // Client side.
   /// Reads from the client until `parser` reaches `goal` within `timeout`
   /// (beast::error::timeout after it, end_of_stream when the client closed).
-  awaitable<error_code> read_client(http::request_parser<http::string_body>& parser, ParseGoal goal,
+  awaitable<error_code> read_client(ClientRequest& parser, ParseGoal goal,
                                     std::chrono::milliseconds timeout);
   awaitable<bool> write_client(std::span<const asio::const_buffer> buffers);
   awaitable<bool> write_client(std::string_view data);
