@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "http_read.h"
+#include "http_test_util.h"
 
 namespace weld::proxy {
 namespace {
@@ -25,11 +26,7 @@ error_code read_all(ClientRequest& request, std::string_view wire, std::size_t p
         finish_at_eof(request, ec);
         return ec ? ec : http::error::end_of_stream;
       }
-      const std::size_t n = std::min(piece, wire.size() - offset);
-      auto room = buffer.prepare(n);
-      std::memcpy(room.data(), wire.data() + offset, n);
-      buffer.commit(n);
-      offset += n;
+      offset = testing::deliver(buffer, wire, offset, piece);
     }
   }
   return ec;

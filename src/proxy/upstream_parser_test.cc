@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "http_read.h"
+#include "http_test_util.h"
 
 namespace weld::proxy {
 namespace {
@@ -28,11 +29,7 @@ std::string read_all(UpstreamParser& parser, std::string_view wire, std::size_t 
     if (ec) return body;
     if (reached) continue;
     if (offset == wire.size()) break;
-    const std::size_t n = std::min(piece, wire.size() - offset);
-    auto target = buffer.prepare(n);
-    std::memcpy(target.data(), wire.data() + offset, n);
-    buffer.commit(n);
-    offset += n;
+    offset = testing::deliver(buffer, wire, offset, piece);
   }
   return body;
 }
