@@ -35,6 +35,8 @@ int proxy_main(int argc, char** argv) {
       ->default_val(config.upstream);
   app.add_option("--agents", config.agents_path, "Agent registry (agents.json); default: the built-in four shapes");
   app.add_option("--threads", config.threads, "Worker threads (0: one per core)")->default_val(2);
+  app.add_flag("--pin-threads", config.pin_threads,
+               "Pin each worker thread to one CPU (like nginx's worker_cpu_affinity auto)");
   app.add_option("--upstream-timeout", upstream_timeout,
                  "Seconds the upstream may stay silent (before its first byte, or inside a stream)")
       ->default_val(upstream_timeout)->check(CLI::PositiveNumber);

@@ -13,6 +13,8 @@
 
 #include "weld/proxy/server.h"
 
+#include <pthread.h>
+#include <sched.h>
 #include <sys/stat.h>
 
 #include <ctime>
@@ -24,6 +26,18 @@
 
 namespace weld::proxy {
 namespace {
+
+// The CPUs this process may run on (its affinity mask), in order.
+std::vector<int> allowed_cpus() {
+  std::vector<int> cpus;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return cpus;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+    if (CPU_ISSET(cpu, &set)) cpus.push_back(cpu);
+  }
+  return cpus;
+}
 
 struct FileStamp {
   bool exists = false;
@@ -154,8 +168,16 @@ class ServerImpl final : public Server {
       worker->start_ticking();
     }
     std::vector<std::thread> threads;
+    const std::vector<int> cpus = shared_.config.pin_threads ? allowed_cpus() : std::vector<int>{};
     for (auto& worker : workers_) {
-      threads.emplace_back([w = worker.get()] {
+      const int cpu = cpus.empty() ? -1 : cpus[threads.size() % cpus.size()];
+      threads.emplace_back([w = worker.get(), cpu] {
+        if (cpu >= 0) {
+          cpu_set_t set;
+          CPU_ZERO(&set);
+          CPU_SET(cpu, &set);
+          pthread_setaffinity_np(pthread_self(), sizeof set, &set);  // best effort: a refusal leaves it unpinned
+        }
         for (;;) {
           try {
             w->io.run();

@@ -177,3 +177,30 @@ test('weld agents export --claude-code writes sub-agents and a skill', async () 
   for (const name of names) assert.ok(skill.includes(`| \`${name}\` |`), skill);
   assert.ok(skill.includes('`{"options": [{"label": string, "confidence": number 0..1, "reason": string (at most 80 chars)}] (1-3 items), "summary": string (at most 120 chars)}`'), skill);
 });
+
+test('--pin-threads pins each worker thread to one CPU, in turn; without it nothing is pinned', async () => {
+  // CPUs as a list ("0-3,6" -> [0,1,2,3,6]) from /proc's Cpus_allowed_list.
+  const cpusOf = (status) => status.match(/^Cpus_allowed_list:\s*(.*)$/m)[1].split(',').flatMap((part) => {
+    const [a, b] = part.split('-').map(Number);
+    return b === undefined ? [a] : Array.from({ length: b - a + 1 }, (_, i) => a + i);
+  });
+  const tasks = (pid) => fs.readdirSync(`/proc/${pid}/task`).map((tid) => cpusOf(fs.readFileSync(`/proc/${pid}/task/${tid}/status`, 'utf8')));
+  const allowed = cpusOf(fs.readFileSync('/proc/self/status', 'utf8'));
+  const fake = await startFake({ responses: [] });
+  const pinned = await startProxy(fake.url, ['--threads', '3', '--pin-threads']);
+  const plain = await startProxy(fake.url, ['--threads', '3']);
+  try {
+    const single = tasks(pinned.child.pid).filter((cpus) => cpus.length === 1).map((cpus) => cpus[0]);
+    if (allowed.length > 1) {
+      // Three workers on the allowed CPUs in order, cycling; the other threads keep the whole set.
+      assert.deepEqual(single.sort(), [0, 1, 2].map((i) => allowed[i % allowed.length]).sort());
+      assert.ok(tasks(plain.child.pid).every((cpus) => cpus.length === allowed.length));
+    }
+    // Pinned or not, it serves.
+    assert.equal((await fetch(`${pinned.url}/healthz`)).status, 200);
+  } finally {
+    await pinned.stop();
+    await plain.stop();
+    fake.stop();
+  }
+});

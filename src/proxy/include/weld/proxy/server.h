@@ -40,6 +40,13 @@ struct ServerConfig {
   std::string agents_path;
   /// Worker threads (0: the number of cores, at most 2 by default... see cli).
   unsigned threads = 2;
+  /// Pin worker thread i to the i-th CPU the process may run on (cycling
+  /// when there are more threads than CPUs), like nginx's
+  /// `worker_cpu_affinity auto`: a worker is then never migrated, which on a
+  /// busy machine thins the latency tail (docs/bench-proxy.md, "Pinned
+  /// workers"). Off by default: on a machine shared with other busy
+  /// services, a pinned worker cannot move away from them.
+  bool pin_threads = false;
   /// Per-read upstream timeout: time to the first byte, and the longest
   /// silence inside a streamed answer (a stall).
   std::chrono::milliseconds upstream_timeout{300000};
