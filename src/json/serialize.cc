@@ -109,23 +109,29 @@ inline std::uint64_t load_word(const char* p) {
   return word;
 }
 
+#if defined(__SSE2__)
+// One bit per byte of `v` that must be escaped: '"', '\\' and control
+// characters, the bytes b with max(b, 0x1F) == 0x1F (an unsigned compare;
+// non-ASCII is copied as is).
+inline unsigned escape_lanes(__m128i v) {
+  const __m128i last_control = _mm_set1_epi8(0x1F);
+  const __m128i escape = _mm_or_si128(
+      _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+      _mm_cmpeq_epi8(_mm_max_epu8(v, last_control), last_control));
+  return static_cast<unsigned>(_mm_movemask_epi8(escape));
+}
+#endif
+
 // Copies s[from..] to `p` up to the first byte to escape; returns that byte's
 // index (s.size when none). Copies 16 (or 8) bytes at a time, so it may write
 // up to 16 bytes past the copied run (the caller reserves that slack).
 inline std::size_t copy_run(const Source& s, std::size_t from, char* p) {
   std::size_t i = from;
 #if defined(__SSE2__)
-  // 16 bytes at a time. Control characters are the bytes b with
-  // max(b, 0x1F) == 0x1F (an unsigned compare; non-ASCII is copied as is).
-  const __m128i quote = _mm_set1_epi8('"');
-  const __m128i backslash = _mm_set1_epi8('\\');
-  const __m128i last_control = _mm_set1_epi8(0x1F);
-  for (; i + 16 <= s.size; i += 16) {
+  for (; i + 16 <= s.size; i += 16) {  // 16 bytes at a time
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data + i));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(p + (i - from)), v);
-    const __m128i escape = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
-                                        _mm_cmpeq_epi8(_mm_max_epu8(v, last_control), last_control));
-    if (const auto mask = static_cast<unsigned>(_mm_movemask_epi8(escape))) return i + std::countr_zero(mask);
+    if (const unsigned mask = escape_lanes(v)) return i + std::countr_zero(mask);
   }
   if (i == s.size) return i;
   if (i + 16 <= s.readable) {
@@ -133,9 +139,7 @@ inline std::size_t copy_run(const Source& s, std::size_t from, char* p) {
     // block, the bytes past the end masked off.
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data + i));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(p + (i - from)), v);
-    const __m128i escape = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
-                                        _mm_cmpeq_epi8(_mm_max_epu8(v, last_control), last_control));
-    const unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(escape)) & ((1u << (s.size - i)) - 1);
+    const unsigned mask = escape_lanes(v) & ((1u << (s.size - i)) - 1);
     return mask != 0 ? i + std::countr_zero(mask) : s.size;
   }
 #endif
