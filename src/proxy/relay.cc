@@ -16,11 +16,11 @@ bool has_no_body(int status, bool head_request) {
 
 }  // namespace
 
-awaitable<void> Session::relay(Request& req, RequestLog& log) {
+awaitable<void> Session::relay(ClientRequest& req, RequestLog& log) {
   const ServerConfig& config = shared_.config;
   std::string head = upstream_head(req, /*tagged=*/false, req.body().size());
   const bool head_request = req.method() == http::verb::head;
-  std::optional<ResponseParser> parser;
+  std::optional<UpstreamParser> parser;
   std::unique_ptr<UpstreamConnection> connection;
   start_monitor();
   const auto upstream_start = std::chrono::steady_clock::now();

@@ -39,7 +39,7 @@ double seconds_since(std::chrono::steady_clock::time_point t) {
 
 // Removes `__schema=<agent>` from the top-level model of a JSON body, in
 // place; leaves anything else (and unparsable bodies) untouched.
-void strip_model_suffix(Request& req) {
+void strip_model_suffix(ClientRequest& req) {
   Result<json::Value> body = json::parse(req.body());
   if (!body || !body->is_object()) return;
   json::Value* model = body->find("model");
@@ -51,23 +51,6 @@ void strip_model_suffix(Request& req) {
 }
 
 }  // namespace
-
-bool is_hop_by_hop(http::field name) {
-  switch (name) {
-    case http::field::connection:
-    case http::field::keep_alive:
-    case http::field::proxy_connection:
-    case http::field::te:
-    case http::field::trailer:
-    case http::field::transfer_encoding:
-    case http::field::upgrade:
-    case http::field::proxy_authorization:
-    case http::field::proxy_authenticate:
-      return true;
-    default:
-      return false;
-  }
-}
 
 Session::Session(Worker& worker, tcp::socket socket)
     : worker_(worker), shared_(worker.shared), socket_(std::move(socket)),
@@ -154,17 +137,17 @@ awaitable<void> Session::run() {
     }
     idle_ = false;
     RequestLog log;
-    ClientRequest parser;
-    parser.header_limit(config.max_header_bytes);
-    parser.body_limit(config.max_body_bytes);
-    ec = co_await read_client(parser, ParseGoal::Header, config.header_timeout);
+    ClientRequest req;
+    req.header_limit(config.max_header_bytes);
+    req.body_limit(config.max_body_bytes);
+    ec = co_await read_client(req, ParseGoal::Header, config.header_timeout);
     keep_alive_ = false;  // until a request was read completely
     if (ec == http::error::header_limit) {
       co_await send_error("", 431, "invalid_request_error", "request header fields too large", log);
       break;
     }
     if (ec == http::error::body_limit) {  // the Content-Length alone is over the limit
-      std::string_view target = parser.target();
+      std::string_view target = req.target();
       co_await send_error(target.substr(0, target.find('?')), 413, "request_too_large",
                           "request body is larger than " + std::to_string(config.max_body_bytes) + " bytes", log);
       break;
@@ -181,19 +164,19 @@ awaitable<void> Session::run() {
       co_await send_error("", 400, "invalid_request_error", "malformed HTTP request: " + ec.message(), log);
       break;
     }
-    std::string_view target = parser.target();
-    log.method = parser.method_string();
+    std::string_view target = req.target();
+    log.method = req.method_string();
     log.path = std::string(target.substr(0, target.find('?')));
-    if (parser.content_length() && *parser.content_length() > config.max_body_bytes) {
+    if (req.content_length() && *req.content_length() > config.max_body_bytes) {
       co_await send_error(log.path, 413, "request_too_large",
                           "request body is larger than " + std::to_string(config.max_body_bytes) + " bytes", log);
       break;
     }
-    if (iequals(parser[http::field::expect], "100-continue")) {
+    if (iequals(req[http::field::expect], "100-continue")) {
       static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
       if (!co_await write_client(kContinue)) break;
     }
-    ec = co_await read_client(parser, ParseGoal::Message, config.body_timeout);
+    ec = co_await read_client(req, ParseGoal::Message, config.body_timeout);
     if (ec == http::error::body_limit) {
       co_await send_error(log.path, 413, "request_too_large",
                           "request body is larger than " + std::to_string(config.max_body_bytes) + " bytes", log);
@@ -207,7 +190,6 @@ awaitable<void> Session::run() {
     // A long body grew the read buffer; give it back rather than hold it
     // for the connection's life (it regrows to kHeadRead for the next head).
     if (buffer_.size() == 0 && buffer_.capacity() > kHeadRead) buffer_.shrink_to_fit();
-    Request& req = parser;
     keep_alive_ = req.keep_alive();
     client_is_http10_ = req.version() < 11;
     shared_.metrics.request_started();
@@ -229,7 +211,7 @@ awaitable<void> Session::run() {
   socket_.close(ignored);
 }
 
-awaitable<void> Session::handle(Request& req, RequestLog& log) {
+awaitable<void> Session::handle(ClientRequest& req, RequestLog& log) {
   const http::verb method = req.method();
   if (method == http::verb::get || method == http::verb::head) {
     if (log.path == "/healthz") {
@@ -271,7 +253,7 @@ awaitable<void> Session::serve_ready(RequestLog& log) {
   const UpstreamTarget& up = shared_.upstream;
   std::string head = "GET " + up.path_prefix + shared_.config.ready_path + " HTTP/1.1\r\nHost: " + up.host_header +
                      "\r\nAccept: application/json\r\n\r\n";
-  std::optional<ResponseParser> parser;
+  std::optional<UpstreamParser> parser;
   std::unique_ptr<UpstreamConnection> connection;
   const auto probe_timeout = std::min<std::chrono::milliseconds>(shared_.config.connect_timeout, std::chrono::seconds(5));
   std::optional<Error> error =
@@ -393,7 +375,7 @@ awaitable<void> Session::stop_monitor() {
   }
 }
 
-std::string Session::upstream_head(const Request& req, bool tagged, std::size_t body_size) const {
+std::string Session::upstream_head(const ClientRequest& req, bool tagged, std::size_t body_size) const {
   const UpstreamTarget& up = shared_.upstream;
   std::string head;
   head.reserve(512);
@@ -438,7 +420,7 @@ std::string Session::upstream_head(const Request& req, bool tagged, std::size_t 
 }
 
 awaitable<std::optional<Error>> Session::open_upstream(std::string_view head, std::string_view body,
-                                                       std::optional<ResponseParser>& parser,
+                                                       std::optional<UpstreamParser>& parser,
                                                        std::unique_ptr<UpstreamConnection>& connection,
                                                        bool head_request, std::chrono::milliseconds connect_timeout,
                                                        std::chrono::milliseconds read_timeout) {
@@ -499,7 +481,7 @@ awaitable<std::optional<Error>> Session::open_upstream(std::string_view head, st
   co_return Error{"connect", "could not reach the upstream " + where, ""};
 }
 
-awaitable<error_code> Session::read_body(UpstreamConnection& connection, ResponseParser& parser, std::string& out,
+awaitable<error_code> Session::read_body(UpstreamConnection& connection, UpstreamParser& parser, std::string& out,
                                          std::size_t limit, std::chrono::milliseconds timeout) {
   // Straight into `out` (no buffer in the coroutine frame: a large frame is
   // a large allocation per call).
@@ -526,7 +508,7 @@ awaitable<error_code> Session::read_body(UpstreamConnection& connection, Respons
   co_return ec;
 }
 
-void Session::release_upstream(std::unique_ptr<UpstreamConnection> connection, const ResponseParser& parser) {
+void Session::release_upstream(std::unique_ptr<UpstreamConnection> connection, const UpstreamParser& parser) {
   if (connection && parser.is_done() && parser.keep_alive() && connection->is_open()) {
     worker_.pool.put(std::move(connection));
   }

@@ -18,9 +18,6 @@
 
 namespace weld::proxy {
 
-using Request = ClientRequest;
-using ResponseParser = UpstreamParser;
-
 /// What the access log says about one request (no bodies, no keys).
 struct RequestLog {
   std::string_view method;
@@ -49,31 +46,31 @@ class Session final : public Ticking {
   void on_tick(Deadline::Clock::time_point now) override;
 
  private:
-  awaitable<void> handle(Request& req, RequestLog& log);
+  awaitable<void> handle(ClientRequest& req, RequestLog& log);
   awaitable<void> serve_ready(RequestLog& log);
 
   // relay.cc: untagged requests.
-  awaitable<void> relay(Request& req, RequestLog& log);
+  awaitable<void> relay(ClientRequest& req, RequestLog& log);
 
   // weld_exchange.cc: tagged requests through the filter chain.
-  awaitable<void> weld(Request& req, Api api, std::string_view agent_header, RequestLog& log);
-  awaitable<void> run_attempts(Request& req, Exchange& ex, FilterChain& chain, RequestLog& log);
+  awaitable<void> weld(ClientRequest& req, Api api, std::string_view agent_header, RequestLog& log);
+  awaitable<void> run_attempts(ClientRequest& req, Exchange& ex, FilterChain& chain, RequestLog& log);
   // Logs an exception thrown by the attempts and answers 500 in the client's shape.
   void internal_error(std::exception_ptr failure, Exchange& ex);
-  awaitable<std::optional<Error>> attempt(Request& req, Exchange& ex, FilterChain& chain, FilterAction& action);
+  awaitable<std::optional<Error>> attempt(ClientRequest& req, Exchange& ex, FilterChain& chain, FilterAction& action);
 
   // Upstream: sends head+body and reads the response header, retrying once
   // on a pooled connection that turned out to be closed.
   awaitable<std::optional<Error>> open_upstream(std::string_view head, std::string_view body,
-                                                std::optional<ResponseParser>& parser,
+                                                std::optional<UpstreamParser>& parser,
                                                 std::unique_ptr<UpstreamConnection>& connection, bool head_request,
                                                 std::chrono::milliseconds connect_timeout,
                                                 std::chrono::milliseconds read_timeout);
   /// Reads the rest of a (small) body into `out`, up to `limit` bytes.
-  awaitable<error_code> read_body(UpstreamConnection& connection, ResponseParser& parser, std::string& out,
+  awaitable<error_code> read_body(UpstreamConnection& connection, UpstreamParser& parser, std::string& out,
                                   std::size_t limit, std::chrono::milliseconds timeout);
-  void release_upstream(std::unique_ptr<UpstreamConnection> connection, const ResponseParser& parser);
-  std::string upstream_head(const Request& req, bool tagged, std::size_t body_size) const;
+  void release_upstream(std::unique_ptr<UpstreamConnection> connection, const UpstreamParser& parser);
+  std::string upstream_head(const ClientRequest& req, bool tagged, std::size_t body_size) const;
 
   // Client side.
   /// Reads from the client until `parser` reaches `goal` within `timeout`

@@ -15,8 +15,24 @@
 
 namespace weld::proxy {
 
-/// True for the hop-by-hop fields a proxy must not pass on (RFC 9110 §7.6.1).
-bool is_hop_by_hop(http::field name);
+/// True for the hop-by-hop fields a proxy must not pass on (RFC 9110 §7.6.1),
+/// in either direction.
+inline bool is_hop_by_hop(http::field name) {
+  switch (name) {
+    case http::field::connection:
+    case http::field::keep_alive:
+    case http::field::proxy_connection:
+    case http::field::te:
+    case http::field::trailer:
+    case http::field::transfer_encoding:
+    case http::field::upgrade:
+    case http::field::proxy_authorization:
+    case http::field::proxy_authenticate:
+      return true;
+    default:
+      return false;
+  }
+}
 
 /// Parses one upstream response. The body goes into a caller-provided buffer
 /// (Beast's buffer_body semantics): set `body()` before each read; a full

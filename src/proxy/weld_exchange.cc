@@ -55,7 +55,7 @@ std::string upstream_status_message(int status, std::string_view body) {
 
 }  // namespace
 
-awaitable<void> Session::weld(Request& req, Api api, std::string_view agent_header, RequestLog& log) {
+awaitable<void> Session::weld(ClientRequest& req, Api api, std::string_view agent_header, RequestLog& log) {
   Exchange ex;
   ex.api = api;
   ex.raw_body = req.body();
@@ -167,7 +167,7 @@ void Session::internal_error(std::exception_ptr failure, Exchange& ex) {
   filters::reply_error(ex, 500, "api_error", "internal error in the proxy");
 }
 
-awaitable<void> Session::run_attempts(Request& req, Exchange& ex, FilterChain& chain, RequestLog& log) {
+awaitable<void> Session::run_attempts(ClientRequest& req, Exchange& ex, FilterChain& chain, RequestLog& log) {
   for (;;) {
     FilterAction action = FilterAction::Continue;
     if (ex.attempts >= kMaxAttempts) {
@@ -202,12 +202,12 @@ awaitable<void> Session::run_attempts(Request& req, Exchange& ex, FilterChain& c
   }
 }
 
-awaitable<std::optional<Error>> Session::attempt(Request& req, Exchange& ex, FilterChain& chain,
+awaitable<std::optional<Error>> Session::attempt(ClientRequest& req, Exchange& ex, FilterChain& chain,
                                                  FilterAction& action) {
   const ServerConfig& config = shared_.config;
   std::string body = json::serialize(ex.upstream_body);
   std::string head = upstream_head(req, /*tagged=*/true, body.size());
-  std::optional<ResponseParser> parser;
+  std::optional<UpstreamParser> parser;
   std::unique_ptr<UpstreamConnection> connection;
   std::optional<Error> error = co_await open_upstream(head, body, parser, connection, false, config.connect_timeout,
                                                       config.upstream_timeout);
