@@ -16,6 +16,7 @@
 
 #include "../src/proxy/client_request.h"
 #include "../src/proxy/http_read.h"
+#include "../src/proxy/http_test_util.h"
 #include "weld/provider/sse.h"
 #include "weld/proxy/server.h"
 #include "weld/proxy/tag_scan.h"
@@ -48,11 +49,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         failed = true;
         break;
       }
-      const std::size_t n = std::min(piece, size - at);
-      auto room = buffer.prepare(n);
-      std::copy_n(input.data() + at, n, static_cast<char*>(room.data()));
-      buffer.commit(n);
-      at += n;
+      at = weld::proxy::testing::deliver(buffer, input, at, piece);
     }
     if (failed) break;
   }

@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "../src/proxy/http_read.h"
+#include "../src/proxy/http_test_util.h"
 #include "../src/proxy/upstream_parser.h"
 
 namespace http = boost::beast::http;
@@ -47,11 +48,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       weld::proxy::finish_at_eof(parser, ec);
       break;
     }
-    const std::size_t n = std::min(piece, input.size() - at);
-    auto target = buffer.prepare(n);
-    std::copy_n(input.data() + at, n, static_cast<char*>(target.data()));
-    buffer.commit(n);
-    at += n;
+    at = weld::proxy::testing::deliver(buffer, input, at, piece);
   }
   if (parser.is_header_done()) {
     std::size_t bytes = parser.relayed_fields().size() + parser.content_type().size() + parser.reason().size();

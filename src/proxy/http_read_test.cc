@@ -2,9 +2,10 @@
 
 #include <gtest/gtest.h>
 
-#include <cstring>
 #include <string>
 #include <string_view>
+
+#include "http_test_util.h"
 
 namespace weld::proxy {
 namespace {
@@ -12,9 +13,7 @@ namespace {
 // Offers `bytes` to `parser` through `buffer`, as the read loops do.
 template <bool isRequest>
 void offer(http::basic_parser<isRequest>& parser, beast::flat_buffer& buffer, std::string_view bytes) {
-  auto room = buffer.prepare(bytes.size());
-  std::memcpy(room.data(), bytes.data(), bytes.size());
-  buffer.commit(bytes.size());
+  testing::deliver(buffer, bytes, 0, bytes.size());
   error_code ec;
   feed_parser(parser, buffer, ParseGoal::Header, ec);
   ASSERT_FALSE(ec) << ec.message();

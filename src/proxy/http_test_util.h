@@ -1,5 +1,6 @@
 #pragma once
-// Test helper: bytes arriving as socket reads deliver them. Tests only.
+// Test helper: bytes arriving as socket reads deliver them. Tests and
+// fuzz targets only.
 
 #include <algorithm>
 #include <cstring>
