@@ -419,8 +419,12 @@ TEST_F(RunLoopTest, AutoProbesOnceAndRemembersPerUpstream) {
   EXPECT_EQ(out.mechanism, "native");
   EXPECT_EQ(out.num_turns, 1);
   EXPECT_EQ(out.usage.input_tokens, 20);  // the probe's tokens count
-  EXPECT_EQ(read_mechanism_cache(cache, "openai http://h/v1 m", std::time(nullptr)), std::optional<bool>(true));
-  EXPECT_EQ(read_mechanism_cache(cache, "openai http://h/v1 other", std::time(nullptr)), std::nullopt);
+  // The run stamps the entry with system_clock; std::time() reads the coarse
+  // clock, which can still show the previous second (a "future" entry).
+  const std::int64_t now =
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  EXPECT_EQ(read_mechanism_cache(cache, "openai http://h/v1 m", now), std::optional<bool>(true));
+  EXPECT_EQ(read_mechanism_cache(cache, "openai http://h/v1 other", now), std::nullopt);
 
   // Remembered: the next run does not probe.
   ScriptedModel second;
