@@ -1,11 +1,12 @@
 # Sourced by bench/proxy/run.sh and cpu.sh: the two nginx servers every proxy
 # benchmark runs against, and the cleanup of what a benchmark started.
-#   start_nginx_pair DIR UP_PORT PROXY_PORT WORKERS [LOCATION_DIRECTIVES]
+#   start_nginx_pair DIR UP_PORT PROXY_PORT WORKERS [LOCATION_DIRECTIVES] [PIN]
 # writes and starts DIR/upstream.conf (1 worker, `return 200` with
 # bench/proxy/canned.json on 127.0.0.1:UP_PORT) and DIR/proxy.conf (WORKERS
 # workers, a plain reverse proxy with upstream keep-alive on
 # 127.0.0.1:PROXY_PORT, plus LOCATION_DIRECTIVES in its location, e.g.
-# `client_body_buffer_size 1m;`); sets NGINX_PROXY_PID (the proxy's master). Logs go to
+# `client_body_buffer_size 1m;`; with PIN=1 its workers are pinned one per
+# CPU, `worker_cpu_affinity auto`); sets NGINX_PROXY_PID (the proxy's master). Logs go to
 # DIR/logs. Every process started is added to `pids`, killed on exit.
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
@@ -18,7 +19,7 @@ nginx_conf_head() {
 }
 
 start_nginx_pair() {
-  local dir=$1 up=$2 proxy=$3 workers=$4 location=${5:-} canned here
+  local dir=$1 up=$2 proxy=$3 workers=$4 location=${5:-} pin=${6:-0} canned here
   here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
   mkdir -p "$dir/logs"
   # nginx strings: escape backslashes (the canned body has \" inside arguments).
@@ -35,7 +36,7 @@ http {
 }
 CONF
   } > "$dir/upstream.conf"
-  { nginx_conf_head proxy "$workers" "$dir"; cat <<CONF
+  { nginx_conf_head proxy "$workers" "$dir"; [ "$pin" = 1 ] && echo 'worker_cpu_affinity auto;'; cat <<CONF
 http {
   access_log off;
   keepalive_requests 10000000;

@@ -12,7 +12,8 @@
 #   on (written to a file) to show what the log costs.
 # Env: DURATION (s per wrk run, default 10), REPEAT (runs per cell, default 3),
 #      STREAMS (default 5000), THREADS (weld/nginx workers, default 2),
-#      PACE_MS (default 10).
+#      PACE_MS (default 10), PIN (1: both proxies pin their workers one per CPU,
+#      nginx with `worker_cpu_affinity auto`, weld with --pin-threads; default 0).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 WELD=${1:-$here/../../build-rel/src/cli/weld}
@@ -22,16 +23,20 @@ STREAMS=${STREAMS:-5000}
 THREADS=${THREADS:-2}
 UP=18101; NGX=18102; WP=18103; HOLD=18104; WH=18105; WL=18106
 PACE_MS=${PACE_MS:-10}
+PIN=${PIN:-0}
+pin_flag=(); [ "$PIN" = 1 ] && pin_flag=(--pin-threads)
 work=$(mktemp -d /tmp/weld-bench-proxy.XXXXXX)
 out=${OUT:-$here/results}
 mkdir -p "$out" "$work/logs"
 ulimit -n "$(ulimit -Hn)"  # 5,000 streams need ~10,000 descriptors in weld
 # shellcheck source=nginx_pair.sh
 source "$here/nginx_pair.sh"
-start_nginx_pair "$work" $UP $NGX "$THREADS"
+start_nginx_pair "$work" $UP $NGX "$THREADS" "" "$PIN"
+echo "PIN=$PIN THREADS=$THREADS DURATION=${DURATION}s REPEAT=$REPEAT; load average $(cut -d' ' -f1-3 /proc/loadavg)" |
+  tee "$out/setup.txt"
 "$WELD" proxy --listen 127.0.0.1:$WP --upstream http://127.0.0.1:$UP --threads "$THREADS" --no-access-log \
-  2> "$work/logs/weld.log" & pids+=($!)
-"$WELD" proxy --listen 127.0.0.1:$WL --upstream http://127.0.0.1:$UP --threads "$THREADS" \
+  "${pin_flag[@]}" 2> "$work/logs/weld.log" & pids+=($!)
+"$WELD" proxy --listen 127.0.0.1:$WL --upstream http://127.0.0.1:$UP --threads "$THREADS" "${pin_flag[@]}" \
   2> "$work/logs/weld-access.log" & pids+=($!)
 sleep 1
 url=/v1/chat/completions
@@ -113,13 +118,14 @@ awk -F'\t' '
     for (r = 1; r <= n_of["nginx@500"]; r++) printf " %.2f", rps_at["weld-untagged@500", r] / rps_at["nginx@500", r]
     printf "\n"
   }' "$out/wrk.tsv" | tee "$out/ratios.txt"
+echo "load average at the end $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$out/setup.txt"
 
 # 5,000 concurrent streams held open through weld (untagged relay, then tagged
 # with keep-alive pings), resident memory measured while they are open.
 node "$here/hold_upstream.mjs" $HOLD > "$work/hold.port" & pids+=($!)
 sleep 0.5
 "$WELD" proxy --listen 127.0.0.1:$WH --upstream http://127.0.0.1:$HOLD --threads "$THREADS" --no-access-log \
-  --keepalive 1 --idle-timeout 300 2> "$work/logs/weld-hold.log" & weld_hold=$!; pids+=($weld_hold)
+  "${pin_flag[@]}" --keepalive 1 --idle-timeout 300 2> "$work/logs/weld-hold.log" & weld_hold=$!; pids+=($weld_hold)
 sleep 0.5
 rss() { awk '/VmRSS/ { print $2 }' /proc/$1/status; }
 echo "weld idle RSS: $(rss $weld_hold) kB" | tee "$out/streams.txt"
