@@ -18,7 +18,9 @@ bool is_json_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '
 }  // namespace
 
 bool may_be_suffix_tagged(std::string_view body) {
-  // Cheapest rejection first: no suffix anywhere, no tag.
+  // Cheapest rejection first: no suffix anywhere, no tag. (An empty body
+  // may have a null data(), which memmem must not be given.)
+  if (body.size() < kSuffix.size()) return false;
   if (::memmem(body.data(), body.size(), kSuffix.data(), kSuffix.size()) == nullptr) return false;
   std::size_t from = 0;
   while (from < body.size()) {

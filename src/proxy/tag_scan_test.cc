@@ -14,6 +14,7 @@ TEST(TagScan, FindsTheSuffixInTheModelValue) {
 TEST(TagScan, UntaggedBodies) {
   EXPECT_FALSE(may_be_suffix_tagged(R"({"model":"qwen","messages":[]})"));
   EXPECT_FALSE(may_be_suffix_tagged(""));
+  EXPECT_FALSE(may_be_suffix_tagged(std::string_view()));  // no body: a null data() (UBSan checks memmem's argument)
   EXPECT_FALSE(may_be_suffix_tagged("__schema="));
   // The suffix inside message text, not in a model value.
   EXPECT_FALSE(may_be_suffix_tagged(R"({"model":"qwen","messages":[{"content":"use m__schema=x"}]})"));
