@@ -84,38 +84,74 @@ bool read_file(const std::filesystem::path& path, std::string& out) {
   return true;
 }
 
+// The seed itself, 16 truncations spread over its length, and 16 copies
+// with a few bytes overwritten, a token spliced in or a range cut out.
+void run_variants(const std::string& seed, Rng& rng) {
+  run(seed);
+  for (std::size_t i = 1; i <= 16; ++i) run(seed.substr(0, seed.size() * i / 17));
+  for (int i = 0; i < 16; ++i) {
+    std::string variant = seed;
+    const std::size_t at = variant.empty() ? 0 : rng.below(variant.size());
+    switch (rng.below(3)) {
+      case 0:
+        for (std::size_t b = 0; b < 1 + rng.below(4) && !variant.empty(); ++b) {
+          variant[rng.below(variant.size())] = static_cast<char>(rng.next() >> 56);
+        }
+        break;
+      case 1:
+        variant.insert(at, kTokens[rng.below(std::size(kTokens))]);
+        break;
+      default:
+        variant.erase(at, 1 + rng.below(64));
+        break;
+    }
+    run(variant);
+  }
+}
+
+bool read_files(const char* arg, std::vector<std::string>& inputs) {
+  std::error_code ec;
+  std::vector<std::filesystem::path> files;
+  if (std::filesystem::is_directory(arg, ec)) {
+    for (const auto& entry : std::filesystem::directory_iterator(arg, ec)) {
+      if (entry.is_regular_file()) files.push_back(entry.path());
+    }
+  } else {
+    files.emplace_back(arg);
+  }
+  for (const auto& file : files) {
+    std::string input;
+    if (!read_file(file, input)) {
+      std::fprintf(stderr, "cannot read %s\n", file.string().c_str());
+      return false;
+    }
+    inputs.push_back(std::move(input));
+  }
+  return true;
+}
+
 }  // namespace
 
+/// `weld_<name>_replay`                      3,000 generated inputs
+/// `weld_<name>_replay --mutate SEED...`     the same, then each seed file and 32 variants of it
+/// `weld_<name>_replay FILE|DIR...`          each file exactly as it is (a crash, a corpus)
 int main(int argc, char** argv) {
-  std::size_t count = 0;
-  if (argc == 1) {
+  const bool mutate = argc > 1 && std::string_view(argv[1]) == "--mutate";
+  std::vector<std::string> inputs;
+  for (int i = mutate ? 2 : 1; i < argc; ++i) {
+    if (!read_files(argv[i], inputs)) return 2;
+  }
+  if (argc == 1 || mutate) {
     Rng rng{0x9e3779b97f4a7c15ULL};
+    std::size_t count = 0;
     for (; count <= 3000; ++count) run(count == 0 ? std::string() : generated_input(rng));
+    for (const std::string& seed : inputs) run_variants(seed, rng);
     std::filesystem::remove(kLastInput);
-    std::printf("%zu generated inputs, no crash\n", count);
+    std::printf("%zu generated inputs, %zu seeds with 32 variants each, no crash\n", count, inputs.size());
     return 0;
   }
-  for (int i = 1; i < argc; ++i) {
-    std::error_code ec;
-    std::vector<std::filesystem::path> files;
-    if (std::filesystem::is_directory(argv[i], ec)) {
-      for (const auto& entry : std::filesystem::directory_iterator(argv[i], ec)) {
-        if (entry.is_regular_file()) files.push_back(entry.path());
-      }
-    } else {
-      files.emplace_back(argv[i]);
-    }
-    for (const auto& file : files) {
-      std::string input;
-      if (!read_file(file, input)) {
-        std::fprintf(stderr, "cannot read %s\n", file.string().c_str());
-        return 2;
-      }
-      run(input);
-      ++count;
-    }
-  }
+  for (const std::string& input : inputs) run(input);
   std::filesystem::remove(kLastInput);
-  std::printf("%zu inputs, no crash\n", count);
+  std::printf("%zu inputs, no crash\n", inputs.size());
   return 0;
 }
