@@ -8,6 +8,7 @@
 // inputs shaped like its own, long before a fuzzing campaign runs it.
 // A target that crashes or trips a sanitizer fails the test; the input is
 // left in `replay-last-input.bin` in the working directory.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -93,11 +94,11 @@ void run_variants(const std::string& seed, Rng& rng) {
     std::string variant = seed;
     const std::size_t at = variant.empty() ? 0 : rng.below(variant.size());
     switch (rng.below(3)) {
-      case 0:
-        for (std::size_t b = 0; b < 1 + rng.below(4) && !variant.empty(); ++b) {
-          variant[rng.below(variant.size())] = static_cast<char>(rng.next() >> 56);
-        }
+      case 0: {
+        const std::size_t overwrites = variant.empty() ? 0 : 1 + rng.below(4);
+        for (std::size_t b = 0; b < overwrites; ++b) variant[rng.below(variant.size())] = static_cast<char>(rng.next() >> 56);
         break;
+      }
       case 1:
         variant.insert(at, kTokens[rng.below(std::size(kTokens))]);
         break;
@@ -116,6 +117,9 @@ bool read_files(const char* arg, std::vector<std::string>& inputs) {
     for (const auto& entry : std::filesystem::directory_iterator(arg, ec)) {
       if (entry.is_regular_file()) files.push_back(entry.path());
     }
+    // Directory order is the file system's; sorted, the seeds (and so the
+    // variants drawn after them) are the same on every machine.
+    std::sort(files.begin(), files.end());
   } else {
     files.emplace_back(arg);
   }
