@@ -8,6 +8,8 @@
 # `client_body_buffer_size 1m;`; with PIN=1 its workers are pinned one per
 # CPU, `worker_cpu_affinity auto`); sets NGINX_PROXY_PID (the proxy's master). Logs go to
 # DIR/logs. Every process started is added to `pids`, killed on exit.
+# write_nginx_proxy_conf (below) writes one more proxy configuration, e.g. a
+# pinned twin beside the pair (bench/proxy/pinned.sh).
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
 trap cleanup EXIT
@@ -16,6 +18,33 @@ trap cleanup EXIT
 nginx_conf_head() {
   printf 'worker_processes %s;\ndaemon off;\npid %s/%s.pid;\nerror_log %s/logs/%s-error.log;\n' "$2" "$3" "$1" "$3" "$1"
   printf 'events { worker_connections 65536; }\n'
+}
+
+# write_nginx_proxy_conf NAME DIR UP_PORT PROXY_PORT WORKERS LOCATION_DIRECTIVES PIN
+# writes DIR/NAME.conf: WORKERS workers (pinned one per CPU when PIN=1), a
+# plain reverse proxy to 127.0.0.1:UP_PORT with upstream keep-alive on
+# 127.0.0.1:PROXY_PORT, LOCATION_DIRECTIVES in its location.
+write_nginx_proxy_conf() {
+  local name=$1 dir=$2 up=$3 proxy=$4 workers=$5 location=$6 pin=$7
+  { nginx_conf_head "$name" "$workers" "$dir"; if [ "$pin" = 1 ]; then echo 'worker_cpu_affinity auto;'; fi; cat <<CONF
+http {
+  access_log off;
+  keepalive_requests 10000000;
+  client_body_temp_path $dir;
+  proxy_temp_path $dir;
+  upstream fixed { server 127.0.0.1:$up; keepalive 256; }
+  server {
+    listen 127.0.0.1:$proxy backlog=65535;
+    location / {
+      proxy_pass http://fixed;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      $location
+    }
+  }
+}
+CONF
+  } > "$dir/$name.conf"
 }
 
 start_nginx_pair() {
@@ -36,25 +65,7 @@ http {
 }
 CONF
   } > "$dir/upstream.conf"
-  { nginx_conf_head proxy "$workers" "$dir"; [ "$pin" = 1 ] && echo 'worker_cpu_affinity auto;'; cat <<CONF
-http {
-  access_log off;
-  keepalive_requests 10000000;
-  client_body_temp_path $dir;
-  proxy_temp_path $dir;
-  upstream fixed { server 127.0.0.1:$up; keepalive 256; }
-  server {
-    listen 127.0.0.1:$proxy backlog=65535;
-    location / {
-      proxy_pass http://fixed;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      $location
-    }
-  }
-}
-CONF
-  } > "$dir/proxy.conf"
+  write_nginx_proxy_conf proxy "$dir" "$up" "$proxy" "$workers" "$location" "$pin"
   nginx -c "$dir/upstream.conf" -p "$dir" & pids+=($!)
   nginx -c "$dir/proxy.conf" -p "$dir" & NGINX_PROXY_PID=$!; pids+=($NGINX_PROXY_PID)
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Pinned workers against unpinned ones, saturated (CONNS connections, 50 by default): direct to
 # the upstream, nginx (2 workers) as run.sh runs it and with
-# `worker_cpu_affinity 01 10`, weld untagged with and without --pin-threads.
+# `worker_cpu_affinity auto`, weld untagged with and without --pin-threads.
 # Cells alternate REPEAT times; one line per run: path, p50 ms, p99 ms, req/s.
 # Usage: bench/proxy/pinned.sh [path/to/weld]   Env: REPEAT (10), DURATION (4 s), CONNS (50)
 set -euo pipefail
@@ -14,9 +14,7 @@ work=$(mktemp -d /tmp/weld-bench-pinned.XXXXXX)
 source "$here/nginx_pair.sh"
 start_nginx_pair "$work" $UP $NGX 2
 # A second nginx proxy, its workers pinned one per CPU.
-sed -e "s/^worker_processes 2;/worker_processes 2;\nworker_cpu_affinity 01 10;/" -e "s/proxy.pid/proxy-pinned.pid/" \
-  -e "s/listen 127.0.0.1:$NGX /listen 127.0.0.1:$NGXPIN /" -e "s/proxy-error.log/proxy-pinned-error.log/" \
-  "$work/proxy.conf" > "$work/proxy-pinned.conf"
+write_nginx_proxy_conf proxy-pinned "$work" $UP $NGXPIN 2 "" 1
 nginx -c "$work/proxy-pinned.conf" -p "$work" & pids+=($!)
 "$WELD" proxy --listen 127.0.0.1:$WP --upstream http://127.0.0.1:$UP --threads 2 --no-access-log \
   2> "$work/logs/weld.log" & pids+=($!)
