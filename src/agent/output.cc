@@ -15,7 +15,24 @@ std::optional<OutputFormat> parse_output_format(std::string_view text) {
   if (text == "text") return OutputFormat::Text;
   if (text == "json") return OutputFormat::Json;
   if (text == "stream-json") return OutputFormat::StreamJson;
+  if (text == "result") return OutputFormat::Result;
   return std::nullopt;
+}
+
+std::optional<double> cost_usd(const provider::Usage& usage, const Prices& prices) {
+  constexpr double kPerToken = 1e-6;  // prices are per million tokens
+  double cost = (static_cast<double>(usage.input_tokens) * prices.input +
+                 static_cast<double>(usage.output_tokens) * prices.output) *
+                kPerToken;
+  if (usage.cache_read_input_tokens > 0) {
+    if (!prices.cache_read) return std::nullopt;
+    cost += static_cast<double>(usage.cache_read_input_tokens) * *prices.cache_read * kPerToken;
+  }
+  if (usage.cache_creation_input_tokens > 0) {
+    if (!prices.cache_write) return std::nullopt;
+    cost += static_cast<double>(usage.cache_creation_input_tokens) * *prices.cache_write * kPerToken;
+  }
+  return cost;
 }
 
 json::Value usage_json(const provider::Usage& usage) {
@@ -99,14 +116,19 @@ json::Value stream_event_message(const json::Value& event, const std::string& se
       {"type", "stream_event"}, {"event", event}, {"parent_tool_use_id", nullptr}, {"session_id", session_id}};
 }
 
-json::Value result_envelope(const RunOutcome& outcome) {
+json::Value result_envelope(const RunOutcome& outcome, const Prices* prices) {
   const bool success = outcome.subtype == Subtype::Success;
   json::Value envelope = json::Object{{"type", "result"},
                                       {"subtype", subtype_name(outcome.subtype)},
                                       {"is_error", !success}};
   if (success) {
     envelope.set("result", outcome.structured ? json::serialize(*outcome.structured) : outcome.final_text);
-    if (outcome.structured) envelope.set("structured_result", *outcome.structured);
+    if (outcome.structured) {
+      envelope.set("structured_result", *outcome.structured);
+      // Claude Code's name for the same payload, so its consumers
+      // (`jq .structured_output`) read weld's envelope unchanged.
+      envelope.set("structured_output", *outcome.structured);
+    }
   } else {
     envelope.set("result", outcome.error_message);
   }
@@ -116,8 +138,14 @@ json::Value result_envelope(const RunOutcome& outcome) {
   for (const auto& r : outcome.repairs) repairs.push_back(repair::to_json(r));
   envelope.set("repairs", std::move(repairs));
   envelope.set("usage", usage_json(outcome.usage));
+  if (prices != nullptr) {
+    if (std::optional<double> cost = cost_usd(outcome.usage, *prices)) envelope.set("total_cost_usd", *cost);
+  }
   envelope.set("duration_ms", outcome.duration_ms);
   envelope.set("duration_api_ms", outcome.duration_api_ms);
+  if (outcome.ttft_ms) envelope.set("ttft_ms", *outcome.ttft_ms);
+  envelope.set("api_error_status",
+               outcome.api_error_status != 0 ? json::Value(outcome.api_error_status) : json::Value(nullptr));
   envelope.set("session_id", outcome.session_id);
   envelope.set("stop_reason", outcome.stop_reason);
   if (!success) {
@@ -131,6 +159,11 @@ json::Value result_envelope(const RunOutcome& outcome) {
 
 OutputWriter::OutputWriter(OutputFormat format, bool include_partial_messages, Sink sink)
     : format_(format), partial_(include_partial_messages), sink_(std::move(sink)) {}
+
+void OutputWriter::set_prices(const Prices& prices) {
+  std::lock_guard lock(mutex_);
+  prices_ = prices;
+}
 
 void OutputWriter::emit(const json::Value& message) {
   // Caller holds mutex_.
@@ -193,14 +226,15 @@ bool OutputWriter::finish(const RunOutcome& outcome) {
       }
       break;
     case OutputFormat::Json: {
-      messages_.push_back(result_envelope(outcome));
+      messages_.push_back(result_envelope(outcome, prices_ ? &*prices_ : nullptr));
       std::string text = json::serialize(messages_);
       text += '\n';
       sink_(text);
       break;
     }
-    case OutputFormat::StreamJson: {
-      std::string line = json::serialize(result_envelope(outcome));
+    case OutputFormat::StreamJson:
+    case OutputFormat::Result: {
+      std::string line = json::serialize(result_envelope(outcome, prices_ ? &*prices_ : nullptr));
       line += '\n';
       sink_(line);
       break;

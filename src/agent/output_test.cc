@@ -29,9 +29,53 @@ TEST(ResultEnvelope, SuccessHasEveryFieldInOrder) {
   std::string text = json::serialize(result_envelope(success_outcome()));
   EXPECT_EQ(text,
             R"({"type":"result","subtype":"success","is_error":false,"result":"{\"summary\":\"é ok\",\"risk_level\":\"low\"}",)"
-            R"("structured_result":{"summary":"é ok","risk_level":"low"},"num_turns":2,"attempts":1,"repairs":[],)"
+            R"("structured_result":{"summary":"é ok","risk_level":"low"},)"
+            R"("structured_output":{"summary":"é ok","risk_level":"low"},"num_turns":2,"attempts":1,"repairs":[],)"
             R"("usage":{"input_tokens":3,"output_tokens":4,"cache_read_input_tokens":0,"cache_creation_input_tokens":0},)"
-            R"("duration_ms":12,"duration_api_ms":10,"session_id":"sid","stop_reason":"tool_use"})");
+            R"("duration_ms":12,"duration_api_ms":10,"api_error_status":null,"session_id":"sid","stop_reason":"tool_use"})");
+}
+
+TEST(ResultEnvelope, CostAndTimeToFirstTokenOnlyWhenKnown) {
+  RunOutcome out = success_outcome();
+  out.usage.input_tokens = 2'000'000;
+  out.usage.output_tokens = 500'000;
+  out.ttft_ms = 42;
+  Prices prices{0.15, 0.60, std::nullopt, std::nullopt};
+  json::Value env = result_envelope(out, &prices);
+  ASSERT_NE(env.find("total_cost_usd"), nullptr);
+  EXPECT_DOUBLE_EQ(env.find("total_cost_usd")->as_double(), 2 * 0.15 + 0.5 * 0.60);
+  EXPECT_EQ(env.find("ttft_ms")->as_integer(), 42);
+  // No prices given: no cost at all, never a guessed one.
+  EXPECT_EQ(result_envelope(out).find("total_cost_usd"), nullptr);
+  // Cached tokens without their price: the cost would be wrong, so it is left out.
+  out.usage.cache_read_input_tokens = 1'000'000;
+  EXPECT_EQ(result_envelope(out, &prices).find("total_cost_usd"), nullptr);
+  prices.cache_read = 0.075;
+  EXPECT_DOUBLE_EQ(result_envelope(out, &prices).find("total_cost_usd")->as_double(), 0.30 + 0.30 + 0.075);
+}
+
+TEST(ResultEnvelope, ApiErrorStatusIsTheHttpStatusThatEndedTheRun) {
+  RunOutcome out;
+  out.subtype = Subtype::ErrorApi;
+  out.error_message = "HTTP 404 Not Found";
+  out.api_error_status = 404;
+  EXPECT_EQ(result_envelope(out).find("api_error_status")->as_integer(), 404);
+  EXPECT_EQ(result_envelope(out).find("structured_output"), nullptr);
+}
+
+TEST(OutputWriter, ResultModeWritesOnlyTheEnvelope) {
+  std::string out;
+  OutputWriter writer(OutputFormat::Result, true, [&](std::string_view s) { out += s; });
+  writer.on_start({"sid", "m", "p", "/", {"structured_output"}, true});
+  writer.on_stream_event(json::Object{{"type", "ping"}});
+  writer.on_assistant(testing::answer("prose"), 1);
+  writer.finish(success_outcome());
+  ASSERT_EQ(out.back(), '\n');
+  EXPECT_EQ(out.find('\n'), out.size() - 1);
+  Result<json::Value> env = json::parse(out);
+  ASSERT_TRUE(env);
+  EXPECT_EQ(env->find("type")->as_string(), "result");
+  EXPECT_EQ(json::serialize(*env->find("structured_output")), R"({"summary":"é ok","risk_level":"low"})");
 }
 
 TEST(ResultEnvelope, FailureCarriesErrorAndLastCandidateButNoStructuredResult) {

@@ -168,7 +168,10 @@ RunOutcome run(provider::Model& model, const std::vector<const Tool*>& tools, co
         const Error& error = probe.error();
         if (cancel.cancelled.load() || error.code == "cancelled") return cancelled_or_budget();
         const std::string message = "--mechanism auto: the probe request failed: " + error.message;
-        if (error.code == "auth") return finish(Subtype::ErrorApi, 41, message);
+        if (error.code == "auth") {
+          out.api_error_status = error.http_status;
+          return finish(Subtype::ErrorApi, 41, message);
+        }
         // A server that rejects the field (400 and the like) does not
         // enforce it; a network failure says nothing and ends the run.
         if (error.code != "http") return finish(Subtype::ErrorApi, 1, message);
@@ -220,8 +223,12 @@ RunOutcome run(provider::Model& model, const std::vector<const Tool*>& tools, co
   messages.push_back(prompt);
   for (RunObserver* obs : observers) obs->on_prompt(prompt);
 
+  // Time to first token (the envelope's `ttft_ms`): from sending the run's
+  // first request to the first event streamed back for it.
+  std::optional<Clock::time_point> first_request_sent;
   provider::StreamObserver stream;
-  stream.on_event = [&observers](const json::Value& event) {
+  stream.on_event = [&observers, &out, &first_request_sent](const json::Value& event) {
+    if (first_request_sent && !out.ttft_ms) out.ttft_ms = ms_since(*first_request_sent);
     for (RunObserver* obs : observers) obs->on_stream_event(event);
   };
 
@@ -246,11 +253,13 @@ RunOutcome run(provider::Model& model, const std::vector<const Tool*>& tools, co
     request.response_format = response_format;
 
     const Clock::time_point api_started = Clock::now();
+    if (!first_request_sent) first_request_sent = api_started;
     Result<provider::Response> response = model.complete(request, stream, cancel);
     out.duration_api_ms += ms_since(api_started);
     if (!response) {
       const Error& error = response.error();
       if (cancel.cancelled.load() || error.code == "cancelled") return cancelled_or_budget();
+      out.api_error_status = error.http_status;
       if (error.code == "auth") return finish(Subtype::ErrorApi, 41, error.message);
       return finish(Subtype::ErrorApi, 1, error.message);
     }

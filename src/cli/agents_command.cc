@@ -134,7 +134,8 @@ std::string skill_file(const proxy::Registry& registry, const std::string& base_
     out += "| `" + agent.name + "` | " + when + " | `" + escaped + "` |\n";
   }
   out += "\n## How to dispatch\n\n";
-  out += "- Use the Task tool with `subagent_type` set to the agent's name (its file sets `model: " + base_model +
+  // Claude Code calls its sub-agent tool `Agent` (it was `Task` before 2.1).
+  out += "- Use the Agent tool with `subagent_type` set to the agent's name (its file sets `model: " + base_model +
          "__schema=<agent>`).\n";
   out += "- Or, from your own harness, send the request with `model: <base>__schema=<agent>` or an `X-Agent-Name: <agent>` header.\n";
   out += "- The reply is the JSON document itself; parse it as JSON.\n\n";
@@ -205,11 +206,11 @@ int agents_main(int argc, char** argv) {
   check_cmd->add_flag("--json", as_json, "Print the result as JSON");
   std::string export_file, export_dir;
   const char* env_model = std::getenv("ANTHROPIC_MODEL");
-  std::string base_model = env_model && *env_model ? env_model : "default";
+  std::string base_model = env_model != nullptr ? env_model : "";
   CLI::App* export_cmd = app.add_subcommand("export", "Write Claude Code sub-agents and a dispatch skill");
   export_cmd->add_option("--claude-code", export_dir, "Target folder, e.g. .claude")->required();
   export_cmd->add_option("--agents", export_file, "Registry (default: the built-in one)");
-  export_cmd->add_option("--base-model", base_model, "Model the upstream serves (default: $ANTHROPIC_MODEL or \"default\")");
+  export_cmd->add_option("--base-model", base_model, "Model the upstream serves (default: $ANTHROPIC_MODEL; one of them is required)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -217,6 +218,15 @@ int agents_main(int argc, char** argv) {
     return code == 0 ? 0 : 52;
   }
   if (check_cmd->parsed()) return check(check_file, as_json);
+  // Issue 17: each sub-agent's `model` is what Claude Code sends, and weld
+  // forwards it upstream without the suffix; a guessed base model would be
+  // written silently and fail only at dispatch time.
+  if (base_model.empty()) {
+    std::cerr << "weld agents export: no base model: pass --base-model MODEL (the model your upstream serves, as "
+                 "the sub-agents' `model: MODEL__schema=<agent>`) or set ANTHROPIC_MODEL.\n"
+                 "Run 'weld agents export --help' for usage.\n";
+    return 1;
+  }
   return export_claude_code(export_file, export_dir, base_model);
 }
 

@@ -56,6 +56,10 @@ struct RunFlags {
   std::optional<std::string> connect_timeout;
   std::optional<std::string> idle_timeout;
   std::optional<std::string> max_retries;
+  std::optional<std::string> price_input;
+  std::optional<std::string> price_output;
+  std::optional<std::string> price_cache_read;
+  std::optional<std::string> price_cache_write;
 };
 
 void write_stdout(std::string_view text) {
@@ -87,8 +91,9 @@ void add_flags(CLI::App& app, RunFlags& f) {
   app.add_option("--provider", f.model.provider, "openai | anthropic | offline");
   app.add_option("-m,--model", f.model.model, "Model name");
   app.add_option("--base-url", f.model.base_url, "API base URL (OpenAI: up to /v1; Anthropic: the host)");
-  app.add_option("-o,--output-format", f.output_format, "text | json | stream-json")
-      ->check(CLI::IsMember({"text", "json", "stream-json"}));
+  app.add_option("-o,--output-format", f.output_format,
+                 "text | json | stream-json | result (only the result envelope, as claude -p --output-format json)")
+      ->check(CLI::IsMember({"text", "json", "stream-json", "result"}));
   app.add_option("--max-session-turns", f.max_session_turns, "End with exit 53 after N model turns (default: no limit)");
   app.add_option("--max-tool-calls", f.max_tool_calls, "End with exit 55 after N tool calls (structured_output excluded)");
   app.add_option("--max-wall-time", f.max_wall_time, "End with exit 55 after SECONDS");
@@ -122,6 +127,56 @@ void add_flags(CLI::App& app, RunFlags& f) {
   app.add_option("--max-retries", f.max_retries,
                  "Retries of a request after 429/5xx/connection errors (default 3; also WELD_MAX_RETRIES)")
       ->type_name("N");
+  app.add_option("--price-input", f.price_input,
+                 "USD per million input tokens: the envelope then has total_cost_usd (with --price-output)")
+      ->type_name("USD");
+  app.add_option("--price-output", f.price_output, "USD per million output tokens (with --price-input)")
+      ->type_name("USD");
+  app.add_option("--price-cache-read", f.price_cache_read, "USD per million cache-read input tokens")
+      ->type_name("USD");
+  app.add_option("--price-cache-write", f.price_cache_write, "USD per million cache-write input tokens")
+      ->type_name("USD");
+}
+
+// "--price-input 0.15": a finite number >= 0. nullopt with `error` set
+// otherwise.
+std::optional<double> parse_price(const std::string& flag, const std::string& text, std::string& error) {
+  char* end = nullptr;
+  double price = std::strtod(text.c_str(), &end);
+  if (text.empty() || end == text.c_str() || *end != '\0' || !std::isfinite(price) || price < 0) {
+    error = flag + " must be a price in USD per million tokens, a number of at least 0 (got \"" + text + "\").";
+    return std::nullopt;
+  }
+  return price;
+}
+
+// The --price-* flags: nullopt when none is given; an error when only one
+// of --price-input/--price-output is, or a value is not a price.
+Result<std::optional<agent::Prices>> parse_prices(const RunFlags& f) {
+  if (!f.price_input && !f.price_output) {
+    if (f.price_cache_read || f.price_cache_write)
+      return Error{"usage", "--price-cache-read and --price-cache-write need --price-input and --price-output.", ""};
+    return std::optional<agent::Prices>();
+  }
+  if (!f.price_input || !f.price_output)
+    return Error{"usage", "--price-input and --price-output go together (USD per million tokens).", ""};
+  std::string error;
+  agent::Prices prices;
+  std::optional<double> input = parse_price("--price-input", *f.price_input, error);
+  if (!input) return Error{"usage", error, ""};
+  std::optional<double> output = parse_price("--price-output", *f.price_output, error);
+  if (!output) return Error{"usage", error, ""};
+  prices.input = *input;
+  prices.output = *output;
+  if (f.price_cache_read) {
+    prices.cache_read = parse_price("--price-cache-read", *f.price_cache_read, error);
+    if (!prices.cache_read) return Error{"usage", error, ""};
+  }
+  if (f.price_cache_write) {
+    prices.cache_write = parse_price("--price-cache-write", *f.price_cache_write, error);
+    if (!prices.cache_write) return Error{"usage", error, ""};
+  }
+  return std::optional<agent::Prices>(prices);
 }
 
 // "--connect-timeout 2.5": seconds in (0, 86400]. nullopt with `error` set
@@ -211,6 +266,9 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
     }
   }
 
+  Result<std::optional<agent::Prices>> prices = parse_prices(flags);
+  if (!prices) return early.usage_error(prices.error().message);
+
   // The prompt (SPEC §2.1).
   std::optional<std::string> prompt_arg = flags.prompt;
   if (!flags.positional.empty()) {
@@ -291,6 +349,7 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
   // The model (SPEC §4, §5).
   Result<ModelChoice> choice = choose_model(flags.model);
   if (!choice) return early.fail(52, choice.error().message);
+  for (const auto& note : choice->notes) write_stderr(note + "\n");
   if (choice->offline) {
     write_stderr(choice->offline_by_default
                      ? "weld: no model provider configured (no --provider, WELD_PROVIDER, API key or base URL); "
@@ -334,6 +393,7 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
   }
 
   agent::OutputWriter writer(format, flags.include_partial_messages, write_stdout);
+  if (*prices) writer.set_prices(**prices);
   std::unique_ptr<agent::SessionLog> log;
   if (!flags.no_session_persistence && !home.empty()) {
     log = std::make_unique<agent::SessionLog>(agent::session_path(home, cwd, options.session_id));
@@ -397,6 +457,10 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
     if (!log->error().empty()) write_stderr("weld: warning: session transcript not recorded: " + log->error() + "\n");
   }
   for (const auto& warning : outcome.warnings) write_stderr("weld: warning: " + warning + "\n");
+  if (*prices && !agent::cost_usd(outcome.usage, **prices)) {
+    write_stderr("weld: warning: total_cost_usd left out: the usage has cached input tokens and no "
+                 "--price-cache-read/--price-cache-write price for them.\n");
+  }
   if (outcome.subtype != agent::Subtype::Success) {
     std::string text = outcome.error_message + "\n";
     if (!outcome.error_note.empty()) text += outcome.error_note + "\n";

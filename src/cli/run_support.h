@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "weld/agent/output.h"
 #include "weld/base/result.h"
@@ -80,6 +81,9 @@ struct ModelChoice {
   /// probe cache is keyed by them and the model).
   std::string provider;
   std::string base_url;
+  /// Defaults weld chose for the user, one stderr line each (issue 17:
+  /// whenever a default is used, say it).
+  std::vector<std::string> notes;
 };
 
 /// Picks the provider (SPEC §4; offline when nothing is configured, SPEC §5)

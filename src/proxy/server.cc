@@ -65,15 +65,28 @@ Result<tcp::endpoint> parse_listen(const std::string& listen) {
   std::string port = listen.substr(colon + 1);
   if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
   if (host.empty()) host = "0.0.0.0";
-  error_code ec;
-  auto address = asio::ip::make_address(host, ec);
-  if (ec) return Error{"config", "--listen \"" + listen + "\": \"" + host + "\" is not an IP address", "--listen"};
   bool digits = !port.empty() && port.size() <= 5;
   for (char c : port) digits = digits && c >= '0' && c <= '9';
   if (!digits || std::stoul(port) > 65535) {
     return Error{"config", "--listen \"" + listen + "\" has a bad port", "--listen"};
   }
-  return tcp::endpoint(address, static_cast<unsigned short>(std::stoul(port)));
+  const auto port_number = static_cast<unsigned short>(std::stoul(port));
+  error_code ec;
+  auto address = asio::ip::make_address(host, ec);
+  if (!ec) return tcp::endpoint(address, port_number);
+  // A host name (issue 17: `--listen localhost:0`): resolved once, at start.
+  // IPv4 first, as `localhost` means 127.0.0.1 to most clients.
+  asio::io_context io;
+  tcp::resolver resolver(io);
+  auto results = resolver.resolve(host, port, tcp::resolver::numeric_service, ec);
+  if (ec || results.empty()) {
+    return Error{"config", "--listen \"" + listen + "\": \"" + host + "\" is neither an IP address nor a host name "
+                               "that resolves" + (ec ? " (" + ec.message() + ")" : std::string()), "--listen"};
+  }
+  for (const auto& entry : results) {
+    if (entry.endpoint().address().is_v4()) return entry.endpoint();
+  }
+  return results.begin()->endpoint();
 }
 
 // Opens `acceptor` and binds it to `at` (SO_REUSEADDR; SO_REUSEPORT too

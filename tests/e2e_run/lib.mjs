@@ -39,10 +39,10 @@ export function tempDir(prefix = 'weld-e2e-') {
 }
 
 /** Starts the fake server with `responses`; resolves to a handle. */
-export async function startServer(responses, { repeatLast = false, responseFormat } = {}) {
+export async function startServer(responses, { repeatLast = false, responseFormat, models } = {}) {
   const dir = tempDir('weld-fake-');
   const scriptPath = path.join(dir, 'script.json');
-  fs.writeFileSync(scriptPath, JSON.stringify({ responses, repeat_last: repeatLast, response_format: responseFormat }));
+  fs.writeFileSync(scriptPath, JSON.stringify({ responses, repeat_last: repeatLast, response_format: responseFormat, models }));
   const child = spawn(process.execPath, [SERVER, '--script', scriptPath, '--port', '0'], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -368,7 +368,8 @@ const server = http.createServer((req, res) => {
     received.push(entry);
     if (args.record) fs.appendFileSync(args.record, JSON.stringify(entry) + '\n');
     if (req.method === 'GET' && (url === '/v1/models' || url === '/models')) {
-      return sendJson(res, 200, { object: 'list', data: [{ id: 'fake-model', object: 'model', created: 1700000000, owned_by: 'weld-tests' }] });
+      const ids = script.models || ['fake-model'];
+      return sendJson(res, 200, { object: 'list', data: ids.map((id) => ({ id, object: 'model', created: 1700000000, owned_by: 'weld-tests' })) });
     }
     if (req.method === 'POST' && (url === '/v1/messages' || url === '/messages')) return respond(req, res, 'anthropic', body || {}, raw);
     if (req.method === 'POST' && /\/chat\/completions$/.test(url)) return respond(req, res, 'openai', body || {}, raw);

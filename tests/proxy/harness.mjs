@@ -73,11 +73,11 @@ export async function startFake(script) {
 }
 
 /**
- * Starts `weld proxy` with `args` (array). Returns {port, url, logs, child,
- * stop(signal) -> exit code}.
+ * Starts `weld proxy` with `args` (array), listening on `listen`. Returns
+ * {port, url, logs, child, listening (the parsed event), stop(signal) -> exit code}.
  */
-export async function startProxy(upstream, args = []) {
-  const child = spawn(weldBin, ['proxy', '--listen', '127.0.0.1:0', '--upstream', upstream, ...args], {
+export async function startProxy(upstream, args = [], { listen = '127.0.0.1:0' } = {}) {
+  const child = spawn(weldBin, ['proxy', '--listen', listen, '--upstream', upstream, ...args], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const logs = [];
@@ -86,9 +86,11 @@ export async function startProxy(upstream, args = []) {
     waitForLine(child.stderr, (l) => l.includes('"event":"listening"'), 15000, 'weld proxy to listen', logs),
     exited.then((code) => { throw new Error(`weld proxy exited with ${code}: ${logs.join('\n')}`); }),
   ]);
-  const port = JSON.parse(line).port;
+  const listening = JSON.parse(line);
+  const port = listening.port;
   return {
     port,
+    listening,
     url: `http://127.0.0.1:${port}`,
     logs,
     child,

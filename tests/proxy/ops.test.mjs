@@ -123,6 +123,19 @@ test('a port already in use stops the start, naming the address (exit 1)', async
   }
 });
 
+test('issue 17: --listen takes a host name (localhost:0)', async () => {
+  const fake = await startFake({ responses: [] });
+  const p = await startProxy(fake.url, [], { listen: 'localhost:0' });
+  try {
+    assert.equal(p.listening.address, `localhost:${p.port}`);
+    assert.ok(p.port > 0);
+    assert.equal((await fetch(`http://127.0.0.1:${p.port}/healthz`)).status, 200);
+  } finally {
+    await p.stop();
+    fake.stop();
+  }
+});
+
 test('SIGTERM: stop accepting, finish the request in flight, exit 0', async () => {
   const fake = await startFake({ responses: [{ tool_calls: [{ name: 'router', arguments: { action: 'search' } }], delay_ms: 1200 }] });
   const p = await startProxy(fake.url);
@@ -176,6 +189,21 @@ test('weld agents export --claude-code writes sub-agents and a skill', async () 
   assert.match(skill, /^---\nname: structured-dispatch\ndescription: ".+"\n---\n/);
   for (const name of names) assert.ok(skill.includes(`| \`${name}\` |`), skill);
   assert.ok(skill.includes('`{"options": [{"label": string, "confidence": number 0..1, "reason": string (at most 80 chars)}] (1-3 items), "summary": string (at most 120 chars)}`'), skill);
+  // Claude Code's sub-agent tool is called Agent today (Task before 2.1).
+  assert.ok(skill.includes('Use the Agent tool with `subagent_type`'), skill);
+  assert.ok(!/\bTask tool\b/.test(skill), skill);
+});
+
+test('issue 17: weld agents export without --base-model or ANTHROPIC_MODEL refuses instead of writing a guess', async () => {
+  const dir = tmpdir();
+  const r = await runWeld(['agents', 'export', '--claude-code', dir], { env: { PATH: process.env.PATH } });
+  assert.equal(r.code, 1);
+  assert.equal(r.stdout, '');
+  assert.match(r.stderr, /^weld agents export: no base model: pass --base-model MODEL .* or set ANTHROPIC_MODEL\.\n/);
+  assert.equal(fs.existsSync(path.join(dir, 'agents')), false, 'nothing written');
+  const fromEnv = await runWeld(['agents', 'export', '--claude-code', dir], { env: { PATH: process.env.PATH, ANTHROPIC_MODEL: 'qwen3-8b' } });
+  assert.equal(fromEnv.code, 0, fromEnv.stderr);
+  assert.match(fs.readFileSync(path.join(dir, 'agents', 'router.md'), 'utf8'), /^model: "qwen3-8b__schema=router"$/m);
 });
 
 test('--pin-threads pins each worker thread to one CPU, in turn; without it nothing is pinned', async () => {

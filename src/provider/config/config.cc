@@ -87,6 +87,7 @@ Result<ProviderConfig> resolve_provider_config(const ProviderFlags& flags, const
     config.provider = "anthropic";
   } else if (flags.base_url || lookup(env, "WELD_BASE_URL")) {
     config.provider = "openai";  // a bare base URL is most often an OpenAI-compatible server
+    config.provider_defaulted = true;
   } else {
     return Error{"config",
                  "no model provider configured: pass --provider openai|anthropic|offline or set "
@@ -108,7 +109,10 @@ Result<ProviderConfig> resolve_provider_config(const ProviderFlags& flags, const
   else if (auto v = openai ? first_of(env, {"OPENAI_MODEL"})
                            : anthropic ? first_of(env, {"ANTHROPIC_MODEL"}) : std::nullopt)
     config.model = *v;
-  else config.model = openai ? "gpt-4o-mini" : anthropic ? "claude-sonnet-4-5" : "offline";
+  else {
+    config.model = openai ? "gpt-4o-mini" : anthropic ? "claude-sonnet-4-5" : "offline";
+    config.model_defaulted = true;
+  }
   if (flags.model && flags.model->empty())
     return Error{"config", "--model must not be empty", "--model"};
 
@@ -123,6 +127,7 @@ Result<ProviderConfig> resolve_provider_config(const ProviderFlags& flags, const
     config.base_url = *v;
   } else {
     config.base_url = openai ? "https://api.openai.com/v1" : anthropic ? "https://api.anthropic.com" : "";
+    config.base_url_defaulted = true;
   }
   while (!config.base_url.empty() && config.base_url.back() == '/') config.base_url.pop_back();
   if (!config.provider.empty() && config.provider != "offline") {

@@ -256,15 +256,18 @@ Status send_with_retries(const SendContext& context, const HttpRequest& request,
         std::string head = "HTTP " + std::to_string(status) + (phrase.empty() ? "" : " " + phrase);
         std::string server = error_text_from_body(sink.error_body_);
         std::string text = head + after + (server.empty() ? "" : ": " + server);
-        if (status == 401 || status == 403)
-          return make_error("auth", "the provider refused the credentials: " + text);
+        if (status == 401 || status == 403) {
+          Error refused = make_error("auth", "the provider refused the credentials: " + text);
+          refused.http_status = status;
+          return refused;
+        }
         const std::string* should_retry = find_header(sink.headers_, "x-should-retry");
         bool retryable = retryable_status(status);
         if (should_retry && iequals(trim(*should_retry), "false")) retryable = false;
         if (should_retry && iequals(trim(*should_retry), "true")) retryable = true;
         if (status < 200 && status != 0) retryable = false;
         retry = retryable && can_retry;
-        failure = Error{"http", text, ""};
+        failure = Error{"http", text, "", status};
         if (const auto* ms = find_header(sink.headers_, "retry-after-ms")) {
           if (auto v = parse_retry_after(*ms, std::chrono::system_clock::now()))
             retry_after = milliseconds(v->count() / 1000);
@@ -310,7 +313,11 @@ Status send_with_retries(const SendContext& context, const HttpRequest& request,
       case Kind::Other:
         return make_error("network", "request failed: " + outcome.detail);
     }
-    if (!retry) return make_error(failure->code, failure->message);
+    if (!retry) {
+      Error final_error = make_error(failure->code, failure->message);
+      final_error.http_status = failure->http_status;
+      return final_error;
+    }
     milliseconds delay;
     if (retry_after) {
       delay = std::min(*retry_after, context.policy.max_retry_after);

@@ -23,11 +23,26 @@
 
 namespace weld::agent {
 
-/// `--output-format`.
-enum class OutputFormat { Text, Json, StreamJson };
+/// `--output-format`. `Result` prints only the result envelope, one JSON
+/// object, as `claude -p --output-format json` does.
+enum class OutputFormat { Text, Json, StreamJson, Result };
 
-/// Parses "text", "json", "stream-json"; nullopt otherwise.
+/// Parses "text", "json", "stream-json", "result"; nullopt otherwise.
 std::optional<OutputFormat> parse_output_format(std::string_view text);
+
+/// The user's prices in USD per million tokens (`--price-input`,
+/// `--price-output`, and for cached tokens `--price-cache-read`,
+/// `--price-cache-write`). weld knows no prices of its own.
+struct Prices {
+  double input = 0;
+  double output = 0;
+  std::optional<double> cache_read;
+  std::optional<double> cache_write;
+};
+
+/// The cost of `usage` at `prices`; nullopt when the usage has cached tokens
+/// whose price was not given (a cost that left them out would be wrong).
+std::optional<double> cost_usd(const provider::Usage& usage, const Prices& prices);
 
 /// `{"type":"system","subtype":"init",…}`.
 json::Value init_message(const RunStart& start);
@@ -38,8 +53,9 @@ json::Value assistant_message(const provider::Response& response, const std::str
 json::Value user_message(const provider::Message& message, const std::string& session_id);
 /// `{"type":"stream_event","event":…,…}`.
 json::Value stream_event_message(const json::Value& event, const std::string& session_id);
-/// The result envelope with every field of SPEC §2.4.
-json::Value result_envelope(const RunOutcome& outcome);
+/// The result envelope with every field of SPEC §2.4, plus `total_cost_usd`
+/// when `prices` is given and the cost is known (see cost_usd).
+json::Value result_envelope(const RunOutcome& outcome, const Prices* prices = nullptr);
 /// `{"input_tokens":…,"output_tokens":…,…}`.
 json::Value usage_json(const provider::Usage& usage);
 /// A tool call's arguments as a JSON value: the parsed object when the text
@@ -54,6 +70,9 @@ class OutputWriter : public RunObserver {
   using Sink = std::function<void(std::string_view)>;
 
   OutputWriter(OutputFormat format, bool include_partial_messages, Sink sink);
+
+  /// Prices for the envelope's `total_cost_usd` (absent without them).
+  void set_prices(const Prices& prices);
 
   void on_start(const RunStart& start) override;
   void on_stream_event(const json::Value& event) override;
@@ -81,6 +100,7 @@ class OutputWriter : public RunObserver {
   std::string session_id_;
   json::Value messages_ = json::Array{};
   RunOutcome seen_;
+  std::optional<Prices> prices_;
 };
 
 }  // namespace weld::agent

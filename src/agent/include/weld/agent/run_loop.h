@@ -180,6 +180,11 @@ struct RunOutcome {
   provider::Usage usage;
   std::int64_t duration_ms = 0;
   std::int64_t duration_api_ms = 0;
+  /// Milliseconds from sending the first request to the first event streamed
+  /// back (nullopt when nothing was streamed, e.g. the offline model).
+  std::optional<std::int64_t> ttft_ms;
+  /// The HTTP status of the provider error that ended the run (0: none).
+  int api_error_status = 0;
   std::string stop_reason;
   std::string session_id;
   /// With --json-schema: the mechanism used ("tool" / "native").

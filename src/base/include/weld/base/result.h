@@ -17,6 +17,9 @@ struct Error {
   std::string message;
   /// Optional location: a JSON Pointer, a file path, "line 3 column 7", …
   std::string where;
+  /// The HTTP status that caused it, when a server answered with one (the
+  /// run's `api_error_status`); 0 otherwise.
+  int http_status = 0;
 };
 
 /// Holds either a `T` or an `Error`. Usage:

@@ -34,6 +34,15 @@ struct ProviderConfig {
   NetworkSettings network;
   /// Sent as `anthropic-version`.
   std::string anthropic_version = "2023-06-01";
+  /// True when nothing named the model and `model` is the provider's
+  /// built-in default (gpt-4o-mini, claude-sonnet-4-5); the run then asks a
+  /// self-hosted server's models list or says which default it used.
+  bool model_defaulted = false;
+  /// True when nothing named the base URL (the hosted API's is used).
+  bool base_url_defaulted = false;
+  /// True when nothing named the provider and a bare base URL made it
+  /// "openai".
+  bool provider_defaulted = false;
 };
 
 /// Values given on the command line (unset: not given).

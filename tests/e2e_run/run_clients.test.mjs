@@ -1,0 +1,153 @@
+// What a script written for Claude Code reads, and the defaults a new user
+// meets (issue 17): `--output-format result` piped into `jq .structured_output`
+// exactly as `claude -p --output-format json` output is; cost only from the
+// user's prices; api_error_status; the model a self-hosted server lists.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import {
+  APIS, API_KEY, SCHEMA_TEXT, providerArgs, runWeld, so, startServer,
+} from './lib.mjs';
+
+const PAYLOAD = '{"summary":"Rename only. «ok»","risk_level":"low"}';
+const env = { WELD_API_KEY: API_KEY };
+
+// A Claude Code `-o json` consumer as people write it: the result object on
+// stdin, the payload out of `.structured_output` with jq.
+function jqConsumer(stdout, filter = '.structured_output') {
+  const r = spawnSync('jq', ['-c', '-e', filter], { input: stdout, encoding: 'utf8' });
+  if (r.error) throw r.error;
+  return r;
+}
+
+for (const api of APIS) {
+  test(`${api}: -o result prints only the envelope, and jq .structured_output reads the payload`, async () => {
+    const server = await startServer([{ ...so(PAYLOAD), usage: { input_tokens: 21, output_tokens: 9 } }]);
+    try {
+      const r = await runWeld([...providerArgs(api, server.port), '-p', 'Assess it', '--json-schema', SCHEMA_TEXT,
+        '-o', 'result'], { env });
+      assert.equal(r.code, 0, r.stderr);
+      assert.ok(r.stdout.endsWith('}\n'));
+      assert.equal(r.stdout.indexOf('\n'), r.stdout.length - 1, 'one line: the envelope only');
+      const consumer = jqConsumer(r.stdout);
+      assert.equal(consumer.status, 0, consumer.stderr);
+      assert.deepEqual(JSON.parse(consumer.stdout), JSON.parse(PAYLOAD));
+      const envelope = JSON.parse(r.stdout);
+      assert.equal(envelope.type, 'result');
+      assert.equal(envelope.subtype, 'success');
+      assert.deepEqual(envelope.structured_output, envelope.structured_result);
+      assert.equal(envelope.api_error_status, null);
+      assert.equal(typeof envelope.ttft_ms, 'number');
+      assert.ok(envelope.ttft_ms >= 0 && envelope.ttft_ms <= envelope.duration_api_ms);
+      assert.equal('total_cost_usd' in envelope, false, 'no prices given: no cost, never a guessed one');
+    } finally { await server.close(); }
+  });
+
+  test(`${api}: --price-input/--price-output give total_cost_usd from the usage`, async () => {
+    const server = await startServer([{ ...so(PAYLOAD), usage: { input_tokens: 2100, output_tokens: 900 } }]);
+    try {
+      const r = await runWeld([...providerArgs(api, server.port), '-p', 'x', '--json-schema', SCHEMA_TEXT,
+        '-o', 'json', '--price-input', '3', '--price-output', '15'], { env });
+      assert.equal(r.code, 0, r.stderr);
+      const envelope = JSON.parse(r.stdout).at(-1);
+      assert.ok(Math.abs(envelope.total_cost_usd - (2100 * 3 + 900 * 15) / 1e6) < 1e-12, String(envelope.total_cost_usd));
+    } finally { await server.close(); }
+  });
+
+  test(`${api}: a provider error leaves api_error_status in the result envelope`, async () => {
+    const server = await startServer([{ status: 404, error: { message: 'model "nope" not found', type: 'not_found_error' } }]);
+    try {
+      const r = await runWeld([...providerArgs(api, server.port), '-p', 'x', '--json-schema', SCHEMA_TEXT,
+        '-o', 'result'], { env });
+      assert.equal(r.code, 1, r.stderr);
+      const envelope = JSON.parse(r.stdout);
+      assert.equal(envelope.subtype, 'error_api');
+      assert.equal(envelope.is_error, true);
+      assert.equal(envelope.api_error_status, 404);
+      assert.equal('structured_output' in envelope, false);
+      assert.equal(jqConsumer(r.stdout).status, 1, 'jq -e finds no payload on failure');
+    } finally { await server.close(); }
+  });
+
+  test(`${api}: no model named: the only model the server lists is used, and stderr says so`, async () => {
+    const server = await startServer([so(PAYLOAD)], { models: ['Qwen/Qwen3-8B'] });
+    try {
+      const base = providerArgs(api, server.port).slice(0, 4);  // --provider, --base-url; no --model
+      const r = await runWeld([...base, '-p', 'x', '--json-schema', SCHEMA_TEXT], { env });
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout, PAYLOAD + '\n');
+      const models = api === 'openai' ? `http://127.0.0.1:${server.port}/v1/models` : `http://127.0.0.1:${server.port}/v1/models`;
+      assert.equal(r.stderr, `weld: no model given; using "Qwen/Qwen3-8B", the only model ${models} lists.\n`);
+      const requests = await server.requests();
+      assert.equal(requests.length, 1);
+      assert.equal(requests[0].body.model, 'Qwen/Qwen3-8B');
+    } finally { await server.close(); }
+  });
+
+  test(`${api}: no model named and several listed: exit 52 naming them, nothing sent`, async () => {
+    const server = await startServer([so(PAYLOAD)], { models: ['a-model', 'b-model'] });
+    try {
+      const base = providerArgs(api, server.port).slice(0, 4);
+      const r = await runWeld([...base, '-p', 'x', '--json-schema', SCHEMA_TEXT], { env });
+      assert.equal(r.code, 52, r.stderr);
+      assert.equal(r.stdout, '');
+      assert.equal(r.stderr, `no model given, and http://127.0.0.1:${server.port}/v1/models lists 2 models ` +
+        '(a-model, b-model): pass --model with one of them (or set WELD_MODEL).\n');
+      assert.equal((await server.requests()).length, 0);
+    } finally { await server.close(); }
+  });
+}
+
+test('a bare base URL (no provider, no model) says which defaults it took', async () => {
+  const server = await startServer([so(PAYLOAD)]);
+  try {
+    const r = await runWeld(['-p', 'x', '--json-schema', SCHEMA_TEXT],
+      { env: { WELD_BASE_URL: `http://127.0.0.1:${server.port}/v1` } });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stderr,
+      `weld: no provider given; treating http://127.0.0.1:${server.port}/v1 as an OpenAI-compatible server (--provider openai).\n` +
+      `weld: no model given; using "fake-model", the only model http://127.0.0.1:${server.port}/v1/models lists.\n`);
+  } finally { await server.close(); }
+});
+
+test('a server whose models list cannot be read: exit 52 with the reason', async () => {
+  const server = await startServer([so(PAYLOAD)]);
+  const port = server.port;
+  await server.close();  // nothing listens there any more
+  const r = await runWeld(['--provider', 'openai', '--base-url', `http://127.0.0.1:${port}/v1`, '--max-retries', '0',
+    '-p', 'x', '--json-schema', SCHEMA_TEXT], { env });
+  assert.equal(r.code, 52, r.stderr);
+  assert.match(r.stderr, /^no model given, and the server's models list could not be read: could not connect: .*\(GET http:\/\/127\.0\.0\.1:\d+\/v1\/models\)\. Pass --model \(or set WELD_MODEL\)\.\n$/);
+});
+
+test('issue 17: a bad WELD_* variable is an error with the offline model too', async () => {
+  for (const [name, value, message] of [
+    ['WELD_IDLE_TIMEOUT', 'soon', 'WELD_IDLE_TIMEOUT must be a number of seconds, got "soon"'],
+    ['WELD_CONNECT_TIMEOUT', '-1', 'WELD_CONNECT_TIMEOUT must be between 0 and 86400 seconds'],
+    ['WELD_MAX_RETRIES', 'many', 'WELD_MAX_RETRIES must be a whole number, got "many"'],
+  ]) {
+    const r = await runWeld(['-p', 'hi'], { env: { [name]: value } });
+    assert.equal(r.code, 52, `${name}=${value}: ${r.stderr}`);
+    assert.equal(r.stdout, '');
+    assert.equal(r.stderr, message + '\n');
+  }
+});
+
+test('prices: one without the other, or not a number, is a usage error', async () => {
+  let r = await runWeld(['-p', 'hi', '--price-input', '3']);
+  assert.equal(r.code, 1);
+  assert.equal(r.stderr, "weld: --price-input and --price-output go together (USD per million tokens).\nRun 'weld --help' for usage.\n");
+  r = await runWeld(['-p', 'hi', '--price-input', '3', '--price-output', 'cheap']);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /^weld: --price-output must be a price in USD per million tokens, a number of at least 0 \(got "cheap"\)\./);
+});
+
+test('-o result with the offline model: jq reads the payload', async () => {
+  const r = await runWeld(['-p', 'hi', '--json-schema', SCHEMA_TEXT, '-o', 'result']);
+  assert.equal(r.code, 0, r.stderr);
+  const consumer = jqConsumer(r.stdout, '.structured_output.risk_level');
+  assert.equal(consumer.status, 0);
+  assert.ok(['"low"', '"medium"', '"high"'].includes(consumer.stdout.trim()));
+  assert.equal(JSON.parse(r.stdout).api_error_status, null);
+});
