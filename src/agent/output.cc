@@ -111,6 +111,14 @@ json::Value user_message(const provider::Message& message, const std::string& se
                       {"session_id", session_id}};
 }
 
+json::Value partial_result_message(const json::Value& partial, int attempt, const std::string& session_id) {
+  return json::Object{{"type", "partial_result"},
+                      {"structured_partial", partial},
+                      {"attempt", attempt},
+                      {"parent_tool_use_id", nullptr},
+                      {"session_id", session_id}};
+}
+
 json::Value stream_event_message(const json::Value& event, const std::string& session_id) {
   return json::Object{
       {"type", "stream_event"}, {"event", event}, {"parent_tool_use_id", nullptr}, {"session_id", session_id}};
@@ -189,6 +197,12 @@ void OutputWriter::on_stream_event(const json::Value& event) {
   std::lock_guard lock(mutex_);
   if (finished_ || !partial_ || format_ != OutputFormat::StreamJson) return;
   emit(stream_event_message(event, session_id_));
+}
+
+void OutputWriter::on_partial_result(const json::Value& partial, int attempt) {
+  std::lock_guard lock(mutex_);
+  if (finished_ || !partial_ || format_ != OutputFormat::StreamJson) return;
+  emit(partial_result_message(partial, attempt, session_id_));
 }
 
 void OutputWriter::on_assistant(const provider::Response& response, int turn) {

@@ -11,6 +11,7 @@
 #include <thread>
 #include <utility>
 
+#include "weld/agent/partial_result.h"
 #include "weld/json/parse.h"
 #include "weld/json/serialize.h"
 #include "weld/json/utf8.h"
@@ -231,6 +232,32 @@ RunOutcome run(provider::Model& model, const std::vector<const Tool*>& tools, co
     if (first_request_sent && !out.ttft_ms) out.ttft_ms = ms_since(*first_request_sent);
     for (RunObserver* obs : observers) obs->on_stream_event(event);
   };
+  // Partial structured answers (issue 17): the structured_output arguments,
+  // or the native answer's text, as they stream. A new call (or turn)
+  // starts a new attempt.
+  std::optional<PartialResults> partials;
+  std::optional<std::size_t> partial_call;  // the call followed in this turn
+  if (options.partial_results && contract) {
+    partials.emplace([&observers](const json::Value& partial, int attempt) {
+      for (RunObserver* obs : observers) obs->on_partial_result(partial, attempt);
+    });
+    stream.on_tool_arguments = [&](std::size_t call_index, std::string_view name, std::string_view fragment) {
+      if (native || name != kStructuredOutputTool) return;
+      if (partial_call != call_index) {
+        partial_call = call_index;
+        partials->start_attempt();
+      }
+      partials->feed(fragment);
+    };
+    stream.on_text = [&](std::string_view fragment) {
+      if (!native) return;
+      if (!partial_call) {
+        partial_call = 0;
+        partials->start_attempt();
+      }
+      partials->feed(fragment);
+    };
+  }
 
   std::string all_text;  // everything the model said, for the plain-text preview
   int invalid_calls = 0;
@@ -254,6 +281,7 @@ RunOutcome run(provider::Model& model, const std::vector<const Tool*>& tools, co
 
     const Clock::time_point api_started = Clock::now();
     if (!first_request_sent) first_request_sent = api_started;
+    partial_call.reset();
     Result<provider::Response> response = model.complete(request, stream, cancel);
     out.duration_api_ms += ms_since(api_started);
     if (!response) {

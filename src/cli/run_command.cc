@@ -108,7 +108,8 @@ void add_flags(CLI::App& app, RunFlags& f) {
   app.add_option("--core-tools", f.core_tools, "Only these built-in tools (comma-separated; repeatable)");
   app.add_flag("--bare", f.bare, "Ignore settings-derived permissions and exclusions");
   app.add_flag("--include-partial-messages", f.include_partial_messages,
-               "stream-json: add stream_event lines with the provider's deltas");
+               "stream-json: add stream_event lines with the provider's deltas, and partial_result lines with the "
+               "structured answer so far");
   app.add_option("--seed", f.model.seed, "Seed of the offline model");
   app.add_option("--system-prompt", f.system_prompt, "System prompt");
   app.add_flag("-c,--continue", f.continue_session, "Resume the newest session of this directory");
@@ -384,6 +385,7 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
   if (flags.no_repair) options.repair = {false, false, false};
   options.repair.clamp = flags.clamp;
   options.cwd = cwd;
+  options.partial_results = flags.include_partial_messages;  // only with stream-json (checked above)
 
   // Hooks come from settings, so --bare (which skips settings) has none.
   std::unique_ptr<agent::HookRunner> hooks;

@@ -49,6 +49,7 @@ Result<provider::Response> OfflineModel::complete(const provider::Request& reque
     observer.on_event(json::Object{
         {"type", "offline_tool_call"}, {"id", call.id}, {"name", call.name}, {"arguments", call.arguments}});
   }
+  if (observer.on_tool_arguments) observer.on_tool_arguments(0, call.name, call.arguments);
   response.message.tool_calls.push_back(std::move(call));
   response.stop_reason = "tool_use";
   return response;

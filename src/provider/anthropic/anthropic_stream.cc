@@ -135,11 +135,15 @@ Status AnthropicStreamParser::apply(std::string_view sse_type, const json::Value
       if (const std::string* text = string_member(delta, "text")) {
         response_.message.text += *text;
         if (!text->empty()) content_seen_ = true;
+        if (observer_ && observer_->on_text && !text->empty()) observer_->on_text(*text);
       }
     } else if (*delta_type == "input_json_delta" && state.kind == Block::Kind::ToolUse) {
       if (const std::string* part = string_member(delta, "partial_json")) {
-        response_.message.tool_calls[state.call_index].arguments += *part;
+        ToolCall& call = response_.message.tool_calls[state.call_index];
+        call.arguments += *part;
         state.got_delta = true;
+        if (observer_ && observer_->on_tool_arguments && !part->empty())
+          observer_->on_tool_arguments(state.call_index, call.name, *part);
       }
     }
     return Ok{};

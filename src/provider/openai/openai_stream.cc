@@ -135,6 +135,7 @@ Status OpenAiStreamParser::apply(const json::Value& chunk) {
       if (const std::string* content = string_member(*delta, "content")) {
         response_.message.text += *content;
         if (!content->empty()) content_seen_ = true;
+        if (observer_ && observer_->on_text && !content->empty()) observer_->on_text(*content);
       }
       if (const std::string* refusal = string_member(*delta, "refusal")) {
         response_.message.text += *refusal;
@@ -152,8 +153,13 @@ Status OpenAiStreamParser::apply(const json::Value& chunk) {
           if (const std::string* name = string_member(*function, "name"); name && !name->empty())
             slot.call.name = *name;
           if (const json::Value* args = function->find("arguments")) {
+            const std::size_t before = slot.call.arguments.size();
             if (args->is_string()) slot.call.arguments += args->as_string();
             else if (!args->is_null()) slot.call.arguments += json::serialize(*args);
+            if (observer_ && observer_->on_tool_arguments && slot.call.arguments.size() > before) {
+              observer_->on_tool_arguments(static_cast<std::size_t>(&slot - slots_.data()), slot.call.name,
+                                           std::string_view(slot.call.arguments).substr(before));
+            }
           }
         }
       }

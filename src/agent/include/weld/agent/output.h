@@ -51,6 +51,8 @@ json::Value assistant_message(const provider::Response& response, const std::str
                               const std::string& session_id);
 /// `{"type":"user","message":{"role":"user","content":[tool_result…]},…}`.
 json::Value user_message(const provider::Message& message, const std::string& session_id);
+/// `{"type":"partial_result","structured_partial":…,"attempt":N,…}`.
+json::Value partial_result_message(const json::Value& partial, int attempt, const std::string& session_id);
 /// `{"type":"stream_event","event":…,…}`.
 json::Value stream_event_message(const json::Value& event, const std::string& session_id);
 /// The result envelope with every field of SPEC §2.4, plus `total_cost_usd`
@@ -78,6 +80,7 @@ class OutputWriter : public RunObserver {
   void on_stream_event(const json::Value& event) override;
   void on_assistant(const provider::Response& response, int turn) override;
   void on_tool_results(const provider::Message& message) override;
+  void on_partial_result(const json::Value& partial, int attempt) override;
 
   /// Writes the ending: text mode → the payload (or final text) and "\n" on
   /// success, nothing on failure; json → the whole array; stream-json → the

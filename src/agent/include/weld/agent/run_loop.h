@@ -124,6 +124,9 @@ struct RunOptions {
   std::size_t max_tool_result_bytes = 256 * 1024;
   /// MCP servers and their state, for the init message (see RunStart).
   std::vector<std::pair<std::string, std::string>> mcp_servers;
+  /// Report partial structured answers while they stream
+  /// (RunObserver::on_partial_result; see partial_result.h).
+  bool partial_results = false;
 };
 
 /// The run's description at start (the `init` message).
@@ -153,6 +156,10 @@ class RunObserver {
   virtual void on_tool_results(const provider::Message& message) {}
   /// The user's prompt, once, before the first request.
   virtual void on_prompt(const provider::Message& message) {}
+  /// With RunOptions::partial_results: the structured answer so far, closed
+  /// into JSON; `attempt` rises when a new answer starts (see
+  /// partial_result.h).
+  virtual void on_partial_result(const json::Value& partial, int attempt) {}
 };
 
 /// How a run ended, with everything the result envelope needs.

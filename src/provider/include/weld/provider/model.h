@@ -9,6 +9,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "weld/base/result.h"
@@ -114,6 +115,12 @@ struct StreamObserver {
   /// Each provider stream event, as the provider's own JSON (the `data:`
   /// payload of an SSE event), for `--include-partial-messages`.
   std::function<void(const json::Value& event)> on_event;
+  /// A fragment of a tool call's arguments text as it arrives: the call's
+  /// position in the answer (0-based), its name as known so far, the text
+  /// (issue 17: partial structured answers).
+  std::function<void(std::size_t call_index, std::string_view name, std::string_view fragment)> on_tool_arguments;
+  /// A fragment of the answer's text as it arrives.
+  std::function<void(std::string_view fragment)> on_text;
 };
 
 /// Cooperative cancellation shared between the run loop and a request in
