@@ -151,3 +151,84 @@ test('-o result with the offline model: jq reads the payload', async () => {
   assert.ok(['"low"', '"medium"', '"high"'].includes(consumer.stdout.trim()));
   assert.equal(JSON.parse(r.stdout).api_error_status, null);
 });
+
+// A partial is a prefix-completion of the final payload: every member (or
+// element) but the last equal to the final one at the same place, in the
+// same order, and the last one itself a prefix-completion (a string a
+// prefix of the final string). Written apart from weld's own closer.
+function isPrefixCompletion(partial, final) {
+  if (typeof partial === 'string') return typeof final === 'string' && final.startsWith(partial);
+  if (partial === null || typeof partial !== 'object') return partial === final;
+  if (final === null || typeof final !== 'object' || Array.isArray(partial) !== Array.isArray(final)) return false;
+  const pk = Object.keys(partial);
+  const fk = Object.keys(final);
+  if (pk.length > fk.length) return false;
+  for (let i = 0; i < pk.length; i++) {
+    if (pk[i] !== fk[i]) return false;
+    const last = i === pk.length - 1;
+    if (!last) {
+      try { assert.deepStrictEqual(partial[pk[i]], final[fk[i]]); } catch { return false; }
+    } else if (!isPrefixCompletion(partial[pk[i]], final[fk[i]])) {
+      return false;
+    }
+  }
+  return true;
+}
+
+const NESTED_SCHEMA = {
+  type: 'object',
+  properties: {
+    summary: { type: 'string' },
+    options: { type: 'array', items: { type: 'object', properties: { label: { type: 'string' }, confidence: { type: 'number' } }, required: ['label', 'confidence'] } },
+    urgent: { type: 'boolean' },
+  },
+  required: ['summary', 'options', 'urgent'],
+};
+const NESTED = '{"summary":"Refund the order — «twice» charged 😀, \\"really\\"","options":[{"label":"refund","confidence":0.92},{"label":"wait","confidence":1e-2}],"urgent":true}';
+
+for (const api of APIS) {
+  test(`${api}: --include-partial-messages: every partial_result is JSON and a prefix-completion of the final payload`, async () => {
+    const server = await startServer([{ ...so(NESTED), fragment_size: 3 }]);
+    try {
+      const r = await runWeld([...providerArgs(api, server.port), '-p', 'x', '--json-schema', JSON.stringify(NESTED_SCHEMA),
+        '-o', 'stream-json', '--include-partial-messages'], { env });
+      assert.equal(r.code, 0, r.stderr);
+      const lines = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));  // every line is JSON
+      const final = lines.at(-1);
+      assert.equal(final.type, 'result');
+      assert.deepEqual(final.structured_output, JSON.parse(NESTED), 'the final envelope is unchanged');
+      const partials = lines.filter((l) => l.type === 'partial_result');
+      assert.ok(partials.length >= 6, `one per completed field at least, got ${partials.length}`);
+      for (const p of partials) {
+        assert.equal(p.attempt, 1);
+        assert.ok(isPrefixCompletion(p.structured_partial, final.structured_output),
+          `not a prefix-completion: ${JSON.stringify(p.structured_partial)}`);
+      }
+      assert.deepEqual(partials.at(-1).structured_partial, final.structured_output, 'the last partial is the answer');
+      // Partials come before the assistant message that carries the call.
+      assert.ok(lines.findIndex((l) => l.type === 'partial_result') < lines.findIndex((l) => l.type === 'assistant'));
+    } finally { await server.close(); }
+  });
+
+  test(`${api}: partials of an answer that failed validation are superseded by the next attempt's`, async () => {
+    const server = await startServer([so('{"summary":"first","risk_level":"severe"}'), so(PAYLOAD)]);
+    try {
+      const r = await runWeld([...providerArgs(api, server.port), '-p', 'x', '--json-schema', SCHEMA_TEXT,
+        '-o', 'stream-json', '--include-partial-messages'], { env });
+      assert.equal(r.code, 0, r.stderr);
+      const lines = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+      const partials = lines.filter((l) => l.type === 'partial_result');
+      assert.deepEqual([...new Set(partials.map((p) => p.attempt))], [1, 2]);
+      const final = lines.at(-1).structured_output;
+      assert.ok(partials.filter((p) => p.attempt === 2).every((p) => isPrefixCompletion(p.structured_partial, final)));
+      assert.ok(partials.filter((p) => p.attempt === 1).some((p) => !isPrefixCompletion(p.structured_partial, final)),
+        'the first attempt was a different answer');
+    } finally { await server.close(); }
+  });
+}
+
+test('without --include-partial-messages there are no partial_result lines', async () => {
+  const r = await runWeld(['-p', 'x', '--json-schema', SCHEMA_TEXT, '-o', 'stream-json']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.ok(!r.stdout.includes('"partial_result"'));
+});
