@@ -18,6 +18,7 @@
 #include <cstring>
 #include <thread>
 
+#include "connection.h"
 #include "weld/agent/mcp.h"
 #include "weld/json/serialize.h"
 
@@ -28,10 +29,10 @@ namespace weld::agent {
 using Clock = std::chrono::steady_clock;
 
 /// One running server.
-class McpClient {
+class McpClient : public McpConnection {
  public:
   explicit McpClient(McpServerConfig config) : config_(std::move(config)) {}
-  ~McpClient() {
+  ~McpClient() override {
     stop();
     close_fd(stdin_fd_);
     close_fd(stdout_fd_);
@@ -39,8 +40,8 @@ class McpClient {
   McpClient(const McpClient&) = delete;
   McpClient& operator=(const McpClient&) = delete;
 
-  const McpServerConfig& config() const { return config_; }
-  int pid() const { return pid_; }
+  const McpServerConfig& config() const override { return config_; }
+  int pid() const override { return pid_; }
 
   /// Starts the process. An Error says why it could not be started.
   Status spawn(const std::string& run_cwd) {
@@ -130,7 +131,7 @@ class McpClient {
 
   /// Sends a request and waits for its response until `deadline`.
   Result<json::Value> request(const std::string& method, json::Value params, Clock::time_point deadline,
-                              const provider::CancelToken* cancel) {
+                              const provider::CancelToken* cancel) override {
     const std::int64_t id = next_id_++;
     json::Value message = json::Object{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}};
     if (Status sent = send(message); !sent) return sent.error();
@@ -140,20 +141,9 @@ class McpClient {
         switch (incoming.kind) {
           case JsonRpcMessage::Kind::Response:
             if (!(incoming.id.is_integer() && incoming.id.as_integer() == id)) break;  // a late answer to an abandoned request
-            if (incoming.error)
-              return Error{"mcp", method + " failed: error " + std::to_string(incoming.error->first) + ": " +
-                                      incoming.error->second, ""};
-            return std::move(*incoming.result);
+            return response_result(std::move(incoming), method);
           case JsonRpcMessage::Kind::Request:
-            // We offer no client capabilities; ping is mandatory.
-            if (incoming.method == "ping") {
-              (void)send(json::Object{{"jsonrpc", "2.0"}, {"id", incoming.id}, {"result", json::Object{}}});
-            } else {
-              (void)send(json::Object{
-                  {"jsonrpc", "2.0"},
-                  {"id", incoming.id},
-                  {"error", json::Object{{"code", -32601}, {"message", "Method not found: " + incoming.method}}}});
-            }
+            (void)send(reply_to_server_request(incoming));
             break;
           case JsonRpcMessage::Kind::Notification:
           case JsonRpcMessage::Kind::Invalid:
@@ -183,11 +173,13 @@ class McpClient {
     }
   }
 
-  Status notify(const std::string& method) {
+  Status notify(const std::string& method) override {
     return send(json::Object{{"jsonrpc", "2.0"}, {"method", method}});
   }
 
   /// The last lines the server wrote on stderr, as " (stderr: …)", or "".
+  std::string failure_note() override { return stderr_note(); }
+
   std::string stderr_note() {
     // The server has gone (or will not answer): let the drain thread read
     // what it said last, briefly.
@@ -201,7 +193,7 @@ class McpClient {
   }
 
   /// SIGTERM to the group, a short grace, then SIGKILL; reaps the child.
-  void stop() {
+  void stop() override {
     std::lock_guard lock(stop_mutex_);
     if (pid_ > 0 && !reaped_) {
       ::kill(-pid_, SIGTERM);
@@ -315,7 +307,7 @@ namespace {
 /// An MCP tool, offered under `offered` and called by its own name.
 class McpTool : public Tool {
  public:
-  McpTool(std::shared_ptr<McpClient> client, McpToolInfo info, std::string offered)
+  McpTool(std::shared_ptr<McpConnection> client, McpToolInfo info, std::string offered)
       : client_(std::move(client)), info_(std::move(info)), offered_(std::move(offered)) {}
   std::string name() const override { return offered_; }
   std::string description() const override { return info_.description; }
@@ -336,7 +328,7 @@ class McpTool : public Tool {
   }
 
  private:
-  std::shared_ptr<McpClient> client_;
+  std::shared_ptr<McpConnection> client_;
   McpToolInfo info_;
   std::string offered_;
 };
@@ -351,16 +343,22 @@ McpServers::~McpServers() { stop_all(); }
 void McpServers::start(const std::vector<McpServerConfig>& servers, const std::string& cwd,
                        const std::vector<std::string>& taken_in, const provider::CancelToken* cancel) {
   std::vector<std::string> taken = taken_in;
-  std::vector<std::shared_ptr<McpClient>> spawned(servers.size());
+  std::vector<std::shared_ptr<McpConnection>> spawned(servers.size());
   std::vector<Clock::time_point> deadlines(servers.size());
   std::vector<std::string> failures(servers.size());
   for (std::size_t i = 0; i < servers.size(); ++i) {
-    auto client = std::make_shared<McpClient>(servers[i]);
     deadlines[i] = Clock::now() + servers[i].startup_timeout;
-    Status started = client->spawn(cwd);
-    if (!started) {
-      failures[i] = started.error().message;
-      continue;
+    std::shared_ptr<McpConnection> client;
+    if (!servers[i].url.empty()) {
+      client = make_http_connection(servers[i]);  // issue 17: Streamable HTTP
+    } else {
+      auto stdio = std::make_shared<McpClient>(servers[i]);
+      Status started = stdio->spawn(cwd);
+      if (!started) {
+        failures[i] = started.error().message;
+        continue;
+      }
+      client = std::move(stdio);
     }
     spawned[i] = client;
     std::lock_guard lock(mutex_);
@@ -368,7 +366,7 @@ void McpServers::start(const std::vector<McpServerConfig>& servers, const std::s
   }
   for (std::size_t i = 0; i < servers.size(); ++i) {
     const McpServerConfig& config = servers[i];
-    std::shared_ptr<McpClient> client = spawned[i];
+    std::shared_ptr<McpConnection> client = spawned[i];
     std::vector<McpToolInfo> listed;
     if (client) {
       Result<json::Value> init = client->request(
@@ -380,7 +378,7 @@ void McpServers::start(const std::vector<McpServerConfig>& servers, const std::s
       if (!init) {
         failures[i] = init.error().code == "timeout"
                           ? "no answer to initialize within " + std::to_string(config.startup_timeout.count()) + " ms" +
-                                client->stderr_note()
+                                client->failure_note()
                           : init.error().message;
       } else if (Status s = client->notify("notifications/initialized"); !s) {
         failures[i] = s.error().message;
@@ -437,12 +435,13 @@ std::vector<const Tool*> McpServers::tools() const {
 std::vector<int> McpServers::pids() const {
   std::lock_guard lock(mutex_);
   std::vector<int> out;
-  for (const auto& client : clients_) out.push_back(client->pid());
+  for (const auto& client : clients_)
+    if (client->pid() > 0) out.push_back(client->pid());
   return out;
 }
 
 void McpServers::stop_all() {
-  std::vector<std::shared_ptr<McpClient>> clients;
+  std::vector<std::shared_ptr<McpConnection>> clients;
   {
     std::lock_guard lock(mutex_);
     clients = clients_;

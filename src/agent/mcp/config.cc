@@ -1,5 +1,6 @@
 // Settings `mcpServers` (SPEC §2.7), in the shape Claude Code and Qwen Code
-// read: {"name": {"command", "args", "env"}}, plus weld's optional "cwd",
+// read: {"name": {"command", "args", "env"}} or {"name": {"url"|"httpUrl",
+// "headers"}} (Streamable HTTP, issue 17), plus weld's optional "cwd",
 // "timeout" (ms per tool call, as Qwen Code) and "startupTimeout" (ms).
 
 #include "weld/agent/mcp.h"
@@ -33,14 +34,38 @@ Status parse_mcp_servers(const json::Value& value, const std::string& file, std:
     McpServerConfig config;
     config.name = name;
     const json::Value* command = entry.find("command");
-    if (!command) {
-      if (entry.find("url") || entry.find("httpUrl"))
-        return field_error(file, name, "is a remote (HTTP) server; weld supports stdio servers (\"command\") only");
+    const json::Value* url = entry.find("httpUrl") ? entry.find("httpUrl") : entry.find("url");
+    if (!command && url) {
+      // Streamable HTTP (issue 17). Claude Code writes {"type":"http","url"},
+      // Qwen Code {"httpUrl"}; the older HTTP+SSE transport is not spoken.
+      const std::string key = entry.find("httpUrl") ? "httpUrl" : "url";
+      if (const json::Value* type = entry.find("type")) {
+        if (!type->is_string()) return field_error(file, name + ".type", "must be a string");
+        if (type->as_string() == "sse")
+          return field_error(file, name + ".type",
+                             "is \"sse\", the HTTP+SSE transport of 2024-11-05, which weld does not speak; weld "
+                             "speaks Streamable HTTP (\"type\": \"http\"), which current servers offer");
+        if (type->as_string() != "http" && type->as_string() != "streamable-http")
+          return field_error(file, name + ".type", "must be \"http\" for a url entry");
+      }
+      if (!url->is_string()) return field_error(file, name + "." + key, "must be a string");
+      const std::string& text = url->as_string();
+      if (text.rfind("http://", 0) != 0 && text.rfind("https://", 0) != 0)
+        return field_error(file, name + "." + key, "must be an http:// or https:// URL");
+      config.url = text;
+      if (const json::Value* headers = entry.find("headers")) {
+        if (!headers->is_object()) return field_error(file, name + ".headers", "must be an object of strings");
+        for (const json::Member& header : headers->as_object()) {
+          if (!header.value.is_string()) return field_error(file, name + ".headers." + header.key, "must be a string");
+          config.headers.emplace_back(header.key, header.value.as_string());
+        }
+      }
+    } else if (!command) {
       return field_error(file, name + ".command", "is missing");
     }
-    if (!command->is_string() || command->as_string().empty())
+    if (command && (!command->is_string() || command->as_string().empty()))
       return field_error(file, name + ".command", "must be a non-empty string");
-    config.command = command->as_string();
+    if (command) config.command = command->as_string();
     if (const json::Value* args = entry.find("args")) {
       if (!args->is_array()) return field_error(file, name + ".args", "must be an array of strings");
       for (const json::Value& arg : args->as_array()) {

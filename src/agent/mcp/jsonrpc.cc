@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "connection.h"
 #include "weld/agent/mcp.h"
 #include "weld/json/parse.h"
 #include "weld/json/serialize.h"
@@ -205,6 +206,22 @@ std::optional<std::string> mcp_offered_name(std::string_view server, std::string
   std::string prefixed = sanitise("mcp__" + std::string(server) + "__" + std::string(tool));
   if (!is_taken(prefixed)) return prefixed;
   return std::nullopt;
+}
+
+Result<json::Value> response_result(JsonRpcMessage&& response, const std::string& method) {
+  if (response.error)
+    return Error{"mcp", method + " failed: error " + std::to_string(response.error->first) + ": " + response.error->second,
+                 ""};
+  return std::move(*response.result);
+}
+
+json::Value reply_to_server_request(const JsonRpcMessage& request) {
+  // We offer no client capabilities; ping is mandatory.
+  if (request.method == "ping") return json::Object{{"jsonrpc", "2.0"}, {"id", request.id}, {"result", json::Object{}}};
+  return json::Object{
+      {"jsonrpc", "2.0"},
+      {"id", request.id},
+      {"error", json::Object{{"code", -32601}, {"message", "Method not found: " + request.method}}}};
 }
 
 }  // namespace weld::agent

@@ -125,6 +125,18 @@ TEST(McpSettings, ParsesEntriesAndNamesTheBadField) {
   ASSERT_EQ(servers.size(), 1u);
   EXPECT_EQ(servers[0].command, "python3");
 
+  // Streamable HTTP entries, in Claude Code's and Qwen Code's spellings.
+  std::vector<McpServerConfig> remote;
+  ASSERT_TRUE(parse_mcp_servers(parse_ok(R"({"r":{"type":"http","url":"https://mcp.example/mcp",)"
+                                         R"("headers":{"Authorization":"Bearer t0ken"}},"q":{"httpUrl":"http://127.0.0.1:9/mcp"}})"),
+                                "f.json", remote)
+                  .ok());
+  ASSERT_EQ(remote.size(), 2u);
+  EXPECT_EQ(remote[0].url, "https://mcp.example/mcp");
+  EXPECT_TRUE(remote[0].command.empty());
+  EXPECT_EQ(remote[0].headers[0], (std::pair<std::string, std::string>("Authorization", "Bearer t0ken")));
+  EXPECT_EQ(remote[1].url, "http://127.0.0.1:9/mcp");
+
   auto error = [](std::string_view text) {
     std::vector<McpServerConfig> out;
     Status s = parse_mcp_servers(parse_ok(text), "f.json", out);
@@ -132,9 +144,12 @@ TEST(McpSettings, ParsesEntriesAndNamesTheBadField) {
   };
   EXPECT_EQ(error(R"([])"), "Settings file \"f.json\": mcpServers must be an object of servers by name.");
   EXPECT_EQ(error(R"({"a":{}})"), "Settings file \"f.json\": mcpServers.a.command is missing.");
-  EXPECT_EQ(error(R"({"a":{"url":"http://x"}})"),
-            "Settings file \"f.json\": mcpServers.a is a remote (HTTP) server; weld supports stdio servers "
-            "(\"command\") only.");
+  EXPECT_EQ(error(R"({"a":{"url":"http://x","type":"sse"}})"),
+            "Settings file \"f.json\": mcpServers.a.type is \"sse\", the HTTP+SSE transport of 2024-11-05, which "
+            "weld does not speak; weld speaks Streamable HTTP (\"type\": \"http\"), which current servers offer.");
+  EXPECT_EQ(error(R"({"a":{"url":"ftp://x"}})"), "Settings file \"f.json\": mcpServers.a.url must be an http:// or https:// URL.");
+  EXPECT_EQ(error(R"({"a":{"httpUrl":"http://x","headers":{"K":1}}})"),
+            "Settings file \"f.json\": mcpServers.a.headers.K must be a string.");
   EXPECT_EQ(error(R"({"a":{"command":"x","args":[1]}})"),
             "Settings file \"f.json\": mcpServers.a.args must be an array of strings.");
   EXPECT_EQ(error(R"({"a":{"command":"x","env":{"K":1}}})"), "Settings file \"f.json\": mcpServers.a.env.K must be a string.");

@@ -1,8 +1,9 @@
 #pragma once
 /// \file
-/// MCP servers in a run (SPEC §2.7): stdio servers from settings
-/// `mcpServers`, spoken to with JSON-RPC 2.0 over newline-delimited stdio
-/// (initialize, notifications/initialized, tools/list, tools/call). Their
+/// MCP servers in a run (SPEC §2.7): servers from settings `mcpServers`,
+/// spoken to with JSON-RPC 2.0 over newline-delimited stdio, or over
+/// Streamable HTTP for `url` entries (initialize, notifications/initialized,
+/// tools/list, tools/call). Their
 /// tools are offered under their own names; one named `structured_output`
 /// (or one that collides with a built-in or an earlier server's tool) is
 /// offered as `mcp__<server>__<name>`. A server that fails to start or
@@ -35,10 +36,16 @@
 
 namespace weld::agent {
 
-/// One `mcpServers` entry: `{"command": …, "args": […], "env": {…}, "cwd": …,
-/// "timeout": ms per tool call, "startupTimeout": ms for initialize + tools/list}`.
+/// One `mcpServers` entry: a stdio server `{"command": …, "args": […],
+/// "env": {…}, "cwd": …}` or a Streamable HTTP server `{"url": …, "headers":
+/// {…}}` (also `"httpUrl"`, `"type": "http"`), each with "timeout" (ms per
+/// tool call) and "startupTimeout" (ms for initialize + tools/list).
 struct McpServerConfig {
   std::string name;
+  /// Streamable HTTP: the endpoint, and headers sent with every request
+  /// (e.g. Authorization; never printed). Empty url: a stdio server.
+  std::string url;
+  std::vector<std::pair<std::string, std::string>> headers;
   std::string command;
   std::vector<std::string> args;
   /// Added to weld's own environment.
@@ -120,7 +127,7 @@ ToolOutput tool_output_from_call_result(const json::Value& result);
 std::optional<std::string> mcp_offered_name(std::string_view server, std::string_view tool,
                                             const std::vector<std::string>& taken);
 
-class McpClient;
+class McpConnection;
 
 /// The MCP servers of one run.
 class McpServers {
@@ -158,7 +165,7 @@ class McpServers {
   void stop_all();
 
  private:
-  std::vector<std::shared_ptr<McpClient>> clients_;
+  std::vector<std::shared_ptr<McpConnection>> clients_;
   std::vector<std::unique_ptr<Tool>> tools_;
   std::vector<std::string> warnings_;
   std::vector<std::pair<std::string, std::string>> status_;
