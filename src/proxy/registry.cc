@@ -34,8 +34,8 @@ Error registry_error(std::string_view origin, std::string_view agent, std::strin
 }
 
 // Fields an agent entry may have; anything else is a typo we refuse.
-constexpr std::string_view kKnownFields[] = {"description", "input_schema", "max_retries",         "clamp",
-                                             "mode",        "mechanism",    "chat_template_kwargs"};
+constexpr std::string_view kKnownFields[] = {"description", "input_schema", "max_retries",          "clamp",
+                                             "mode",        "mechanism",    "chat_template_kwargs", "passthrough_when"};
 
 }  // namespace
 
@@ -86,7 +86,7 @@ Result<RegistryPtr> load_registry(std::string_view text, std::string_view origin
         return registry_error(origin, name,
                               "unknown field \"" + field.key +
                                   "\" (known: description, input_schema, max_retries, clamp, mode, mechanism, "
-                                  "chat_template_kwargs)");
+                                  "chat_template_kwargs, passthrough_when)");
       }
     }
     Agent agent;
@@ -141,6 +141,11 @@ Result<RegistryPtr> load_registry(std::string_view text, std::string_view origin
                               "chat_template_kwargs must be an object (passed to an OpenAI-compatible upstream's "
                               "chat template, e.g. {\"enable_thinking\": false}) or false (send none)");
       }
+    }
+    if (const json::Value* rule = entry.find("passthrough_when")) {
+      Result<PassthroughRule> parsed = parse_passthrough_rule(*rule);
+      if (!parsed) return registry_error(origin, name, parsed.error().message);
+      agent.passthrough = std::move(*parsed);
     }
 #ifdef WELD_PROXY_HAVE_SCHEMA_LOAD
     if (auto problem = schema::check_root_accepts_object(*input_schema, "input_schema")) {

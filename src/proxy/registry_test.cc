@@ -109,7 +109,9 @@ TEST(Registry, StructuralErrors) {
       {R"({"a":{"input_schema":[]}})", "f: agent \"a\": input_schema must be a JSON object describing a schema"},
       {R"({"a":{"input_schema":{},"max_retry":1}})",
        "f: agent \"a\": unknown field \"max_retry\" (known: description, input_schema, max_retries, clamp, mode, "
-       "mechanism, chat_template_kwargs)"},
+       "mechanism, chat_template_kwargs, passthrough_when)"},
+      {R"({"a":{"input_schema":{},"passthrough_when":{"max_tokens_below":-1}}})",
+       "f: agent \"a\": passthrough_when.max_tokens_below must be a positive integer"},
       {R"({"a":{"input_schema":{},"chat_template_kwargs":"enable_thinking=false"}})",
        "f: agent \"a\": chat_template_kwargs must be an object (passed to an OpenAI-compatible upstream's chat "
        "template, e.g. {\"enable_thinking\": false}) or false (send none)"},

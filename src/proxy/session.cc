@@ -304,7 +304,7 @@ awaitable<bool> Session::write_client(std::span<const asio::const_buffer> buffer
 }
 
 awaitable<void> Session::send_simple(int status, std::string_view content_type, std::string_view body,
-                                     RequestLog& log) {
+                                     RequestLog& log, std::string_view extra_headers) {
   std::string head = "HTTP/1.1 " + std::to_string(status) + " ";
   head += http::obsolete_reason(static_cast<http::status>(status));
   head += "\r\nContent-Type: ";
@@ -312,6 +312,7 @@ awaitable<void> Session::send_simple(int status, std::string_view content_type, 
   head += "\r\nContent-Length: ";
   head += std::to_string(body.size());
   head += "\r\n";
+  head += extra_headers;
   head += connection_header();
   head += "\r\n";
   log.status = status;

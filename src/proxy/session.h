@@ -79,7 +79,10 @@ class Session final : public Ticking {
                                     std::chrono::milliseconds timeout);
   awaitable<bool> write_client(std::span<const asio::const_buffer> buffers);
   awaitable<bool> write_client(std::string_view data);
-  awaitable<void> send_simple(int status, std::string_view content_type, std::string_view body, RequestLog& log);
+  /// `extra_headers`: complete header lines ("name: value\r\n…") added to
+  /// the response head.
+  awaitable<void> send_simple(int status, std::string_view content_type, std::string_view body, RequestLog& log,
+                              std::string_view extra_headers = {});
   awaitable<void> send_error(std::string_view path, int status, std::string_view type, std::string_view message,
                              RequestLog& log);
   std::string connection_header();

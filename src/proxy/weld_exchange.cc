@@ -53,6 +53,18 @@ std::string upstream_status_message(int status, std::string_view body) {
   return message;
 }
 
+// What happened to a welded request, for the client (issue 17): the agent,
+// the upstream attempts and the repairs applied. Header lines.
+std::string weld_headers(const Exchange& ex, bool outcome_known) {
+  if (ex.agent == nullptr) return {};
+  std::string out = "x-weld-agent: " + ex.agent->name + "\r\n";
+  if (outcome_known) {
+    out += "x-weld-attempts: " + std::to_string(ex.attempts) + "\r\n";
+    out += "x-weld-repairs: " + std::to_string(ex.repairs) + "\r\n";
+  }
+  return out;
+}
+
 }  // namespace
 
 awaitable<void> Session::weld(ClientRequest& req, Api api, std::string_view agent_header, RequestLog& log) {
@@ -64,6 +76,12 @@ awaitable<void> Session::weld(ClientRequest& req, Api api, std::string_view agen
   FilterChain chain(shared_.chain);
   FilterAction action = chain.on_request(ex);
   if (action == FilterAction::Passthrough) {
+    if (!ex.passthrough_reason.empty()) {
+      // passthrough_when (issue 17): the body without the tag, else untouched.
+      req.body() = json::serialize(ex.upstream_body);
+      log.agent = ex.agent->name;
+      log.outcome = ex.outcome;
+    }
     co_await relay(req, log);
     co_return;
   }
@@ -109,6 +127,8 @@ awaitable<void> Session::weld(ClientRequest& req, Api api, std::string_view agen
       std::string out;
       if (!stream_started) {
         out = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n";
+        // Sent before the answer exists: the agent only (docs/proxy.md).
+        out += weld_headers(ex, false);
         out += client_is_http10_ ? "" : "Transfer-Encoding: chunked\r\n";
         if (client_is_http10_) keep_alive_ = false;
         out += connection_header();
@@ -142,6 +162,7 @@ awaitable<void> Session::weld(ClientRequest& req, Api api, std::string_view agen
   }
   if (ex.client_stream && reply.status == 200 && !reply.stream_frames.empty()) {
     std::string out = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n";
+    out += weld_headers(ex, true);
     if (client_is_http10_) {
       keep_alive_ = false;  // before connection_header(): the body ends with the connection
     } else {
@@ -154,7 +175,7 @@ awaitable<void> Session::weld(ClientRequest& req, Api api, std::string_view agen
     co_await write_client(out);
     co_return;
   }
-  co_await send_simple(reply.status, reply.content_type, reply.body, log);
+  co_await send_simple(reply.status, reply.content_type, reply.body, log, weld_headers(ex, true));
 }
 
 void Session::internal_error(std::exception_ptr failure, Exchange& ex) {

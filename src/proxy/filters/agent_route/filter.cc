@@ -19,6 +19,7 @@ class AgentRoute final : public Filter {
       std::string message = body ? "request body must be a JSON object"
                                  : "request body is not valid JSON: " + body.error().message + " at " +
                                        body.error().where;
+      ex.outcome = "bad_request";  // not "ok" in the metrics (issue 17: every outcome documented)
       return reply_error(ex, 400, "invalid_request_error", message);
     }
     ex.upstream_body = std::move(*body);
@@ -51,6 +52,14 @@ class AgentRoute final : public Filter {
       ex.outcome = "unknown_agent";
       return reply_error(ex, 400, "invalid_request_error",
                          "unknown agent \"" + agent_name + "\"; known agents: " + known);
+    }
+    // A side request the client makes with the same model (issue 17):
+    // relayed as the client sent it, without the tag in `model`.
+    if (std::optional<std::string> reason = passthrough_match(ex.agent->passthrough, ex.upstream_body)) {
+      if (model != nullptr && model->is_string()) ex.upstream_body.set("model", ex.base_model);
+      ex.passthrough_reason = std::move(*reason);
+      ex.outcome = "bypassed";
+      return FilterAction::Passthrough;
     }
     return FilterAction::Continue;
   }

@@ -97,6 +97,10 @@ struct Exchange {
   int retries = 0;
   int repairs = 0;
   std::string outcome;                 ///< "ok", "invalid", "upstream_error", …
+  /// Set with FilterAction::Passthrough when the agent's passthrough_when
+  /// let the request through: the condition met. The core then relays
+  /// `upstream_body` (the client's body with the tag removed from `model`).
+  std::string passthrough_reason;
 };
 
 /// One object per request; configuration is shared read-only by the factory.

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "weld/json/value.h"
+#include "weld/proxy/passthrough.h"
 #include "weld/repair/repair.h"
 #include "weld/schema/schema.h"
 
@@ -55,6 +56,9 @@ struct Agent {
   /// it. Null in an Agent nobody prepared: the tool is then built per request.
   json::Value anthropic_tool;
   json::Value openai_tool;
+  /// Registry `"passthrough_when"`: the client's side requests that are
+  /// relayed untouched (see passthrough.h).
+  PassthroughRule passthrough;
 };
 
 /// Builds the agent's cached tools (`anthropic_tool`, `openai_tool`) from its
