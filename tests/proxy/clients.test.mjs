@@ -4,15 +4,8 @@
 // requests through untouched (the Qwen Code trap: its follow-up checks use
 // the main request's tagged model).
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { postJson, requireSdk, startFake, startProxy, tmpdir } from './harness.mjs';
-
-const AnthropicModule = requireSdk('@anthropic-ai/sdk');
-const OpenAIModule = requireSdk('openai');
-const Anthropic = AnthropicModule.default || AnthropicModule;
-const OpenAI = OpenAIModule.default || OpenAIModule;
+import { postJson, startSdkProxy } from './harness.mjs';
 
 const REGISTRY = {
   router: {
@@ -27,20 +20,13 @@ let fake;
 let proxy;
 let anthropic;
 let openai;
+let pair;
 
 before(async () => {
-  const dir = tmpdir();
-  const file = path.join(dir, 'agents.json');
-  fs.writeFileSync(file, JSON.stringify(REGISTRY));
-  fake = await startFake({ responses: [] });
-  proxy = await startProxy(fake.url, ['--agents', file]);
-  anthropic = new Anthropic({ apiKey: 'sk-ant-test-key', baseURL: proxy.url, maxRetries: 0, timeout: 20000 });
-  openai = new OpenAI({ apiKey: 'sk-openai-test-key', baseURL: `${proxy.url}/v1`, maxRetries: 0, timeout: 20000 });
+  pair = await startSdkProxy(REGISTRY);
+  ({ fake, proxy, anthropic, openai } = pair);
 });
-after(async () => {
-  await proxy.stop();
-  fake.stop();
-});
+after(() => pair.stop());
 
 const routerCall = (args) => ({ tool_calls: [{ name: 'router', arguments: args }] });
 const question = [{ role: 'user', content: 'Refund my order' }];

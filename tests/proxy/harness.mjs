@@ -108,6 +108,32 @@ export async function startProxy(upstream, args = [], { listen = '127.0.0.1:0' }
   };
 }
 
+/**
+ * Starts the fake model server and `weld proxy --agents <registry>` (an
+ * object, written to a file), with the official SDK clients pointed at the
+ * proxy. Returns {fake, proxy, anthropic, openai, stop()}.
+ */
+export async function startSdkProxy(registry, { apiKey = 'k', proxyArgs = [] } = {}) {
+  const file = path.join(tmpdir(), 'agents.json');
+  fs.writeFileSync(file, JSON.stringify(registry));
+  const AnthropicModule = requireSdk('@anthropic-ai/sdk');
+  const OpenAIModule = requireSdk('openai');
+  const Anthropic = AnthropicModule.default || AnthropicModule;
+  const OpenAI = OpenAIModule.default || OpenAIModule;
+  const fake = await startFake({ responses: [] });
+  const proxy = await startProxy(fake.url, ['--agents', file, ...proxyArgs]);
+  return {
+    fake,
+    proxy,
+    anthropic: new Anthropic({ apiKey, baseURL: proxy.url, maxRetries: 0, timeout: 20000 }),
+    openai: new OpenAI({ apiKey, baseURL: `${proxy.url}/v1`, maxRetries: 0, timeout: 20000 }),
+    async stop() {
+      await proxy.stop();
+      fake.stop();
+    },
+  };
+}
+
 /** Runs `weld ...args`; resolves {code, stdout, stderr}. */
 export function runWeld(args, options = {}) {
   return new Promise((resolve, reject) => {

@@ -2,15 +2,8 @@
 // them go back to the client; a text answer triggers one forced ask for the
 // agent's tool, and the client receives the structured answer.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { requireSdk, startFake, startProxy, tmpdir } from './harness.mjs';
-
-const AnthropicModule = requireSdk('@anthropic-ai/sdk');
-const Anthropic = AnthropicModule.default || AnthropicModule;
-const OpenAIModule = requireSdk('openai');
-const OpenAI = OpenAIModule.default || OpenAIModule;
+import { startSdkProxy } from './harness.mjs';
 
 const registry = {
   investigator: {
@@ -29,20 +22,13 @@ let fake;
 let proxy;
 let anthropic;
 let openai;
+let pair;
 
 before(async () => {
-  const dir = tmpdir();
-  const file = path.join(dir, 'agents.json');
-  fs.writeFileSync(file, JSON.stringify(registry));
-  fake = await startFake({ responses: [] });
-  proxy = await startProxy(fake.url, ['--agents', file]);
-  anthropic = new Anthropic({ apiKey: 'k', baseURL: proxy.url, maxRetries: 0, timeout: 20000 });
-  openai = new OpenAI({ apiKey: 'k', baseURL: `${proxy.url}/v1`, maxRetries: 0, timeout: 20000 });
+  pair = await startSdkProxy(registry);
+  ({ fake, proxy, anthropic, openai } = pair);
 });
-after(async () => {
-  await proxy.stop();
-  fake.stop();
-});
+after(() => pair.stop());
 
 test('anthropic: client tool call passed back, then text → forced report', async () => {
   await fake.reset({
