@@ -53,7 +53,7 @@ test('openai SDK .withResponse(): x-weld-* headers on a first-try answer, plain 
 
 test('a welded error carries the headers too; untagged requests carry none', async () => {
   await weld.fake.reset({ responses: [routerCall({ action: 'x' }), routerCall({ action: 'y' }), routerCall({ action: 'z' })] });
-  const failed = await postJson(`${weld.proxy.url}/v1/messages`, { model: 'q__schema=router', max_tokens: 50, messages: question });
+  const failed = await postJson(`${weld.proxy.url}/v1/messages`, { model: 'q__schema=router', max_tokens: 300, messages: question });
   assert.equal(failed.status, 502);
   assert.equal(failed.headers.get('x-weld-attempts'), '3');
   assert.equal(failed.headers.get('x-weld-agent'), 'router');
