@@ -137,7 +137,7 @@ test('the format is taken from -o and --output-format=… too', async () => {
   const r = await runWeld(['-p', 'x', '--output-format', 'yaml']);
   assert.equal(r.code, 1);
   assert.equal(r.stdout, '');
-  assert.match(r.stderr, /^weld: --output-format: yaml not in \{text,json,stream-json\}/);
+  assert.match(r.stderr, /^weld: --output-format: yaml not in \{text,json,stream-json,result\}/);
 });
 
 for (const api of APIS) {

@@ -52,8 +52,9 @@ for (const api of APIS) {
       assert.equal(messages[1].message.content[0].type, 'tool_use');
       assert.equal(messages[1].message.content[0].name, 'structured_output');
       const result = messages.at(-1);
-      assert.deepEqual(Object.keys(result), ['type', 'subtype', 'is_error', 'result', 'structured_result', 'num_turns',
-        'attempts', 'repairs', 'usage', 'duration_ms', 'duration_api_ms', 'session_id', 'stop_reason']);
+      assert.deepEqual(Object.keys(result), ['type', 'subtype', 'is_error', 'result', 'structured_result',
+        'structured_output', 'num_turns', 'attempts', 'repairs', 'usage', 'duration_ms', 'duration_api_ms', 'ttft_ms',
+        'api_error_status', 'session_id', 'stop_reason']);
       assert.equal(result.subtype, 'success');
       assert.equal(result.is_error, false);
       assert.equal(result.result, PAYLOAD);
