@@ -12,7 +12,7 @@ $SUDO apt-get install -y -qq --no-install-recommends \
   libcurl4-openssl-dev libssl-dev libboost1.74-dev libboost-system1.74-dev \
   libgtest-dev libgmock-dev googletest libbenchmark-dev libmimalloc-dev \
   clang libclang-rt-14-dev \
-  python3 curl
+  python3 curl jq
 # Node.js 20 (tests drive weld with the official npm SDKs; never used by the
 # product). Only install Debian's when none is present, so a NodeSource
 # install is left alone.
