@@ -1,24 +1,19 @@
 // Hooks (SPEC §2.7). Command hooks run `bash -c` with the call's JSON on
-// stdin, in their own process group, with a timeout; HTTP hooks POST the same
-// JSON. Hooks never crash or stall a run: a failing hook is ignored, except
+// stdin through the subprocess runner (own process group, timeout, no
+// provider keys); HTTP hooks POST the same JSON through the provider's
+// transport. Hooks never crash or stall a run: a failing hook is ignored, except
 // a PreToolUse command hook exiting 2, which blocks the call.
 
 #include "weld/agent/hooks.h"
 
-#include <curl/curl.h>
-#include <fcntl.h>
-#include <poll.h>
 #include <re2/re2.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
-#include <cstdlib>
-#include <cstring>
 
-#include "weld/json/serialize.h"
 #include "weld/agent/output.h"
+#include "weld/agent/subprocess.h"
+#include "weld/json/serialize.h"
 
 namespace weld::agent {
 namespace {
@@ -91,101 +86,36 @@ struct CommandResult {
 };
 
 // Runs `bash -c command` with `input` on stdin; bounded by `timeout_seconds`
-// and `cancel`.
+// and `cancel`. Through the one subprocess runner: no provider keys in its
+// environment, and its background jobs killed when it ends.
 CommandResult run_command(const std::string& command, const std::string& input, const std::string& cwd,
                           int timeout_seconds, const provider::CancelToken* cancel) {
+  SubprocessOptions options;
+  options.argv = {"/bin/bash", "-c", command};
+  options.cwd = cwd;
+  options.stdin_mode = SubprocessOptions::Input::Data;
+  options.input = input;
+  options.stdout_mode = SubprocessOptions::Output::Null;
+  options.stderr_mode = SubprocessOptions::Output::Pipe;
+  SubprocessRun ran = run_subprocess(options, {std::chrono::seconds(timeout_seconds), cancel, kMaxHookOutput});
   CommandResult result;
-  char input_path[] = "/tmp/weld-hook-input-XXXXXX";
-  int input_fd = ::mkstemp(input_path);
-  if (input_fd < 0) return result;
-  ::unlink(input_path);  // the open descriptor keeps it alive
-  if (::write(input_fd, input.data(), input.size()) != static_cast<ssize_t>(input.size())) {
-    ::close(input_fd);
-    return result;
-  }
-  ::lseek(input_fd, 0, SEEK_SET);
-  int err_pipe[2];
-  if (::pipe2(err_pipe, O_CLOEXEC) != 0) {
-    ::close(input_fd);
-    return result;
-  }
-  pid_t pid = ::fork();
-  if (pid < 0) {
-    ::close(input_fd);
-    ::close(err_pipe[0]);
-    ::close(err_pipe[1]);
-    return result;
-  }
-  if (pid == 0) {
-    ::setpgid(0, 0);
-    sigset_t none;
-    sigemptyset(&none);
-    ::sigprocmask(SIG_SETMASK, &none, nullptr);
-    ::signal(SIGPIPE, SIG_DFL);
-    ::dup2(input_fd, 0);
-    int devnull = ::open("/dev/null", O_WRONLY);
-    if (devnull >= 0) ::dup2(devnull, 1);
-    ::dup2(err_pipe[1], 2);
-    if (::chdir(cwd.c_str()) != 0) ::_exit(126);
-    ::execl("/bin/bash", "bash", "-c", command.c_str(), static_cast<char*>(nullptr));
-    ::_exit(127);
-  }
-  ::setpgid(pid, pid);
-  ::close(input_fd);
-  ::close(err_pipe[1]);
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_seconds);
-  bool killed = false;
-  char buffer[4096];
-  for (;;) {
-    if ((cancel != nullptr && cancel->cancelled.load()) || std::chrono::steady_clock::now() >= deadline) {
-      killed = true;
-      break;
-    }
-    pollfd pfd{err_pipe[0], POLLIN, 0};
-    int ready = ::poll(&pfd, 1, 50);
-    if (ready < 0 && errno != EINTR) break;
-    if (ready <= 0) continue;
-    ssize_t n = ::read(err_pipe[0], buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    if (result.stderr_text.size() < kMaxHookOutput) {
-      result.stderr_text.append(buffer, std::min<std::size_t>(static_cast<std::size_t>(n), kMaxHookOutput - result.stderr_text.size()));
-    }
-  }
-  ::close(err_pipe[0]);
-  if (killed) ::kill(-pid, SIGKILL);
-  int status = 0;
-  for (int i = 0; i < 300; ++i) {
-    pid_t r = ::waitpid(pid, &status, WNOHANG);
-    if (r == pid) {
-      if (!killed && WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
-      return result;
-    }
-    if (r < 0) return result;
-    if (i == 100) ::kill(-pid, SIGKILL);
-    ::usleep(10000);
-  }
+  if (ran.end == SubprocessRun::End::Exited) result.exit_code = ran.exit_code;
+  result.stderr_text = std::move(ran.error_output);
   return result;
 }
 
-size_t discard(char*, size_t size, size_t count, void*) { return size * count; }
+// Discards a notification hook's answer (only its arrival matters).
+class DiscardSink final : public provider::ResponseSink {
+ public:
+  void on_headers(int, const provider::HttpHeaders&) override {}
+  bool on_body(std::string_view chunk) override {
+    received_ += chunk.size();
+    return received_ <= kMaxHookOutput;
+  }
 
-void post_json(const std::string& url, const std::string& body, int timeout_seconds) {
-  CURL* easy = curl_easy_init();
-  if (easy == nullptr) return;
-  curl_slist* headers = curl_slist_append(nullptr, "Content-Type: application/json");
-  curl_easy_setopt(easy, CURLOPT_URL, url.c_str());
-  curl_easy_setopt(easy, CURLOPT_POSTFIELDS, body.c_str());
-  curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE, static_cast<long>(body.size()));
-  curl_easy_setopt(easy, CURLOPT_HTTPHEADER, headers);
-  curl_easy_setopt(easy, CURLOPT_TIMEOUT, static_cast<long>(timeout_seconds));
-  curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
-  curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, discard);
-  curl_easy_perform(easy);  // a failing notification hook never stops the run
-  curl_slist_free_all(headers);
-  curl_easy_cleanup(easy);
-}
+ private:
+  std::size_t received_ = 0;
+};
 
 }  // namespace
 
@@ -202,8 +132,31 @@ Status parse_hooks(const json::Value& hooks, const std::string& file, HookSettin
   return Ok{};
 }
 
-HookRunner::HookRunner(HookSettings settings, std::string session_id, std::string cwd)
-    : settings_(std::move(settings)), session_id_(std::move(session_id)), cwd_(std::move(cwd)) {}
+HookRunner::HookRunner(HookSettings settings, std::string session_id, std::string cwd,
+                       provider::NetworkSettings network)
+    : settings_(std::move(settings)), session_id_(std::move(session_id)), cwd_(std::move(cwd)),
+      network_(std::move(network)) {}
+
+HookRunner::~HookRunner() = default;
+
+void HookRunner::post_json(const std::string& url, const std::string& body, int timeout_seconds,
+                           const provider::CancelToken* cancel) const {
+  // Through the provider's transport (its proxy and CA settings, its
+  // cancellation); a failing notification hook never stops the run.
+  std::lock_guard lock(transport_mutex_);
+  if (!transport_) transport_ = transport_factory_ ? transport_factory_() : provider::make_curl_transport(network_);
+  provider::HttpRequest request;
+  request.url = url;
+  request.headers = {{"Content-Type", "application/json"}};
+  request.body = body;
+  request.connect_timeout = std::chrono::seconds(std::min(timeout_seconds, 10));
+  request.idle_timeout = std::chrono::seconds(timeout_seconds);
+  DiscardSink sink;
+  provider::CancelToken never;
+  // perform() only reads the token; the run's own one makes a signal stop the POST.
+  provider::CancelToken& token = cancel != nullptr ? const_cast<provider::CancelToken&>(*cancel) : never;
+  (void)transport_->perform(request, sink, token);
+}
 
 json::Value HookRunner::describe_call(std::string_view event, const provider::ToolCall& call) const {
   return json::Object{{"session_id", session_id_},
@@ -223,7 +176,7 @@ HookRunner::Decision HookRunner::pre_tool_use(const provider::ToolCall& call,
     if (!matches(matcher.matcher, call.name)) continue;
     for (const auto& hook : matcher.hooks) {
       if (hook.type == "http") {
-        post_json(hook.url, input, hook.timeout_seconds);
+        post_json(hook.url, input, hook.timeout_seconds, cancel);
         continue;
       }
       CommandResult r = run_command(hook.command, input, cwd_, hook.timeout_seconds, cancel);
@@ -248,7 +201,7 @@ void HookRunner::post_tool_use(const provider::ToolCall& call, const ToolOutput&
   for (const auto& matcher : list) {
     if (!matches(matcher.matcher, call.name)) continue;
     for (const auto& hook : matcher.hooks) {
-      if (hook.type == "http") post_json(hook.url, input, hook.timeout_seconds);
+      if (hook.type == "http") post_json(hook.url, input, hook.timeout_seconds, cancel);
       else (void)run_command(hook.command, input, cwd_, hook.timeout_seconds, cancel);
     }
   }

@@ -108,3 +108,43 @@ TEST_F(HooksTest, AHookThatHangsIsKilledAtItsTimeout) {
 
 }  // namespace
 }  // namespace weld::agent
+
+namespace weld::agent {
+namespace {
+
+// HTTP hooks go through the provider's Transport (issue 14.4), not a curl
+// call of their own: the transport sees the POST, its body and its headers.
+class RecordingTransport : public provider::Transport {
+ public:
+  explicit RecordingTransport(std::vector<provider::HttpRequest>* seen) : seen_(seen) {}
+  provider::TransportOutcome perform(const provider::HttpRequest& request, provider::ResponseSink& sink,
+                                     provider::CancelToken&) override {
+    seen_->push_back(request);
+    sink.on_headers(204, {});
+    return {provider::TransportOutcome::Kind::Complete, "", true};
+  }
+
+ private:
+  std::vector<provider::HttpRequest>* seen_;
+};
+
+TEST(HttpHooks, PostThroughTheProviderTransport) {
+  HookSettings settings;
+  ASSERT_TRUE(parse_hooks(*json::parse(R"({"PostToolUse":[{"hooks":[{"type":"http","url":"http://127.0.0.1:9/audit","timeout":5}]}]})"),
+                          "s.json", settings));
+  HookRunner hooks(settings, "sid", "/work");
+  std::vector<provider::HttpRequest> seen;
+  hooks.set_transport_factory([&] { return std::make_unique<RecordingTransport>(&seen); });
+  hooks.post_tool_use({"c1", "read_file", R"({"path":"a"})"}, ToolOutput{"text", false}, nullptr);
+  ASSERT_EQ(seen.size(), 1u);
+  EXPECT_EQ(seen[0].method, "POST");
+  EXPECT_EQ(seen[0].url, "http://127.0.0.1:9/audit");
+  EXPECT_EQ(seen[0].idle_timeout, std::chrono::seconds(5));
+  ASSERT_NE(provider::find_header(seen[0].headers, "content-type"), nullptr);
+  json::Value body = *json::parse(seen[0].body);
+  EXPECT_EQ(body.find("hook_event_name")->as_string(), "PostToolUse");
+  EXPECT_EQ(body.find("tool_response")->find("content")->as_string(), "text");
+}
+
+}  // namespace
+}  // namespace weld::agent

@@ -16,6 +16,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "weld/base/read_file.h"
 #include "weld/json/parse.h"
 #include "weld/json/serialize.h"
 
@@ -85,11 +86,9 @@ std::string mechanism_cache_key(std::string_view provider, std::string_view base
 namespace {
 
 std::optional<json::Value> read_cache_document(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  Result<json::Value> doc = json::parse(buffer.str());
+  Result<std::string> text = read_regular_file(path, 4 * 1024 * 1024);  // a cache: unreadable means empty
+  if (!text) return std::nullopt;
+  Result<json::Value> doc = json::parse(*text);
   if (!doc || !doc->is_object()) return std::nullopt;
   return std::move(*doc);
 }

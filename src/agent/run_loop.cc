@@ -3,6 +3,7 @@
 // suppressed siblings, validation with repair, retry budget, limits.
 
 #include "weld/agent/run_loop.h"
+#include "weld/agent/subprocess.h"
 
 #include <chrono>
 #include <condition_variable>
@@ -461,6 +462,10 @@ RunOutcome run(provider::Model& model, const std::vector<const Tool*>& tools, co
         }
       }
       ToolOutput output = found->second->run(arguments, context);
+      // Second line of defence (issue 13.3): children never get the key, but
+      // a tool may still read it (a file, /proc): it never reaches the hooks,
+      // the transcript or the model.
+      output.content = scrub_secrets(output.content);
       if (options.hooks != nullptr) options.hooks->post_tool_use(call, output, &cancel);
       result.content = bound_output(std::move(output.content), options.max_tool_result_bytes);
       result.is_error = output.is_error;

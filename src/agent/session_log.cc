@@ -13,15 +13,21 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <sstream>
 #include <system_error>
 
 #include "weld/agent/output.h"
+#include "weld/base/read_file.h"
 #include "weld/json/parse.h"
 #include "weld/json/serialize.h"
 
 namespace weld::agent {
 namespace fs = std::filesystem;
 namespace {
+
+// A transcript larger than this is not resumed (a run's history goes into
+// every request; this is far beyond any context window).
+constexpr std::uint64_t kMaxTranscriptBytes = 256 * 1024 * 1024;
 
 std::string now_iso8601() {
   auto now = std::chrono::system_clock::now();
@@ -117,8 +123,10 @@ Result<std::string> newest_session_id(const std::string& home, const std::string
 }
 
 Result<std::vector<provider::Message>> read_session(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error{"session", "Session transcript \"" + path + "\" could not be read.", path};
+  // A FIFO or a link to /dev/zero must not hang the run (issue 13.8).
+  Result<std::string> text = read_regular_file(path, kMaxTranscriptBytes);
+  if (!text) return Error{"session", "Session transcript: " + text.error().message + ".", path};
+  std::istringstream in(std::move(*text));
   std::vector<provider::Message> messages;
   std::string line;
   int line_no = 0;

@@ -5,16 +5,18 @@
 #include "weld/agent/settings.h"
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 #include <sys/stat.h>
 
 #include "weld/agent/mechanism.h"
+#include "weld/base/read_file.h"
 #include "weld/agent/run_loop.h"
+#include "weld/agent/shell_rules.h"
 #include "weld/json/parse.h"
 
 namespace weld::agent {
 namespace {
+
+constexpr std::uint64_t kMaxSettingsBytes = 4 * 1024 * 1024;
 
 // Reads a string list at `object[key]`; an Error names the file and field.
 Status read_list(const json::Value& object, std::string_view key, const std::string& field, const std::string& file,
@@ -34,12 +36,9 @@ Status read_list(const json::Value& object, std::string_view key, const std::str
 Status read_settings_file(const std::string& path, Settings& settings) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) return Ok{};  // absent: nothing to merge
-  if (!S_ISREG(st.st_mode)) return Error{"config", "Settings file \"" + path + "\" is not a regular file.", path};
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error{"config", "Settings file \"" + path + "\" could not be read.", path};
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  Result<json::Value> doc = json::parse(buffer.str());
+  Result<std::string> text = read_regular_file(path, kMaxSettingsBytes);
+  if (!text) return Error{"config", "Settings file " + text.error().message + ".", path};
+  Result<json::Value> doc = json::parse(*text);
   if (!doc) {
     return Error{"config", "Settings file \"" + path + "\" is not valid JSON: " + doc.error().message + " at " +
                                doc.error().where + ".",
@@ -50,7 +49,21 @@ Status read_settings_file(const std::string& path, Settings& settings) {
     if (!permissions->is_object()) {
       return Error{"config", "Settings file \"" + path + "\": permissions must be an object.", path};
     }
+    std::size_t first_new = settings.allow.size();
     if (Status s = read_list(*permissions, "allow", "permissions.allow", path, settings.allow); !s) return s;
+    // Never widen silently (issue 13.2): a scoped rule weld cannot enforce
+    // is a configuration error, not a grant of the whole tool.
+    for (std::size_t i = first_new; i < settings.allow.size(); ++i) {
+      Result<ParsedRule> rule = parse_rule(settings.allow[i]);
+      if (!rule) return Error{"config", "Settings file \"" + path + "\": permissions.allow: " + rule.error().message, path};
+      if (rule->specifier && (rule->tool == "write_file" || rule->tool == "edit")) {
+        return Error{"config",
+                     "Settings file \"" + path + "\": permissions.allow: \"" + settings.allow[i] +
+                         "\": weld enforces scoped rules for run_shell_command only; allow \"" + rule->tool +
+                         "\" (every path in the workspace) or remove the rule.",
+                     path};
+      }
+    }
     if (Status s = read_list(*permissions, "deny", "permissions.deny", path, settings.deny); !s) return s;
   }
   if (const json::Value* tools = doc->find("tools")) {
@@ -138,6 +151,25 @@ bool tool_allowed_by_rules(const ToolPolicy& policy, std::string_view tool) {
   return !any_rule_names(policy.settings.deny, tool) && !any_rule_names(policy.settings.exclude, tool);
 }
 
+namespace {
+// The allow rules for run_shell_command: whether one allows every command,
+// and the specifiers of the scoped ones.
+struct ShellGrant {
+  bool unscoped = false;
+  ShellScope scope;
+};
+ShellGrant shell_grant(const std::vector<std::string>& allowed) {
+  ShellGrant grant;
+  for (const auto& text : allowed) {
+    Result<ParsedRule> rule = parse_rule(text);
+    if (!rule || rule->tool != "run_shell_command") continue;
+    if (rule->specifier) grant.scope.specifiers.push_back(*rule->specifier);
+    else grant.unscoped = true;
+  }
+  return grant;
+}
+}  // namespace
+
 ToolSelection select_tools(const ToolPolicy& policy) {
   std::vector<std::string> denied = policy.exclude_flag;
   std::vector<std::string> allowed;
@@ -148,6 +180,7 @@ ToolSelection select_tools(const ToolPolicy& policy) {
   }
 
   ToolSelection selection;
+  const ShellGrant shell = shell_grant(allowed);
   for (auto& tool : make_builtin_tools()) {
     const std::string name = tool->name();
     if (tool->has_side_effects()) {
@@ -160,7 +193,14 @@ ToolSelection select_tools(const ToolPolicy& policy) {
       }
       // An allow rule offers a side-effect tool (a headless run cannot ask),
       // except in plan mode, which is read-only by definition.
-      if (policy.approval != ApprovalMode::Plan && any_rule_names(allowed, name)) offered = true;
+      if (policy.approval != ApprovalMode::Plan && any_rule_names(allowed, name)) {
+        // Scoped run_shell_command rules offer the tool restricted to them
+        // (unless yolo or an unscoped rule allows every command).
+        if (!offered && name == "run_shell_command" && !shell.unscoped) {
+          tool = restrict_shell_tool(std::move(tool), shell.scope);
+        }
+        offered = true;
+      }
       if (!offered) continue;
     }
     if (!policy.core_tools.empty() && !any_rule_names(policy.core_tools, name)) continue;

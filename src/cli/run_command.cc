@@ -3,6 +3,7 @@
 // sent), picks the model (SPEC §4/§5), runs weld::agent::run, and turns its
 // outcome into output (SPEC §2.4) and an exit code (SPEC §2.5).
 
+#include <sys/stat.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -78,9 +79,15 @@ std::string current_directory() {
   return ec ? std::string(".") : cwd;
 }
 
+// $HOME when it names an existing directory, else "" (no user settings, no
+// transcript, no mechanism cache). weld never creates a missing HOME: a
+// typo'd or unset-then-defaulted HOME must not grow a directory tree.
 std::string home_directory() {
   const char* home = std::getenv("HOME");
-  return home != nullptr ? std::string(home) : std::string();
+  if (home == nullptr || home[0] != '/') return std::string();
+  struct stat st {};
+  if (::stat(home, &st) != 0 || !S_ISDIR(st.st_mode)) return std::string();
+  return std::string(home);
 }
 
 void add_flags(CLI::App& app, RunFlags& f) {
@@ -270,6 +277,38 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
   Result<std::optional<agent::Prices>> prices = parse_prices(flags);
   if (!prices) return early.usage_error(prices.error().message);
 
+  // Signals (SPEC §2.5, issue 13.5): handled from here on, reading a piped
+  // stdin included, whatever disposition weld inherited. Whoever ends the
+  // run first (this thread, or the signal deadline) writes the ending; the
+  // other stays silent. Before the loop runs, a signal's ending is the early
+  // one (error_cancelled); once it runs, the writer's snapshot. MCP servers
+  // die with the run either way.
+  agent::McpServers mcp;
+  std::atomic<bool> ending_claimed{false};
+  std::atomic<agent::OutputWriter*> running_writer{nullptr};
+  provider::CancelToken cancel;
+  SignalGuard signals(cancel, [&] {
+    if (ending_claimed.exchange(true)) return;
+    mcp.stop_all();
+    agent::OutputWriter* writer = running_writer.load();
+    if (writer == nullptr) {
+      early.write(130, "Operation cancelled.", agent::Subtype::ErrorCancelled);
+      std::_Exit(130);
+    }
+    agent::RunOutcome forced = writer->snapshot();
+    forced.subtype = agent::Subtype::ErrorCancelled;
+    forced.exit_code = 130;
+    forced.error_message = "Operation cancelled.";
+    write_stderr("Operation cancelled.\n");
+    writer->finish(forced);
+    std::_Exit(130);
+  });
+  early.set_ending_claim(&ending_claimed);
+  struct ClaimScope {  // `ending_claimed` dies with this function; `early` outlives it
+    EarlyEnding& early;
+    ~ClaimScope() { early.set_ending_claim(nullptr); }
+  } claim_scope{early};
+
   // The prompt (SPEC §2.1).
   std::optional<std::string> prompt_arg = flags.prompt;
   if (!flags.positional.empty()) {
@@ -278,6 +317,8 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
     prompt_arg = joined;
   }
   Result<std::optional<std::string>> prompt = assemble_prompt(prompt_arg);
+  // A signal while stdin was read: the partial input is never sent.
+  if (cancel.cancelled.load()) return early.fail(130, "Operation cancelled.", agent::Subtype::ErrorCancelled);
   if (!prompt) return early.fail(1, prompt.error().message);
   if (!*prompt) return early.fail(1, kNoPromptMessage);
 
@@ -328,7 +369,7 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
   agent::RunOptions options;
   options.session_id = early.session_id();
   if (flags.continue_session || flags.resume) {
-    if (home.empty()) return early.fail(1, "Cannot resume a session: HOME is not set.");
+    if (home.empty()) return early.fail(1, "Cannot resume a session: HOME is not set (or not a directory).");
     std::string id;
     if (flags.resume) {
       id = *flags.resume;
@@ -390,35 +431,26 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
   // Hooks come from settings, so --bare (which skips settings) has none.
   std::unique_ptr<agent::HookRunner> hooks;
   if (!policy.settings.hooks.empty()) {
-    hooks = std::make_unique<agent::HookRunner>(policy.settings.hooks, options.session_id, cwd);
+    hooks = std::make_unique<agent::HookRunner>(policy.settings.hooks, options.session_id, cwd, choice->network);
     options.hooks = hooks.get();
   }
 
   agent::OutputWriter writer(format, flags.include_partial_messages, write_stdout);
   if (*prices) writer.set_prices(**prices);
   std::unique_ptr<agent::SessionLog> log;
+  if (!flags.no_session_persistence && home.empty()) {
+    const char* set = std::getenv("HOME");
+    if (set != nullptr && set[0] != '\0') {
+      write_stderr(std::string("weld: warning: HOME (\"") + set + "\") is not a directory; the session is not recorded.\n");
+    }
+  }
   if (!flags.no_session_persistence && !home.empty()) {
     log = std::make_unique<agent::SessionLog>(agent::session_path(home, cwd, options.session_id));
   }
   std::vector<agent::RunObserver*> observers{&writer};
   if (log) observers.push_back(log.get());
 
-  // Whoever ends the run first (the loop, or the signal deadline) writes the
-  // ending; the other stays silent. MCP servers die with the run either way.
-  agent::McpServers mcp;
-  std::atomic<bool> ending_claimed{false};
-  provider::CancelToken cancel;
-  SignalGuard signals(cancel, [&] {
-    if (ending_claimed.exchange(true)) return;
-    mcp.stop_all();
-    agent::RunOutcome forced = writer.snapshot();
-    forced.subtype = agent::Subtype::ErrorCancelled;
-    forced.exit_code = 130;
-    forced.error_message = "Operation cancelled.";
-    write_stderr("Operation cancelled.\n");
-    writer.finish(forced);
-    std::_Exit(130);
-  });
+  running_writer = &writer;
 
   // MCP servers (SPEC §2.7): started after every configuration check, so an
   // early ending never leaves one behind. A server that fails is left out.

@@ -4,6 +4,8 @@
 // configuration error). Those are written here; the run loop's own endings
 // go through the OutputWriter in run_command.cc.
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <string_view>
 
@@ -37,14 +39,22 @@ std::optional<agent::OutputFormat> sniff_output_format(int argc, char** argv) {
 EarlyEnding::EarlyEnding(agent::OutputFormat format, std::string session_id)
     : format_(format), session_id_(std::move(session_id)), started_(std::chrono::steady_clock::now()) {}
 
-int EarlyEnding::fail(int exit_code, std::string message) const {
+int EarlyEnding::fail(int exit_code, std::string message, agent::Subtype subtype) const {
+  if (claim_ != nullptr && claim_->exchange(true)) {
+    for (;;) ::pause();  // the signal thread writes the ending and exits
+  }
+  write(exit_code, std::move(message), subtype);
+  return exit_code;
+}
+
+void EarlyEnding::write(int exit_code, std::string message, agent::Subtype subtype) const {
   while (!message.empty() && message.back() == '\n') message.pop_back();
   std::string line = message + "\n";
   std::fwrite(line.data(), 1, line.size(), stderr);
   std::fflush(stderr);
   if (format_ != agent::OutputFormat::Text) {
     agent::RunOutcome outcome;
-    outcome.subtype = agent::Subtype::ErrorDuringExecution;
+    outcome.subtype = subtype;
     outcome.exit_code = exit_code;
     outcome.error_message = std::move(message);
     outcome.session_id = session_id_;
@@ -57,7 +67,6 @@ int EarlyEnding::fail(int exit_code, std::string message) const {
     });
     writer.finish(outcome);
   }
-  return exit_code;
 }
 
 int EarlyEnding::usage_error(const std::string& message) const {

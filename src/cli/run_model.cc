@@ -5,6 +5,7 @@
 #include <array>
 
 #include "run_support.h"
+#include "weld/agent/subprocess.h"
 #include "weld/provider/config.h"
 #include "weld/provider/list_models.h"
 #include "offline_model.h"  // src/sample (target weld_offline)
@@ -70,6 +71,7 @@ Result<ModelChoice> choose_model(const ModelFlags& flags) {
     choice.offline = true;
     choice.offline_by_default = !configured;
     choice.provider = "offline";
+    choice.network = provider::network_settings(env);
     return choice;
   }
 
@@ -82,6 +84,9 @@ Result<ModelChoice> choose_model(const ModelFlags& flags) {
   provider_flags.max_retries = flags.max_retries;
   Result<provider::ProviderConfig> config = provider::resolve_provider_config(provider_flags, env);
   if (!config) return config.error();
+  // Whatever variable it came from, the key never reaches a child process
+  // or a tool result (issue 13.3).
+  agent::protect_secret(config->api_key);
   ModelChoice choice;
   if (config->provider_defaulted) {
     choice.notes.push_back("weld: no provider given; treating " + config->base_url +
@@ -105,6 +110,7 @@ Result<ModelChoice> choose_model(const ModelFlags& flags) {
   choice.model_name = config->model;
   choice.provider = config->provider;
   choice.base_url = config->base_url;
+  choice.network = config->network;
   return choice;
 }
 

@@ -4,27 +4,25 @@
 
 #include <unistd.h>
 
-#include <cerrno>
-#include <cstring>
-
 #include "run_support.h"
+#include "weld/base/read_file.h"
 
 namespace weld::cli {
+namespace {
+constexpr std::uint64_t kMaxPromptBytes = 16 * 1024 * 1024;
+}  // namespace
 
 Result<std::optional<std::string>> assemble_prompt(const std::optional<std::string>& prompt_arg) {
   std::string piped;
   if (::isatty(STDIN_FILENO) == 0) {
-    char buffer[65536];
-    for (;;) {
-      ssize_t n = ::read(STDIN_FILENO, buffer, sizeof buffer);
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) {
-        if (errno == EBADF) break;  // stdin closed: no piped input
-        return Error{"io", std::string("Could not read standard input: ") + std::strerror(errno), "stdin"};
-      }
-      if (n == 0) break;
-      piped.append(buffer, static_cast<std::size_t>(n));
+    // Bounded (issue 13.8): /dev/zero as standard input is an error, not a hang.
+    Result<std::string> read = read_stream(STDIN_FILENO, kMaxPromptBytes, "standard input");
+    if (!read && read.error().code == "too_large") {
+      return Error{"io", "Standard input is more than " + std::to_string(kMaxPromptBytes >> 20) +
+                             " MiB; weld reads at most that much prompt.", "stdin"};
     }
+    if (!read) return Error{"io", "C" + read.error().message.substr(1), "stdin"};  // "Could not read standard input: …"
+    piped = std::move(*read);
   }
   while (!piped.empty() && (piped.back() == '\n' || piped.back() == '\r')) piped.pop_back();
   bool have_piped = piped.find_first_not_of(" \t\r\n") != std::string::npos;

@@ -19,6 +19,12 @@ SignalGuard::SignalGuard(provider::CancelToken& cancel, std::function<void()> fo
   sigaddset(&set, SIGTERM);
   sigaddset(&set, SIGUSR1);  // our own wake-up at the end of the run
   ::pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  // An ignored signal is discarded before sigwait can take it, and weld may
+  // have inherited SIGINT ignored (a job started in the background by a
+  // script): both must still end the run with 130 (issue 13.5). Blocked,
+  // the default disposition cannot kill us.
+  ::signal(SIGINT, SIG_DFL);
+  ::signal(SIGTERM, SIG_DFL);
   thread_ = std::thread([this] { wait_for_signals(); });
 }
 

@@ -14,6 +14,7 @@
 
 #include "weld/agent/output.h"
 #include "weld/base/result.h"
+#include "weld/provider/http.h"
 #include "weld/provider/model.h"
 
 namespace weld::cli {
@@ -57,8 +58,15 @@ class EarlyEnding {
   void set_format(agent::OutputFormat format) { format_ = format; }
   void set_session_id(std::string id) { session_id_ = std::move(id); }
   const std::string& session_id() const { return session_id_; }
-  /// Writes the ending; returns `exit_code`.
-  int fail(int exit_code, std::string message) const;
+  /// Writes the ending (once the run has a signal guard: after claiming
+  /// the ending — when the signal thread has it, waits for it to exit);
+  /// returns `exit_code`.
+  int fail(int exit_code, std::string message,
+           agent::Subtype subtype = agent::Subtype::ErrorDuringExecution) const;
+  /// Writes the ending without claiming it (the signal thread's path).
+  void write(int exit_code, std::string message, agent::Subtype subtype) const;
+  /// The flag whoever ends the run first sets (see SignalGuard).
+  void set_ending_claim(std::atomic<bool>* claim) { claim_ = claim; }
   /// "weld: <message>" plus the --help hint; exit 1.
   int usage_error(const std::string& message) const;
 
@@ -66,6 +74,7 @@ class EarlyEnding {
   agent::OutputFormat format_;
   std::string session_id_;
   std::chrono::steady_clock::time_point started_;
+  std::atomic<bool>* claim_ = nullptr;
 };
 
 /// The model a run talks to.
@@ -84,6 +93,8 @@ struct ModelChoice {
   /// Defaults weld chose for the user, one stderr line each (issue 17:
   /// whenever a default is used, say it).
   std::vector<std::string> notes;
+  /// Proxy and CA settings (also for HTTP hooks).
+  provider::NetworkSettings network;
 };
 
 /// Picks the provider (SPEC §4; offline when nothing is configured, SPEC §5)

@@ -2,6 +2,8 @@
 // (SPEC §1.4, issue 2 item 6). Loading follows SPEC §1.1 steps 1-4 and 6;
 // the root-accepts-object rule (step 5) belongs to --json-schema only.
 
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 
 #include <chrono>
@@ -146,7 +148,7 @@ int run_validate(const std::string& schema_arg, const std::vector<std::string>& 
     return kExitConfig;
   }
   print_warnings(loaded->warnings, "");
-  std::vector<Instance> instances = read_instances(files, validate_flags.jsonl, std::cin);
+  std::vector<Instance> instances = read_instances(files, validate_flags.jsonl, STDIN_FILENO);
   bool all_valid = true;
   std::vector<const json::Value*> values;
   for (const Instance& instance : instances) {

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <utility>
 
+#include "weld/base/read_file.h"
 #include "weld/json/parse.h"
 
 namespace weld::cli {
@@ -71,33 +72,26 @@ std::string schema_argument(const std::string& arg) {
   return "@" + std::string(text);
 }
 
-std::vector<Instance> read_instances(const std::vector<std::string>& files, bool jsonl, std::istream& stdin_stream) {
+std::vector<Instance> read_instances(const std::vector<std::string>& files, bool jsonl, int stdin_fd) {
   std::vector<Instance> out;
   for (const std::string& file : files) {
-    std::string content;
-    if (file == "-") {
-      content.assign(std::istreambuf_iterator<char>(stdin_stream), std::istreambuf_iterator<char>());
-    } else {
+    // Regular files only, and a cap on files and standard input alike (issue
+    // 13.8: /dev/zero or a FIFO used to hang and grow without limit).
+    Result<std::string> read = file == "-" ? read_stream(stdin_fd, kMaxInstanceBytes, "standard input")
+                                           : read_regular_file(file, kMaxInstanceBytes);
+    if (!read) {
+      const Error& error = read.error();
+      std::string reason = error.message.substr(error.message.rfind(": ") + 2);  // the OS's words
       std::error_code status_error;
-      if (std::filesystem::is_directory(file, status_error)) {
-        out.push_back(Instance{file, Error{"io", file + ": could not read: Is a directory", file}});
-        continue;
+      if (error.code == "not_regular") {
+        reason = std::filesystem::is_directory(file, status_error) ? "Is a directory" : "not a regular file";
+      } else if (error.code == "too_large") {
+        reason = file == "-" ? error.message : "it is more than " + std::to_string(kMaxInstanceBytes) + " bytes";
       }
-      errno = 0;
-      std::ifstream in(file, std::ios::binary);
-      if (!in) {
-        std::string reason = errno != 0 ? std::error_code(errno, std::generic_category()).message() : "cannot open";
-        out.push_back(Instance{file, Error{"io", file + ": could not read: " + reason, file}});
-        continue;
-      }
-      std::ostringstream buffer;
-      buffer << in.rdbuf();
-      if (in.bad()) {
-        out.push_back(Instance{file, Error{"io", file + ": could not read: input/output error", file}});
-        continue;
-      }
-      content = std::move(buffer).str();
+      out.push_back(Instance{file, Error{"io", file + ": could not read: " + reason, file}});
+      continue;
     }
+    std::string content = std::move(*read);
     if (jsonl || ends_with(file, ".jsonl")) {
       add_lines(file, content, out);
     } else {

@@ -2,7 +2,7 @@
 // Inputs of `weld schema check|validate` (SPEC §1.4): schema arguments,
 // instance files (JSON, JSON Lines, stdin) and --resolve PREFIX=DIR.
 
-#include <istream>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -16,6 +16,9 @@ namespace weld::cli {
 /// a bare path becomes `@path`.
 std::string schema_argument(const std::string& arg);
 
+/// Instance files (and standard input) larger than this are refused.
+inline constexpr std::uint64_t kMaxInstanceBytes = 256 * 1024 * 1024;
+
 /// One instance to validate: where it came from and its value (or why it
 /// could not be read or parsed).
 struct Instance {
@@ -27,8 +30,9 @@ struct Instance {
 /// Reads FILE arguments in order: `-` is stdin (one document, or one per
 /// line when `jsonl`), `*.jsonl` one instance per non-blank line, anything
 /// else one JSON document. A file that cannot be read yields one Instance
-/// holding the error.
-std::vector<Instance> read_instances(const std::vector<std::string>& files, bool jsonl, std::istream& stdin_stream);
+/// holding the error, as do a file that is not a regular one and a file or
+/// stdin larger than kMaxInstanceBytes.
+std::vector<Instance> read_instances(const std::vector<std::string>& files, bool jsonl, int stdin_fd);
 
 /// Parses --resolve values (`PREFIX=DIR`) into a resolver; an Error names
 /// a malformed value.

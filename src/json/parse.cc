@@ -209,14 +209,14 @@ class Parser {
   }
 
  private:
-  [[gnu::cold]] bool fail(std::string message) {
+  [[gnu::cold]] bool fail(std::string message, const char* code = "parse") {
     if (!failed_) {
       failed_ = true;
       std::size_t line = 1, column = 1;
       for (std::size_t i = 0; i < pos_ && i < text_.size(); ++i) {
         if (text_[i] == '\n') { ++line; column = 1; } else { ++column; }
       }
-      error_ = Error{"parse", std::move(message),
+      error_ = Error{code, std::move(message),
                      "line " + std::to_string(line) + " column " + std::to_string(column)};
     }
     return false;
@@ -285,7 +285,9 @@ class Parser {
 
   bool check_depth(int depth) {
     if (depth > options_.max_depth) {
-      return fail("nesting deeper than " + std::to_string(options_.max_depth) + " levels");
+      // Its own code: a caller that keeps other parse errors generic (a
+      // schema file's content is never quoted) can still say why.
+      return fail("nesting deeper than " + std::to_string(options_.max_depth) + " levels", "depth");
     }
     return true;
   }

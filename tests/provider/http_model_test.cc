@@ -319,6 +319,22 @@ TEST(HttpModelNetwork, StallIsAnIdleTimeout) {
   EXPECT_LT(r.elapsed, 5s);
 }
 
+// The adversarial pass: a server sending only SSE comments kept a run alive
+// forever, each comment restarting the idle clock.
+TEST(HttpModelNetwork, issue_13_an_endless_stream_of_sse_comments_is_an_idle_timeout) {
+  std::string text = transcript("openai_text.sse");
+  std::size_t half = text.find("data:", 10);
+  std::vector<std::string> chunks{text.substr(0, half)};
+  for (int i = 0; i < 100; ++i) chunks.push_back(": keep-alive\n\n");
+  LoopbackServer server({testing::sse_response(chunks, 100ms, false)});
+  auto config = config_for("openai", server);
+  config.idle_timeout = 500ms;
+  auto model = model_for(config);
+  Outcome r = run(*model, simple_request());
+  ASSERT_FALSE(r.result);
+  EXPECT_EQ(r.result.error().code, "timeout") << r.result.error().message;
+}
+
 TEST(HttpModelNetwork, CancelMidStreamEndsWithinASecond) {
   std::string text = transcript("anthropic_text_and_tools.sse");
   LoopbackServer server({testing::sse_response(split(text, 200), 20s)});

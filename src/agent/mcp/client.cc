@@ -1,16 +1,14 @@
-// The MCP client of a run (SPEC §2.7): one child process per server in its
-// own process group, JSON-RPC requests with deadlines over its stdin and
+// The MCP client of a run (SPEC §2.7): one child process per server, started
+// by the subprocess runner (own process group, no provider keys in its
+// environment beyond the server's own `env`), JSON-RPC requests with deadlines over its stdin and
 // stdout, its stderr drained in the background (a chatty server must not
 // block on a full pipe) and kept for error messages, and a stop that kills
 // the whole group, so no server outlives the run — SIGINT included (the
 // CLI's signal deadline calls stop_all before it exits).
 
-#include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -20,9 +18,8 @@
 
 #include "connection.h"
 #include "weld/agent/mcp.h"
+#include "weld/agent/subprocess.h"
 #include "weld/json/serialize.h"
-
-extern char** environ;  // POSIX
 
 namespace weld::agent {
 
@@ -32,100 +29,32 @@ using Clock = std::chrono::steady_clock;
 class McpClient : public McpConnection {
  public:
   explicit McpClient(McpServerConfig config) : config_(std::move(config)) {}
-  ~McpClient() override {
-    stop();
-    close_fd(stdin_fd_);
-    close_fd(stdout_fd_);
-  }
+  ~McpClient() override { stop(); }
   McpClient(const McpClient&) = delete;
   McpClient& operator=(const McpClient&) = delete;
 
   const McpServerConfig& config() const override { return config_; }
-  int pid() const override { return pid_; }
+  int pid() const override { return process_ ? process_->pid() : -1; }
 
   /// Starts the process. An Error says why it could not be started.
   Status spawn(const std::string& run_cwd) {
-    std::vector<std::string> env_strings;
-    for (char** entry = environ; entry && *entry; ++entry) {
-      std::string_view text(*entry);
-      bool overridden = false;
-      for (const auto& [key, value] : config_.env)
-        overridden = overridden || (text.size() > key.size() && text.compare(0, key.size(), key) == 0 && text[key.size()] == '=');
-      if (!overridden) env_strings.emplace_back(text);
-    }
-    for (const auto& [key, value] : config_.env) env_strings.push_back(key + "=" + value);
-    std::vector<char*> envp;
-    for (auto& s : env_strings) envp.push_back(s.data());
-    envp.push_back(nullptr);
-    std::vector<std::string> arg_strings{config_.command};
-    arg_strings.insert(arg_strings.end(), config_.args.begin(), config_.args.end());
-    std::vector<char*> argv;
-    for (auto& s : arg_strings) argv.push_back(s.data());
-    argv.push_back(nullptr);
-    std::string cwd = config_.cwd.empty() ? run_cwd : config_.cwd;
-    if (!config_.cwd.empty() && config_.cwd.front() != '/') cwd = run_cwd + "/" + config_.cwd;
-
-    int in_pipe[2], out_pipe[2], err_pipe[2], status_pipe[2];
-    if (::pipe2(in_pipe, O_CLOEXEC) != 0) return os_error("pipe");
-    if (::pipe2(out_pipe, O_CLOEXEC) != 0) return close_all({in_pipe[0], in_pipe[1]}, os_error("pipe"));
-    if (::pipe2(err_pipe, O_CLOEXEC) != 0)
-      return close_all({in_pipe[0], in_pipe[1], out_pipe[0], out_pipe[1]}, os_error("pipe"));
-    if (::pipe2(status_pipe, O_CLOEXEC) != 0)
-      return close_all({in_pipe[0], in_pipe[1], out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]}, os_error("pipe"));
-
-    pid_t pid = ::fork();
-    if (pid < 0) {
-      return close_all({in_pipe[0], in_pipe[1], out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1], status_pipe[0],
-                        status_pipe[1]},
-                       os_error("fork"));
-    }
-    if (pid == 0) {
-      // Child: only async-signal-safe calls until exec.
-      ::setpgid(0, 0);
-      ::prctl(PR_SET_PDEATHSIG, SIGTERM);  // weld killed outright: the server follows
-      sigset_t none;
-      sigemptyset(&none);
-      ::sigprocmask(SIG_SETMASK, &none, nullptr);  // weld blocks SIGINT/SIGTERM for its signal thread
-      ::signal(SIGPIPE, SIG_DFL);                   // weld ignores it; an ignored disposition survives exec
-      ::dup2(in_pipe[0], 0);
-      ::dup2(out_pipe[1], 1);
-      ::dup2(err_pipe[1], 2);
-      if (::chdir(cwd.c_str()) != 0) {
-        int e = errno;
-        (void)!::write(status_pipe[1], "c", 1);
-        (void)!::write(status_pipe[1], &e, sizeof e);
-        ::_exit(127);
-      }
-      ::execvpe(argv[0], argv.data(), envp.data());
-      int e = errno;
-      (void)!::write(status_pipe[1], "x", 1);
-      (void)!::write(status_pipe[1], &e, sizeof e);
-      ::_exit(127);
-    }
-    ::setpgid(pid, pid);  // also from here, so the group exists before any kill
-    ::close(in_pipe[0]);
-    ::close(out_pipe[1]);
-    ::close(err_pipe[1]);
-    ::close(status_pipe[1]);
-    pid_ = pid;
-    stdin_fd_ = in_pipe[1];
-    stdout_fd_ = out_pipe[0];
-    stderr_fd_ = err_pipe[0];
-    char what = 0;
-    int child_errno = 0;
-    ssize_t n;
-    do n = ::read(status_pipe[0], &what, 1);
-    while (n < 0 && errno == EINTR);
-    if (n == 1) {
-      (void)!::read(status_pipe[0], &child_errno, sizeof child_errno);
-    }
-    ::close(status_pipe[0]);
+    SubprocessOptions options;
+    options.argv = {config_.command};
+    options.argv.insert(options.argv.end(), config_.args.begin(), config_.args.end());
+    options.cwd = config_.cwd.empty() ? run_cwd : config_.cwd;
+    if (!config_.cwd.empty() && config_.cwd.front() != '/') options.cwd = run_cwd + "/" + config_.cwd;
+    options.env = config_.env;  // the server's own entries apply on top of the scrubbed environment
+    options.stdin_mode = SubprocessOptions::Input::Pipe;
+    options.stdout_mode = SubprocessOptions::Output::Pipe;
+    options.stderr_mode = SubprocessOptions::Output::Pipe;
+    options.die_with_parent = true;  // weld killed outright: the server follows
+    auto started = Subprocess::start(options);
+    if (!started) return Error{"mcp", started.error().message, ""};
+    process_ = std::move(*started);
+    stdin_fd_ = process_->stdin_fd();
+    stdout_fd_ = process_->stdout_fd();
+    stderr_fd_ = process_->stderr_fd();
     stderr_thread_ = std::thread([this] { drain_stderr(); });
-    if (n == 1) {
-      stop();
-      if (what == 'c') return Error{"mcp", "cannot enter its working directory \"" + cwd + "\": " + std::strerror(child_errno), ""};
-      return Error{"mcp", "cannot run \"" + config_.command + "\": " + std::strerror(child_errno), ""};
-    }
     return Ok{};
   }
 
@@ -193,43 +122,17 @@ class McpClient : public McpConnection {
   }
 
   /// SIGTERM to the group, a short grace, then SIGKILL; reaps the child.
+  /// The pipes stay open until the client is destroyed (another thread may
+  /// still be polling them).
   void stop() override {
     std::lock_guard lock(stop_mutex_);
-    if (pid_ > 0 && !reaped_) {
-      ::kill(-pid_, SIGTERM);
-      ::kill(pid_, SIGTERM);
-      auto give_up = Clock::now() + std::chrono::milliseconds(300);
-      int status = 0;
-      for (;;) {
-        pid_t r = ::waitpid(pid_, &status, WNOHANG);
-        if (r == pid_ || (r < 0 && errno == ECHILD)) break;
-        if (Clock::now() >= give_up) {
-          ::kill(-pid_, SIGKILL);
-          ::kill(pid_, SIGKILL);
-          while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
-          }
-          break;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
-      }
-      ::kill(-pid_, SIGKILL);  // anything the server left behind in its group
-      reaped_ = true;
-    }
+    if (process_) process_->stop(std::chrono::milliseconds(300));
     stop_stderr_ = true;
     if (stderr_thread_.joinable() && stderr_thread_.get_id() != std::this_thread::get_id()) stderr_thread_.join();
-    close_fd(stderr_fd_);
   }
 
  private:
   static Error os_error(const char* what) { return Error{"mcp", std::string(what) + ": " + std::strerror(errno), ""}; }
-  static Error close_all(std::initializer_list<int> fds, Error error) {
-    for (int fd : fds) ::close(fd);
-    return error;
-  }
-  static void close_fd(int& fd) {
-    if (fd >= 0) ::close(fd);
-    fd = -1;
-  }
 
   Status send(const json::Value& message) {
     std::string line = json::serialize(message);
@@ -287,8 +190,7 @@ class McpClient : public McpConnection {
   }
 
   McpServerConfig config_;
-  pid_t pid_ = -1;
-  bool reaped_ = false;
+  std::unique_ptr<Subprocess> process_;
   int stdin_fd_ = -1;
   int stdout_fd_ = -1;
   int stderr_fd_ = -1;

@@ -1,32 +1,13 @@
 // write_file and edit: side effects, offered only with --yolo,
 // --approval-mode auto-edit|yolo or an allow rule (SPEC §2.7).
 
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <system_error>
-
 #include "paths.h"
 
 namespace weld::agent {
 namespace {
-namespace fs = std::filesystem;
 using tools::tool_error;
 
 constexpr std::uint64_t kMaxEditBytes = 16 * 1024 * 1024;
-
-Status write_whole_file(const std::string& path, std::string_view content) {
-  std::error_code ec;
-  fs::create_directories(fs::path(path).parent_path(), ec);
-  if (ec) return Error{"io", "could not create the directory of \"" + path + "\": " + ec.message(), path};
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) return Error{"io", "could not open \"" + path + "\" for writing: " + std::strerror(errno), path};
-  out.write(content.data(), static_cast<std::streamsize>(content.size()));
-  out.close();
-  if (!out) return Error{"io", "could not write \"" + path + "\".", path};
-  return Ok{};
-}
 
 class WriteFileTool final : public Tool {
  public:
@@ -48,14 +29,12 @@ class WriteFileTool final : public Tool {
     if (!path_arg) return tool_error(path_arg.error().message);
     auto content = tools::string_arg(arguments, name(), "content", true);
     if (!content) return tool_error(content.error().message);
-    auto path = tools::resolve_in_workspace(context.cwd, **path_arg);
+    auto path = tools::workspace_path(context.cwd, **path_arg);
     if (!path) return tool_error("write_file: " + path.error().message);
-    std::error_code ec;
-    if (fs::is_directory(*path, ec)) return tool_error("write_file: \"" + *path + "\" is a directory.");
-    bool existed = fs::exists(*path, ec);
-    if (Status s = write_whole_file(*path, **content); !s) return tool_error("write_file: " + s.error().message);
-    return {std::string(existed ? "Overwrote " : "Created ") + *path + " (" + std::to_string((*content)->size()) +
-                " bytes).",
+    auto written = tools::write_in_workspace(context.cwd, *path, **content);
+    if (!written) return tool_error("write_file: " + written.error().message);
+    return {std::string(*written == tools::WriteOutcome::Overwrote ? "Overwrote " : "Created ") + path->absolute + " (" +
+                std::to_string((*content)->size()) + " bytes).",
             false};
   }
 };
@@ -89,19 +68,21 @@ class EditTool final : public Tool {
     if (!new_s) return tool_error(new_s.error().message);
     auto expected = tools::integer_arg(arguments, name(), "expected_replacements");
     if (!expected) return tool_error(expected.error().message);
-    auto path = tools::resolve_in_workspace(context.cwd, **path_arg);
-    if (!path) return tool_error("edit: " + path.error().message);
+    auto path_checked = tools::workspace_path(context.cwd, **path_arg);
+    if (!path_checked) return tool_error("edit: " + path_checked.error().message);
+    const tools::WorkspacePath& where = *path_checked;
+    const std::string* path = &where.absolute;
     const std::string& from = **old_s;
     const std::string& to = **new_s;
-    std::error_code ec;
-    if (!fs::exists(*path, ec)) {
+    auto data = tools::read_in_workspace(context.cwd, where, kMaxEditBytes);
+    if (!data && data.error().code == "not_found") {
       if (!from.empty()) return tool_error("edit: file not found: \"" + *path + "\" (use an empty old_string to create it).");
-      if (Status s = write_whole_file(*path, to); !s) return tool_error("edit: " + s.error().message);
+      auto created = tools::write_in_workspace(context.cwd, where, to);
+      if (!created) return tool_error("edit: " + created.error().message);
       return {"Created " + *path + ".", false};
     }
-    if (from.empty()) return tool_error("edit: \"" + *path + "\" already exists; old_string must not be empty.");
-    auto data = tools::read_file_bounded(*path, kMaxEditBytes);
     if (!data) return tool_error("edit: " + data.error().message);
+    if (from.empty()) return tool_error("edit: \"" + *path + "\" already exists; old_string must not be empty.");
     std::int64_t want = expected->value_or(1);
     std::int64_t count = 0;
     for (std::size_t pos = data->find(from); pos != std::string::npos; pos = data->find(from, pos + from.size())) ++count;
@@ -119,7 +100,8 @@ class EditTool final : public Tool {
       last = pos + from.size();
     }
     result.append(*data, last, std::string::npos);
-    if (Status s = write_whole_file(*path, result); !s) return tool_error("edit: " + s.error().message);
+    auto written = tools::write_in_workspace(context.cwd, where, result);
+    if (!written) return tool_error("edit: " + written.error().message);
     return {"Edited " + *path + " (" + std::to_string(count) + " replacement(s)).", false};
   }
 };

@@ -1,8 +1,12 @@
 // read_file and list_directory: read-only, always offered (SPEC §2.7).
 
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+
 #include <algorithm>
-#include <filesystem>
-#include <system_error>
+#include <cerrno>
+#include <cstring>
 #include <vector>
 
 #include "paths.h"
@@ -10,7 +14,6 @@
 
 namespace weld::agent {
 namespace {
-namespace fs = std::filesystem;
 using tools::display_path;
 using tools::tool_error;
 
@@ -47,12 +50,12 @@ class ReadFileTool final : public Tool {
     if (!offset) return tool_error(offset.error().message);
     auto limit = tools::integer_arg(arguments, name(), "limit");
     if (!limit) return tool_error(limit.error().message);
-    auto path = tools::resolve_in_workspace(context.cwd, **path_arg);
+    auto path = tools::workspace_path(context.cwd, **path_arg);
     if (!path) return tool_error("read_file: " + path.error().message);
-    auto data = tools::read_file_bounded(*path, kMaxReadBytes);
+    auto data = tools::read_in_workspace(context.cwd, *path, kMaxReadBytes);
     if (!data) return tool_error("read_file: " + data.error().message);
     if (tools::looks_binary(*data)) {
-      return tool_error("read_file: \"" + *path + "\" is a binary file (" + std::to_string(data->size()) + " bytes).");
+      return tool_error("read_file: \"" + path->absolute + "\" is a binary file (" + std::to_string(data->size()) + " bytes).");
     }
     std::int64_t first = offset->value_or(0);
     std::int64_t count = limit->value_or(kDefaultLineLimit);
@@ -78,7 +81,7 @@ class ReadFileTool final : public Tool {
     }
     if (first > 0 || shown < line_no - first) {
       std::string note = "[Showing lines " + std::to_string(first + 1) + "-" + std::to_string(first + shown) + " of " +
-                         std::to_string(line_no) + " in " + display_path(context.cwd, *path) + "]\n";
+                         std::to_string(line_no) + " in " + display_path(context.cwd, path->absolute) + "]\n";
       out = note + out;
     }
     return {std::move(out), false};
@@ -89,7 +92,8 @@ class ListDirectoryTool final : public Tool {
  public:
   std::string name() const override { return "list_directory"; }
   std::string description() const override {
-    return "Lists the entries of a directory in the workspace (directories end with '/'), sorted by name.";
+    return "Lists the entries of a directory in the workspace (directories end with '/', symbolic links with '@'), "
+           "sorted by name.";
   }
   json::Value parameters() const override {
     return json::Object{
@@ -103,24 +107,37 @@ class ListDirectoryTool final : public Tool {
   ToolOutput run(const json::Value& arguments, const ToolContext& context) const override {
     auto path_arg = tools::string_arg(arguments, name(), "path", false);
     if (!path_arg) return tool_error(path_arg.error().message);
-    auto path = tools::resolve_in_workspace(context.cwd, path_arg->value_or("."));
+    auto path = tools::workspace_path(context.cwd, path_arg->value_or("."));
     if (!path) return tool_error("list_directory: " + path.error().message);
-    std::error_code ec;
-    if (!fs::is_directory(*path, ec)) {
-      return tool_error("list_directory: \"" + *path + "\" is not a directory" + (fs::exists(*path, ec) ? "." : " (it does not exist)."));
+    const std::string& shown = path->absolute;
+    // O_NONBLOCK: a FIFO given as the directory must not block the open.
+    auto fd = tools::open_in_workspace(context.cwd, *path, O_RDONLY | O_NONBLOCK);
+    if (!fd && fd.error().code == "not_found") {
+      return tool_error("list_directory: \"" + shown + "\" is not a directory (it does not exist).");
     }
+    if (!fd) return tool_error("list_directory: " + fd.error().message);
+    struct stat st {};
+    if (::fstat(fd->get(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+      return tool_error("list_directory: \"" + shown + "\" is not a directory.");
+    }
+    DIR* listing = ::fdopendir(fd->get());
+    if (listing == nullptr) return tool_error("list_directory: could not list \"" + shown + "\": " + std::strerror(errno));
+    fd->release();  // owned by `listing` now
     std::vector<std::string> entries;
-    fs::directory_iterator it(*path, fs::directory_options::skip_permission_denied, ec);
-    if (ec) return tool_error("list_directory: could not list \"" + *path + "\": " + ec.message());
-    for (; it != fs::directory_iterator(); it.increment(ec)) {
-      if (ec) break;
-      std::string entry = it->path().filename().string();
-      std::error_code type_ec;
-      if (it->is_directory(type_ec)) entry += '/';
-      entries.push_back(std::move(entry));
+    while (dirent* entry = ::readdir(listing)) {
+      std::string name = entry->d_name;
+      if (name == "." || name == "..") continue;
+      struct stat entry_st {};
+      // Not followed: a link is shown as a link ('@'), whatever it points to.
+      if (::fstatat(::dirfd(listing), name.c_str(), &entry_st, AT_SYMLINK_NOFOLLOW) == 0) {
+        if (S_ISDIR(entry_st.st_mode)) name += '/';
+        if (S_ISLNK(entry_st.st_mode)) name += '@';
+      }
+      entries.push_back(std::move(name));
     }
+    ::closedir(listing);
     std::sort(entries.begin(), entries.end());
-    std::string out = "Directory " + *path + " (" + std::to_string(entries.size()) + " entries)\n";
+    std::string out = "Directory " + shown + " (" + std::to_string(entries.size()) + " entries)\n";
     std::size_t n = 0;
     for (const auto& e : entries) {
       if (n++ == kMaxEntries) {

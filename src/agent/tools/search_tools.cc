@@ -3,9 +3,9 @@
 
 #include <re2/re2.h>
 
+#include <sys/stat.h>
+
 #include <algorithm>
-#include <filesystem>
-#include <system_error>
 #include <vector>
 
 #include "paths.h"
@@ -13,40 +13,32 @@
 
 namespace weld::agent {
 namespace {
-namespace fs = std::filesystem;
-using tools::display_path;
 using tools::tool_error;
 
 constexpr std::size_t kMaxGlobResults = 1000;
 constexpr std::size_t kMaxGrepMatches = 300;
-constexpr std::size_t kMaxFilesVisited = 100000;
 constexpr std::uint64_t kMaxGrepFileBytes = 4 * 1024 * 1024;
 constexpr std::size_t kMaxLineChars = 500;
 
-bool skipped_directory(const fs::path& p) {
-  std::string name = p.filename().string();
-  return name == ".git" || name == "node_modules";
-}
-
-// Walks regular files under `root` (skipping .git and node_modules), calling
-// `visit(absolute, relative)` until it returns false.
-template <typename Visit>
-void walk_files(const std::string& root, const provider::CancelToken* cancel, Visit visit) {
-  std::error_code ec;
-  fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec);
-  std::size_t visited = 0;
-  for (; !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-    if (cancel != nullptr && cancel->cancelled.load()) return;
-    if (++visited > kMaxFilesVisited) return;
-    std::error_code type_ec;
-    if (it->is_directory(type_ec)) {
-      if (skipped_directory(it->path())) it.disable_recursion_pending();
-      continue;
-    }
-    if (!it->is_regular_file(type_ec)) continue;
-    std::string rel = it->path().lexically_relative(root).string();
-    if (!visit(it->path().string(), rel)) return;
+// What a walk left out, as lines for the tool's result (so the model knows
+// the answer may be incomplete, issue 13).
+std::string skip_notes(const tools::WalkSkips& skips, std::size_t large_files) {
+  std::string out;
+  if (large_files > 0) {
+    out += "[" + std::to_string(large_files) + " file(s) larger than " + std::to_string(kMaxGrepFileBytes / (1024 * 1024)) +
+           " MiB not searched]\n";
   }
+  if (skips.outside_links > 0) {
+    out += "[" + std::to_string(skips.outside_links) +
+           " symbolic link(s) leading outside the workspace (or nowhere) skipped]\n";
+  }
+  if (skips.directory_links > 0) {
+    out += "[" + std::to_string(skips.directory_links) + " symbolic link(s) to directories not followed]\n";
+  }
+  if (skips.stopped_after > 0) {
+    out += "[stopped after " + std::to_string(skips.stopped_after) + " entries; narrow the path]\n";
+  }
+  return out;
 }
 
 class GlobTool final : public Tool {
@@ -73,21 +65,26 @@ class GlobTool final : public Tool {
     if (!pattern) return tool_error(pattern.error().message);
     auto path_arg = tools::string_arg(arguments, name(), "path", false);
     if (!path_arg) return tool_error(path_arg.error().message);
-    auto root = tools::resolve_in_workspace(context.cwd, path_arg->value_or("."));
+    auto root = tools::workspace_path(context.cwd, path_arg->value_or("."));
     if (!root) return tool_error("glob: " + root.error().message);
-    std::error_code ec;
-    if (!fs::is_directory(*root, ec)) return tool_error("glob: \"" + *root + "\" is not a directory.");
+    const std::string& shown = root->absolute;
+    auto st = tools::stat_in_workspace(context.cwd, *root);
+    if (!st && st.error().code != "not_found") return tool_error("glob: " + st.error().message);
+    if (!st || !S_ISDIR(st->st_mode)) return tool_error("glob: \"" + shown + "\" is not a directory.");
     std::vector<std::string> found;
-    walk_files(*root, context.cancel, [&](const std::string& absolute, const std::string& rel) {
-      if (tools::glob_match(**pattern, rel)) found.push_back(display_path(context.cwd, absolute));
+    const std::size_t prefix = root->relative == "." ? 0 : root->relative.size() + 1;
+    auto skips = tools::walk_workspace(context.cwd, *root, context.cancel, [&](int, const tools::WorkspacePath& file) {
+      if (tools::glob_match(**pattern, file.relative.substr(prefix))) found.push_back(file.relative);
       return true;
     });
+    if (!skips) return tool_error("glob: " + skips.error().message);
     std::sort(found.begin(), found.end());
-    if (found.empty()) return {"No files match \"" + **pattern + "\" under " + *root + ".", false};
-    std::string out = std::to_string(found.size()) + " file(s) match \"" + **pattern + "\" under " + *root + ":\n";
+    std::string notes = skip_notes(*skips, 0);
+    if (found.empty()) return {"No files match \"" + **pattern + "\" under " + shown + "." + (notes.empty() ? "" : "\n" + notes), false};
+    std::string out = std::to_string(found.size()) + " file(s) match \"" + **pattern + "\" under " + shown + ":\n";
     for (std::size_t i = 0; i < found.size() && i < kMaxGlobResults; ++i) out += found[i] + "\n";
     if (found.size() > kMaxGlobResults) out += "[" + std::to_string(found.size() - kMaxGlobResults) + " more not shown]\n";
-    return {std::move(out), false};
+    return {out + notes, false};
   }
 };
 
@@ -118,8 +115,9 @@ class GrepSearchTool final : public Tool {
     if (!path_arg) return tool_error(path_arg.error().message);
     auto include = tools::string_arg(arguments, name(), "include", false);
     if (!include) return tool_error(include.error().message);
-    auto root = tools::resolve_in_workspace(context.cwd, path_arg->value_or("."));
+    auto root = tools::workspace_path(context.cwd, path_arg->value_or("."));
     if (!root) return tool_error("grep_search: " + root.error().message);
+    const std::string& shown = root->absolute;
 
     RE2::Options re_options;
     re_options.set_log_errors(false);
@@ -128,11 +126,8 @@ class GrepSearchTool final : public Tool {
 
     std::vector<std::string> matches;
     std::size_t total = 0;
-    auto search_file = [&](const std::string& absolute, const std::string& rel) {
-      if (*include && !tools::glob_match(**include, rel)) return true;
-      auto data = tools::read_file_bounded(absolute, kMaxGrepFileBytes);
-      if (!data || tools::looks_binary(*data)) return true;
-      const std::string& text = *data;
+    std::size_t large_files = 0;
+    auto search_text = [&](const std::string& text, const tools::WorkspacePath& file) {
       std::size_t pos = 0;
       std::size_t line_no = 1;
       while (pos <= text.size()) {
@@ -142,7 +137,7 @@ class GrepSearchTool final : public Tool {
         if (RE2::PartialMatch(line, re)) {
           ++total;
           if (matches.size() < kMaxGrepMatches) {
-            matches.push_back(display_path(context.cwd, absolute) + ":" + std::to_string(line_no) + ": " +
+            matches.push_back(file.relative + ":" + std::to_string(line_no) + ": " +
                               std::string(json::utf8_prefix(line, kMaxLineChars)));
           }
         }
@@ -150,21 +145,37 @@ class GrepSearchTool final : public Tool {
         pos = end + 1;
         ++line_no;
       }
-      return true;
     };
-    std::error_code ec;
-    if (fs::is_regular_file(*root, ec)) {
-      search_file(*root, fs::path(*root).filename().string());
-    } else if (fs::is_directory(*root, ec)) {
-      walk_files(*root, context.cancel, search_file);
+    auto st = tools::stat_in_workspace(context.cwd, *root);
+    if (!st && st.error().code == "not_found") return tool_error("grep_search: \"" + shown + "\" does not exist.");
+    if (!st) return tool_error("grep_search: " + st.error().message);
+    tools::WalkSkips skips;
+    if (S_ISREG(st->st_mode)) {
+      auto data = tools::read_in_workspace(context.cwd, *root, kMaxGrepFileBytes);
+      if (!data && data.error().code == "too_large") ++large_files;
+      else if (!data) return tool_error("grep_search: " + data.error().message);
+      else if (!tools::looks_binary(*data)) search_text(*data, *root);
+    } else if (S_ISDIR(st->st_mode)) {
+      const std::size_t prefix = root->relative == "." ? 0 : root->relative.size() + 1;
+      auto walked = tools::walk_workspace(context.cwd, *root, context.cancel, [&](int fd, const tools::WorkspacePath& file) {
+        if (*include && !tools::glob_match(**include, file.relative.substr(prefix))) return true;
+        auto data = tools::read_fd_bounded(fd, file.absolute, kMaxGrepFileBytes);
+        if (data && !*data) ++large_files;
+        if (!data || !*data || tools::looks_binary(**data)) return true;
+        search_text(**data, file);
+        return true;
+      });
+      if (!walked) return tool_error("grep_search: " + walked.error().message);
+      skips = *walked;
     } else {
-      return tool_error("grep_search: \"" + *root + "\" does not exist.");
+      return tool_error("grep_search: \"" + shown + "\" is not a regular file or a directory.");
     }
-    if (total == 0) return {"No matches for \"" + **pattern + "\" under " + *root + ".", false};
+    std::string notes = skip_notes(skips, large_files);
+    if (total == 0) return {"No matches for \"" + **pattern + "\" under " + shown + "." + (notes.empty() ? "" : "\n" + notes), false};
     std::string out = std::to_string(total) + " match(es) for \"" + **pattern + "\":\n";
     for (const auto& m : matches) out += m + "\n";
     if (total > matches.size()) out += "[" + std::to_string(total - matches.size()) + " more not shown]\n";
-    return {std::move(out), false};
+    return {out + notes, false};
   }
 };
 

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -177,5 +179,157 @@ TEST(GlobMatch, ManyDoubleStarsStayLinear) {
   EXPECT_TRUE(tools::glob_match("**/**/z", "z"));
   EXPECT_FALSE(tools::glob_match("a/**", "b/c"));
 }
+}  // namespace
+}  // namespace weld::agent
+
+// ---- issue 13.1: no file tool reaches outside the workspace, by any route ----
+namespace weld::agent {
+namespace {
+
+class WorkspaceEscapeTest : public ToolsTest {
+ protected:
+  void SetUp() override {
+    ToolsTest::SetUp();
+    outside_ = root_.parent_path() / (root_.filename().string() + "_outside");
+    fs::create_directories(outside_ / "dir");
+    std::ofstream(outside_ / "secret.txt") << "SECRET outside\n";
+    std::ofstream(outside_ / "dir/inner.txt") << "SECRET inner\n";
+  }
+  void TearDown() override {
+    ToolsTest::TearDown();
+    fs::remove_all(outside_);
+  }
+  fs::path outside_;
+};
+
+TEST_F(WorkspaceEscapeTest, issue_13_grep_does_not_read_through_links_leading_outside) {
+  fs::create_symlink(outside_ / "secret.txt", root_ / "abs_file_link");
+  fs::create_symlink("../../" + root_.filename().string() + "_outside/secret.txt", root_ / "src/rel_file_link");
+  fs::create_symlink(outside_ / "dir", root_ / "src/deep/dir_link");
+  auto out = call(make_grep_search_tool(), R"({"pattern":"SECRET"})");
+  EXPECT_FALSE(out.is_error) << out.content;
+  EXPECT_EQ(out.content, "No matches for \"SECRET\" under " + root_.string() +
+                             ".\n[3 symbolic link(s) leading outside the workspace (or nowhere) skipped]\n");
+  out = call(make_grep_search_tool(), R"({"pattern":"SECRET","path":"src/deep/dir_link"})");
+  EXPECT_TRUE(out.is_error);
+  EXPECT_NE(out.content.find("is outside the workspace"), std::string::npos) << out.content;
+  out = call(make_glob_tool(), R"({"pattern":"**"})");
+  EXPECT_EQ(out.content, "3 file(s) match \"**\" under " + root_.string() + ":\na.txt\nsrc/deep/x.cc\nsrc/main.cc\n"
+                         "[3 symbolic link(s) leading outside the workspace (or nowhere) skipped]\n");
+  fs::create_symlink("deep", root_ / "src/deep_alias");  // inside, but walks never enter linked directories
+  out = call(make_grep_search_tool(), R"({"pattern":"TODO"})");
+  EXPECT_EQ(out.content, "1 match(es) for \"TODO\":\nsrc/deep/x.cc:1: // TODO fix\n"
+                         "[3 symbolic link(s) leading outside the workspace (or nowhere) skipped]\n"
+                         "[1 symbolic link(s) to directories not followed]\n");
+  out = call(make_list_directory_tool(), R"({"path":"src/deep/dir_link"})");
+  EXPECT_TRUE(out.is_error);
+  EXPECT_NE(out.content.find("is outside the workspace"), std::string::npos) << out.content;
+}
+
+TEST_F(WorkspaceEscapeTest, issue_13_grep_follows_links_that_stay_inside) {
+  fs::create_symlink("../a.txt", root_ / "src/a_link");
+  auto out = call(make_grep_search_tool(), R"({"pattern":"two"})");
+  EXPECT_EQ(out.content, "2 match(es) for \"two\":\na.txt:2: two\nsrc/a_link:2: two\n");
+}
+
+TEST_F(WorkspaceEscapeTest, issue_13_write_file_on_a_dangling_link_out_creates_nothing) {
+  fs::create_symlink(outside_ / "created.txt", root_ / "dangling_abs");
+  fs::create_symlink("../" + root_.filename().string() + "_outside/created2.txt", root_ / "dangling_rel");
+  auto out = call(make_write_file_tool(), R"({"path":"dangling_abs","content":"x"})");
+  EXPECT_TRUE(out.is_error);
+  EXPECT_NE(out.content.find("is outside the workspace"), std::string::npos) << out.content;
+  out = call(make_write_file_tool(), R"({"path":"dangling_rel","content":"x"})");
+  EXPECT_TRUE(out.is_error);
+  out = call(make_edit_tool(), R"({"path":"dangling_rel","old_string":"","new_string":"x"})");
+  EXPECT_TRUE(out.is_error);
+  EXPECT_FALSE(fs::exists(outside_ / "created.txt"));
+  EXPECT_FALSE(fs::exists(outside_ / "created2.txt"));
+  // A parent directory that is a link out: nothing created there either.
+  fs::create_symlink(outside_ / "dir", root_ / "dir_out");
+  out = call(make_write_file_tool(), R"({"path":"dir_out/new/f.txt","content":"x"})");
+  EXPECT_TRUE(out.is_error);
+  EXPECT_FALSE(fs::exists(outside_ / "dir/new"));
+}
+
+TEST_F(WorkspaceEscapeTest, issue_13_write_through_a_link_inside_writes_its_target) {
+  fs::create_symlink("a.txt", root_ / "alias");
+  fs::create_symlink("src/deep/fresh.txt", root_ / "dangling_in");
+  auto out = call(make_write_file_tool(), R"({"path":"alias","content":"new"})");
+  EXPECT_FALSE(out.is_error) << out.content;
+  EXPECT_EQ(slurp(root_ / "a.txt"), "new");
+  EXPECT_TRUE(fs::is_symlink(root_ / "alias"));
+  out = call(make_write_file_tool(), R"({"path":"dangling_in","content":"made"})");
+  EXPECT_FALSE(out.is_error) << out.content;
+  EXPECT_EQ(slurp(root_ / "src/deep/fresh.txt"), "made");
+}
+
+TEST_F(WorkspaceEscapeTest, issue_13_hard_link_to_an_outside_file_is_replaced_not_written_through) {
+  fs::create_hard_link(outside_ / "secret.txt", root_ / "hard.txt");
+  auto out = call(make_edit_tool(), R"({"path":"hard.txt","old_string":"outside","new_string":"inside"})");
+  EXPECT_FALSE(out.is_error) << out.content;
+  EXPECT_EQ(slurp(root_ / "hard.txt"), "SECRET inside\n");
+  EXPECT_EQ(slurp(outside_ / "secret.txt"), "SECRET outside\n");
+}
+
+TEST_F(WorkspaceEscapeTest, issue_13_proc_and_deep_links_are_refused) {
+  fs::create_symlink("/proc/self/cwd", root_ / "proc_link");
+  auto out = call(make_read_file_tool(), R"({"path":"proc_link/etc/passwd"})");
+  EXPECT_TRUE(out.is_error);
+  out = call(make_read_file_tool(), R"({"path":"/proc/self/root/etc/passwd"})");
+  EXPECT_TRUE(out.is_error);
+  EXPECT_NE(out.content.find("is outside the workspace"), std::string::npos) << out.content;
+  fs::create_symlink("../..", root_ / "src/deep/up");
+  out = call(make_read_file_tool(), R"({"path":"src/deep/up/a.txt"})");
+  EXPECT_FALSE(out.is_error) << out.content;  // ../.. from src/deep is the root: inside
+  fs::create_symlink("../../..", root_ / "src/deep/too_far");
+  const std::string args = R"({"path":"src/deep/too_far/)" + root_.filename().string() + R"(_outside/secret.txt"})";
+  out = call(make_read_file_tool(), args.c_str());
+  EXPECT_TRUE(out.is_error);
+  EXPECT_NE(out.content.find("is outside the workspace"), std::string::npos) << out.content;
+}
+
+TEST_F(WorkspaceEscapeTest, issue_13_fifo_is_refused_without_blocking) {
+  ASSERT_EQ(::mkfifo((root_ / "fifo").c_str(), 0600), 0);
+  auto out = call(make_read_file_tool(), R"({"path":"fifo"})");
+  EXPECT_TRUE(out.is_error);
+  EXPECT_EQ(out.content, "read_file: \"" + (root_ / "fifo").string() + "\" is not a regular file.");
+  out = call(make_grep_search_tool(), R"({"pattern":"x"})");
+  EXPECT_FALSE(out.is_error) << out.content;
+}
+
+// Both resolvers apply the same rule (the portable one runs where the kernel
+// has no openat2).
+TEST_F(WorkspaceEscapeTest, issue_13_kernel_and_portable_resolvers_agree) {
+  fs::create_symlink(outside_, root_ / "abs_out");
+  fs::create_symlink("../" + root_.filename().string() + "_outside", root_ / "rel_out");
+  fs::create_symlink("src/deep", root_ / "in_dir");
+  fs::create_symlink("../main.cc", root_ / "src/deep/main_link");
+  fs::create_symlink("loop_b", root_ / "loop_a");
+  fs::create_symlink("loop_a", root_ / "loop_b");
+  struct Case {
+    const char* path;
+    const char* code;  // "" when the open succeeds
+  };
+  const Case cases[] = {{"a.txt", ""},
+                        {"in_dir/x.cc", ""},
+                        {"in_dir/main_link", ""},
+                        {"in_dir/../main.cc", ""},
+                        {"abs_out/secret.txt", "outside"},
+                        {"rel_out/secret.txt", "outside"},
+                        {"in_dir/../../../x", "outside"},
+                        {"loop_a", "outside"},
+                        {"missing", "not_found"}};
+  for (tools::Resolver resolver : {tools::Resolver::Kernel, tools::Resolver::Portable}) {
+    for (const Case& c : cases) {
+      // Build the WorkspacePath without lexical normalisation, so ".." reaches the resolver.
+      tools::WorkspacePath path{root_.string() + "/" + c.path, c.path};
+      auto fd = tools::open_in_workspace(root_.string(), path, O_RDONLY, 0, true, resolver);
+      if (!fd && fd.error().code == "io" && resolver == tools::Resolver::Kernel) break;  // no openat2 here
+      EXPECT_EQ(fd ? std::string() : fd.error().code, c.code)
+          << c.path << (resolver == tools::Resolver::Kernel ? " (kernel)" : " (portable)");
+    }
+  }
+}
+
 }  // namespace
 }  // namespace weld::agent

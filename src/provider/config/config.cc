@@ -3,6 +3,7 @@
 // parameter so that tests pass a literal map and nothing here reads global
 // state behind the caller's back.
 #include "weld/provider/config.h"
+#include "weld/provider/http.h"
 
 #include <cctype>
 #include <cmath>
@@ -130,6 +131,13 @@ Result<ProviderConfig> resolve_provider_config(const ProviderFlags& flags, const
     config.base_url_defaulted = true;
   }
   while (!config.base_url.empty() && config.base_url.back() == '/') config.base_url.pop_back();
+  if (url_has_credentials(config.base_url)) {
+    // Never echoed: the URL holds a password.
+    return Error{"config",
+                 base_where + " must not carry credentials (user:password@) in the URL; give the key with "
+                              "WELD_API_KEY or the provider's key variable",
+                 base_where};
+  }
   if (!config.provider.empty() && config.provider != "offline") {
     std::string lower = lowercase(config.base_url);
     if (lower.rfind("http://", 0) != 0 && lower.rfind("https://", 0) != 0)
@@ -176,15 +184,39 @@ Result<ProviderConfig> resolve_provider_config(const ProviderFlags& flags, const
   if (config.retry.max_retries < 0 || config.retry.max_retries > 100)
     return Error{"config", "the number of retries must be between 0 and 100", "--max-retries"};
 
-  // Network: proxies and CA bundle. libcurl only reads lowercase http_proxy
-  // (a CGI precaution); weld is not a CGI program, so both spellings count.
-  if (auto v = first_of(env, {"https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"}))
-    config.network.https_proxy = *v;
-  if (auto v = first_of(env, {"http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY"}))
-    config.network.http_proxy = *v;
-  if (auto v = first_of(env, {"no_proxy", "NO_PROXY"})) config.network.no_proxy = *v;
-  if (auto v = first_of(env, {"SSL_CERT_FILE", "CURL_CA_BUNDLE"})) config.network.ca_bundle = *v;
+  if (const std::string* text = lookup(env, "WELD_MAX_RESPONSE_BYTES")) {
+    // Bytes, or binary K/M/G units ("64M"); at least 1 KiB, at most 1 TiB.
+    char* end = nullptr;
+    unsigned long long n = std::strtoull(text->c_str(), &end, 10);
+    int shift = 0;
+    if (end != text->c_str() && *end != '\0' && end[1] == '\0') {
+      char unit = static_cast<char>(std::toupper(static_cast<unsigned char>(*end)));
+      shift = unit == 'K' ? 10 : unit == 'M' ? 20 : unit == 'G' ? 30 : -1;
+      if (shift > 0) ++end;
+    }
+    if (end == text->c_str() || *end != '\0' || text->front() == '-' || shift < 0 || n == 0 || n > (1ull << 40) >> shift ||
+        (n << shift) < 1024) {
+      return Error{"config",
+                   "WELD_MAX_RESPONSE_BYTES must be a number of bytes from 1024 to 1T (K, M, G allowed), got \"" +
+                       *text + "\"",
+                   "WELD_MAX_RESPONSE_BYTES"};
+    }
+    config.max_response_bytes = n << shift;
+  }
+
+  config.network = network_settings(env);
   return config;
+}
+
+NetworkSettings network_settings(const Environment& env) {
+  // Proxies and CA bundle. libcurl only reads lowercase http_proxy (a CGI
+  // precaution); weld is not a CGI program, so both spellings count.
+  NetworkSettings network;
+  if (auto v = first_of(env, {"https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"})) network.https_proxy = *v;
+  if (auto v = first_of(env, {"http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY"})) network.http_proxy = *v;
+  if (auto v = first_of(env, {"no_proxy", "NO_PROXY"})) network.no_proxy = *v;
+  if (auto v = first_of(env, {"SSL_CERT_FILE", "CURL_CA_BUNDLE"})) network.ca_bundle = *v;
+  return network;
 }
 
 }  // namespace weld::provider

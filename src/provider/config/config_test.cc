@@ -1,4 +1,5 @@
 #include "weld/provider/config.h"
+#include "weld/provider/http.h"
 
 #include <gtest/gtest.h>
 
@@ -94,6 +95,36 @@ TEST(ResolveProviderConfig, Errors) {
   EXPECT_EQ(e.message, "WELD_CONNECT_TIMEOUT must be between 0 and 86400 seconds");
   e = resolve_error({}, {{"OPENAI_BASE_URL", "http://x/v1"}, {"WELD_MAX_RETRIES", "3x"}});
   EXPECT_EQ(e.message, "WELD_MAX_RETRIES must be a whole number, got \"3x\"");
+}
+
+TEST(ResolveProviderConfig, issue_13_credentials_in_the_base_url_are_refused_never_echoed) {
+  ProviderFlags flags;
+  flags.provider = "openai";
+  flags.base_url = "http://user:PASS-1234@gateway:8080/v1";
+  Error error = resolve_error(flags, {{"WELD_API_KEY", "k"}});
+  EXPECT_EQ(error.message,
+            "--base-url must not carry credentials (user:password@) in the URL; give the key with WELD_API_KEY or the "
+            "provider's key variable");
+  EXPECT_EQ(error.message.find("PASS"), std::string::npos);
+  error = resolve_error({}, {{"WELD_PROVIDER", "anthropic"}, {"ANTHROPIC_BASE_URL", "https://tok@host"},
+                             {"ANTHROPIC_API_KEY", "k"}});
+  EXPECT_EQ(error.where, "ANTHROPIC_BASE_URL");
+  EXPECT_TRUE(url_has_credentials("ftp://a@b"));
+  EXPECT_FALSE(url_has_credentials("http://host/v1/users/@me"));  // an '@' in the path is not userinfo
+  EXPECT_FALSE(url_has_credentials("http://host:80?x=a@b"));
+}
+
+TEST(ResolveProviderConfig, MaxResponseBytesFromTheEnvironment) {
+  Environment env = {{"WELD_PROVIDER", "openai"}, {"WELD_API_KEY", "k"}};
+  EXPECT_EQ(resolve_ok({}, env).max_response_bytes, 64u << 20);
+  env["WELD_MAX_RESPONSE_BYTES"] = "2M";
+  EXPECT_EQ(resolve_ok({}, env).max_response_bytes, 2u << 20);
+  env["WELD_MAX_RESPONSE_BYTES"] = "5000";
+  EXPECT_EQ(resolve_ok({}, env).max_response_bytes, 5000u);
+  for (const char* bad : {"0", "12", "-5", "3X", "1MB", "2000G"}) {
+    env["WELD_MAX_RESPONSE_BYTES"] = bad;
+    EXPECT_EQ(resolve_error({}, env).where, "WELD_MAX_RESPONSE_BYTES") << bad;
+  }
 }
 
 TEST(ResolveProviderConfig, OfflineNeedsNothing) {

@@ -70,12 +70,13 @@ std::size_t on_header_line(char* data, std::size_t size, std::size_t count, void
 std::size_t on_body(char* data, std::size_t size, std::size_t count, void* user) {
   auto* transfer = static_cast<Transfer*>(user);
   std::size_t n = size * count;
-  transfer->last_activity = Clock::now();
   transfer->deliver_headers();
   if (!transfer->sink->on_body(std::string_view(data, n))) {
     transfer->aborted = true;
     return 0;  // makes libcurl stop with CURLE_WRITE_ERROR
   }
+  // Keep-alive bytes (SSE comments) are not progress: the idle clock runs on.
+  if (transfer->sink->last_chunk_was_progress()) transfer->last_activity = Clock::now();
   return n;
 }
 

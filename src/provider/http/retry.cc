@@ -64,12 +64,19 @@ std::string seconds_text(milliseconds ms) {
   return buf;
 }
 
+// "64 MiB", "1500 bytes": a cap as people write it.
+std::string byte_size_text(std::uint64_t bytes) {
+  if (bytes >= (1u << 20) && bytes % (1u << 20) == 0) return std::to_string(bytes >> 20) + " MiB";
+  if (bytes >= 1024 && bytes % 1024 == 0) return std::to_string(bytes >> 10) + " KiB";
+  return std::to_string(bytes) + " bytes";
+}
+
 // Collects one attempt's response: a 2xx body goes to the consumer, any
 // other body is kept (bounded) for the error message.
 class AttemptSink : public ResponseSink {
  public:
-  explicit AttemptSink(const std::function<BodyConsumer&()>& new_consumer)
-      : new_consumer_(new_consumer) {}
+  AttemptSink(const std::function<BodyConsumer&()>& new_consumer, std::uint64_t max_body)
+      : new_consumer_(new_consumer), max_body_(max_body) {}
 
   void on_headers(int status, const HttpHeaders& headers) override {
     status_ = status;
@@ -77,8 +84,12 @@ class AttemptSink : public ResponseSink {
     if (success()) {
       consumer_ = &new_consumer_();
       consumer_->on_start(headers);
+      const std::string* type = find_header(headers, "content-type");
+      event_stream_ = type != nullptr && type->find("event-stream") != std::string::npos;
     }
   }
+
+  bool last_chunk_was_progress() const override { return progress_; }
 
   bool on_body(std::string_view chunk) override {
     if (!success()) {
@@ -87,6 +98,22 @@ class AttemptSink : public ResponseSink {
       return true;
     }
     body_started_ = true;
+    if (event_stream_) {
+      // The SSE decoder tells field lines from comments; its events are
+      // the parser's business, not ours.
+      std::size_t before = keepalive_decoder_.field_line_count();
+      keepalive_events_.clear();
+      progress_ = !keepalive_decoder_.feed(chunk, keepalive_events_) || !keepalive_events_.empty() ||
+                  keepalive_decoder_.field_line_count() > before || keepalive_decoder_.pending_field_line();
+    }
+    received_ += chunk.size();
+    if (received_ > max_body_) {
+      consumer_error_ = Error{"too_large",
+                              "the server sent more than " + byte_size_text(max_body_) +
+                                  " in one response (the cap, WELD_MAX_RESPONSE_BYTES); stopped reading",
+                              ""};
+      return false;
+    }
     Status st = consumer_->on_data(chunk);
     if (!st) {
       consumer_error_ = st.error();
@@ -99,6 +126,12 @@ class AttemptSink : public ResponseSink {
 
   static constexpr std::size_t kMaxErrorBody = 64 * 1024;
   const std::function<BodyConsumer&()>& new_consumer_;
+  std::uint64_t max_body_;
+  std::uint64_t received_ = 0;
+  bool event_stream_ = false;
+  bool progress_ = true;
+  SseDecoder keepalive_decoder_;
+  std::vector<SseEvent> keepalive_events_;
   BodyConsumer* consumer_ = nullptr;
   int status_ = 0;
   HttpHeaders headers_;
@@ -226,7 +259,7 @@ Status send_with_retries(const SendContext& context, const HttpRequest& request,
   const int attempts_allowed = std::max(0, context.policy.max_retries) + 1;
   for (int attempt = 1;; ++attempt) {
     if (cancel.cancelled.load()) return make_error("cancelled", "the request was cancelled");
-    AttemptSink sink(new_consumer);
+    AttemptSink sink(new_consumer, request.max_response_bytes);
     TransportOutcome outcome = context.transport->perform(request, sink, cancel);
     const bool can_retry = attempt < attempts_allowed;
     const std::string after = attempt > 1 ? " after " + std::to_string(attempt) + " attempts" : "";

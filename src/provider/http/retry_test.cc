@@ -33,11 +33,14 @@ class FakeTransport : public Transport {
     if (s.status == 0) return outcome;
     sink.on_headers(s.status, s.headers);
     outcome.got_headers = true;
-    for (const std::string& chunk : s.body)
+    for (const std::string& chunk : s.body) {
       if (!sink.on_body(chunk)) return {TransportOutcome::Kind::Aborted, "aborted", true};
+      progress.push_back(sink.last_chunk_was_progress());
+    }
     return outcome;
   }
   int calls = 0;
+  std::vector<bool> progress;  // last_chunk_was_progress() after each chunk
 
  private:
   std::deque<Scripted> script_;
@@ -96,6 +99,33 @@ TEST(SendWithRetries, ExponentialBackoffWithJitterThenSuccess) {
   ASSERT_TRUE(h.send());
   EXPECT_EQ(h.consumer.body, "data");
   EXPECT_EQ(h.sleeps, (std::vector<milliseconds>{750ms, 1500ms, 2250ms}));  // 1000, 2000, 3000 (cap) × 0.75
+}
+
+// The adversarial pass: an endless tool-call argument stream grew the run's
+// memory without limit.
+TEST(SendWithRetries, issue_13_a_response_over_the_cap_stops_the_transfer_and_is_not_retried) {
+  Scripted endless{TransportOutcome::Kind::Complete, 200, {}, std::vector<std::string>(2000, std::string(1024, 'x')), ""};
+  Harness h({endless, status(200, {}, "never")});
+  h.request.max_response_bytes = 1 << 20;
+  Status st = h.send();
+  ASSERT_FALSE(st);
+  EXPECT_EQ(st.error().code, "too_large");
+  EXPECT_EQ(st.error().message,
+            "the server sent more than 1 MiB in one response (the cap, WELD_MAX_RESPONSE_BYTES); stopped reading "
+            "(POST http://h/v1/chat/completions)");
+  EXPECT_EQ(h.consumer.body.size(), 1u << 20);  // what fitted, and not a byte more
+  EXPECT_EQ(h.transport.calls, 1);
+}
+
+TEST(SendWithRetries, issue_13_sse_comments_are_not_progress_for_the_idle_clock) {
+  Scripted stream{TransportOutcome::Kind::Complete, 200, {{"Content-Type", "text/event-stream"}},
+                  {": ping\n\n", "data: {\"a\"", ":", "ke", "ep\n", "\n", "1}\n\n", ": x\n", "event: e\n"}, ""};
+  Harness h({stream});
+  ASSERT_TRUE(h.send());
+  EXPECT_EQ(h.transport.progress, (std::vector<bool>{false, true, true, true, true, true, true, false, true}));
+  Harness plain({status(200, {{"Content-Type", "application/json"}}, ": not sse")});
+  ASSERT_TRUE(plain.send());
+  EXPECT_EQ(plain.transport.progress, (std::vector<bool>{true}));
 }
 
 TEST(SendWithRetries, RetryAfterSecondsIsHonouredAndCapped) {

@@ -107,6 +107,7 @@ class HttpModel : public Model {
     HttpRequest http;
     http.connect_timeout = config_.connect_timeout;
     http.idle_timeout = config_.idle_timeout;
+    http.max_response_bytes = config_.max_response_bytes;
     http.headers = {{"Content-Type", "application/json"},
                     {"Accept", "text/event-stream"},
                     {"User-Agent", "weld/0.1.0"}};

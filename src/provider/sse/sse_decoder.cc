@@ -170,6 +170,7 @@ Status SseDecoder::process_line(std::string_view raw, std::vector<SseEvent>& out
     ++comments_;
     return Ok{};
   }
+  ++field_lines_;
   std::string_view field = line;
   std::string_view value;
   if (std::size_t colon = line.find(':'); colon != std::string_view::npos) {

@@ -13,6 +13,7 @@
 
 #include "weld/json/parse.h"
 #include "weld/json/utf8.h"
+#include "weld/base/read_file.h"
 #include "weld/schema/load.h"
 
 namespace weld::schema {
@@ -30,7 +31,6 @@ Error config_error(std::string message, std::string where = {}) {
   return Error{"config", std::move(message), std::move(where)};
 }
 
-std::string errno_text(int error) { return std::error_code(error, std::generic_category()).message(); }
 
 // `~`, `~/…` -> $HOME; relative -> against cwd; then lexically normalised.
 std::string absolute_path(std::string_view path, const std::string& cwd) {
@@ -53,57 +53,22 @@ std::string absolute_path(std::string_view path, const std::string& cwd) {
 
 std::string quote_path(const std::string& path) { return "\"" + path + "\""; }
 
-// Reads a regular file of at most kMaxSchemaFileBytes. `stat` first, so a
-// FIFO, socket or device is refused without ever opening it (open would
-// block on a FIFO).
+// Reads a regular file of at most kMaxSchemaFileBytes (the one bounded
+// read, weld/base/read_file.h), with the flag's own messages.
 Result<std::string> read_schema_file(const std::string& path, std::string_view flag) {
   std::string f(flag);
-  struct stat info {};
-  if (::stat(path.c_str(), &info) != 0) {
-    return config_error(f + " could not read " + quote_path(path) + ": " + errno_text(errno), path);
-  }
-  if (!S_ISREG(info.st_mode)) return config_error(f + " \"@" + path + "\" must be a regular file.", path);
-  auto too_big = [&](std::uint64_t size) {
+  std::uint64_t size = 0;
+  Result<std::string> content = read_regular_file(path, kMaxSchemaFileBytes, &size);
+  if (content) return content;
+  const Error& error = content.error();
+  if (error.code == "not_regular") return config_error(f + " \"@" + path + "\" must be a regular file.", path);
+  if (error.code == "too_large") {
     return config_error(f + " file " + quote_path(path) + " is " + std::to_string(size) + " bytes (>" +
                             std::to_string(kMaxSchemaFileBytes) +
                             "). Refusing to read; this is almost certainly a wrong-path argument.",
                         path);
-  };
-  if (static_cast<std::uint64_t>(info.st_size) > kMaxSchemaFileBytes) {
-    return too_big(static_cast<std::uint64_t>(info.st_size));
   }
-  // O_NONBLOCK: if the path was swapped for a FIFO since stat, open must not block.
-  int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) return config_error(f + " could not read " + quote_path(path) + ": " + errno_text(errno), path);
-  struct stat opened {};
-  if (::fstat(fd, &opened) != 0 || !S_ISREG(opened.st_mode)) {
-    ::close(fd);
-    return config_error(f + " \"@" + path + "\" must be a regular file.", path);
-  }
-  std::string content;
-  content.resize(static_cast<std::size_t>(opened.st_size));
-  std::size_t filled = 0;
-  char chunk[65536];
-  while (true) {
-    ssize_t n = ::read(fd, chunk, sizeof chunk);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      int error = errno;
-      ::close(fd);
-      return config_error(f + " could not read " + quote_path(path) + ": " + errno_text(error), path);
-    }
-    if (n == 0) break;
-    if (filled + static_cast<std::size_t>(n) > kMaxSchemaFileBytes) {  // the file grew past the cap
-      ::close(fd);
-      return too_big(filled + static_cast<std::size_t>(n));
-    }
-    if (filled + static_cast<std::size_t>(n) > content.size()) content.resize(filled + static_cast<std::size_t>(n));
-    std::copy(chunk, chunk + n, content.begin() + static_cast<std::ptrdiff_t>(filled));
-    filled += static_cast<std::size_t>(n);
-  }
-  ::close(fd);
-  content.resize(filled);
-  return content;
+  return config_error(f + " " + error.message, path);
 }
 
 }  // namespace
@@ -122,6 +87,12 @@ Result<json::Value> read_schema_argument(std::string_view value, std::string_vie
     // Generic on purpose: never quote the file (SPEC §1.1 step 3).
     if (!json::is_valid_utf8(body)) return config_error(f + " content of " + quote_path(path) + " is not valid JSON.", path);
     document = json::parse(body);
+    if (!document && document.error().code == "depth") {
+      // Says why and where without quoting the file.
+      return config_error(f + " content of " + quote_path(path) + " is not valid JSON: " + document.error().message +
+                              " at " + document.error().where + ".",
+                          path);
+    }
     if (!document) return config_error(f + " content of " + quote_path(path) + " is not valid JSON.", path);
   } else {
     document = json::parse(text);

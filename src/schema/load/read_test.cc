@@ -157,6 +157,13 @@ TEST_F(ReadSchemaTest, FileParseErrorNeverShowsContent) {
   EXPECT_EQ(r2.error().message, "--json-schema content of \"" + path2 + "\" is not valid JSON.");
 }
 
+TEST_F(ReadSchemaTest, issue_13_a_file_nested_too_deep_says_why_and_where) {
+  std::string path = write("deep.json", std::string(100000, '[') + std::string(100000, ']'));
+  std::string got = message("@" + path);
+  EXPECT_EQ(got.rfind("--json-schema content of \"" + path + "\" is not valid JSON: nesting deeper than ", 0), 0u) << got;
+  EXPECT_NE(got.find(" levels at line 1 column "), std::string::npos) << got;
+}
+
 TEST_F(ReadSchemaTest, FileMustBeUtf8) {
   std::string path = write("latin1.json", "{\"a\":\"caf\xE9\"}");
   EXPECT_EQ(message("@" + path), "--json-schema content of \"" + path + "\" is not valid JSON.");

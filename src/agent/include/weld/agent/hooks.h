@@ -15,12 +15,16 @@
 ///   if (decision.blocked) result = {decision.message, true};
 /// \endcode
 
+#include <functional>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
 #include "weld/agent/tool.h"
 #include "weld/base/result.h"
 #include "weld/json/value.h"
+#include "weld/provider/http.h"
 #include "weld/provider/model.h"
 
 namespace weld::agent {
@@ -55,7 +59,13 @@ Status parse_hooks(const json::Value& hooks, const std::string& file, HookSettin
 /// Runs hooks for tool calls.
 class HookRunner {
  public:
-  HookRunner(HookSettings settings, std::string session_id, std::string cwd);
+  /// `network`: proxy and CA settings for HTTP hooks (as the provider's).
+  HookRunner(HookSettings settings, std::string session_id, std::string cwd, provider::NetworkSettings network = {});
+  ~HookRunner();
+  /// Replaces the HTTP transport of HTTP hooks (tests).
+  void set_transport_factory(std::function<std::unique_ptr<provider::Transport>()> factory) {
+    transport_factory_ = std::move(factory);
+  }
 
   /// The outcome of the PreToolUse hooks.
   struct Decision {
@@ -75,9 +85,15 @@ class HookRunner {
 
  private:
   json::Value describe_call(std::string_view event, const provider::ToolCall& call) const;
+  void post_json(const std::string& url, const std::string& body, int timeout_seconds,
+                 const provider::CancelToken* cancel) const;
   HookSettings settings_;
   std::string session_id_;
   std::string cwd_;
+  provider::NetworkSettings network_;
+  std::function<std::unique_ptr<provider::Transport>()> transport_factory_;
+  mutable std::mutex transport_mutex_;
+  mutable std::unique_ptr<provider::Transport> transport_;
 };
 
 }  // namespace weld::agent

@@ -18,7 +18,7 @@ struct ParseOptions {
 
 /// Parses one JSON document (surrounding whitespace allowed). Strings must be
 /// valid UTF-8; lone surrogate escapes are errors. On failure the `Error` has
-/// code "parse", a message like `unexpected character 'x'`, and `where` like
+/// code "parse" ("depth" when nested deeper than `max_depth`), a message like `unexpected character 'x'`, and `where` like
 /// `line 1 column 5` (columns count bytes, from 1).
 ///
 /// \code

@@ -30,6 +30,8 @@ struct ProviderConfig {
   std::chrono::milliseconds connect_timeout{10'000};
   /// Longest silence inside a response before it is abandoned.
   std::chrono::milliseconds idle_timeout{120'000};
+  /// Most body bytes of one response (WELD_MAX_RESPONSE_BYTES; issue 13.6).
+  std::uint64_t max_response_bytes = kDefaultMaxResponseBytes;
   RetryPolicy retry;
   NetworkSettings network;
   /// Sent as `anthropic-version`.
@@ -70,7 +72,8 @@ Environment process_environment();
 /// (https://api.openai.com/v1, https://api.anthropic.com). Without a provider
 /// flag or `WELD_PROVIDER`, the provider whose variables are set is used
 /// (OpenAI when both are). Also reads `WELD_CONNECT_TIMEOUT`,
-/// `WELD_IDLE_TIMEOUT` (seconds) and `WELD_MAX_RETRIES`, and the proxy
+/// `WELD_IDLE_TIMEOUT` (seconds), `WELD_MAX_RETRIES`,
+/// `WELD_MAX_RESPONSE_BYTES` (bytes, or with a K/M/G suffix), and the proxy
 /// variables `HTTPS_PROXY`/`https_proxy`, `HTTP_PROXY`/`http_proxy`,
 /// `ALL_PROXY`/`all_proxy`, `NO_PROXY`/`no_proxy`, and `SSL_CERT_FILE` /
 /// `CURL_CA_BUNDLE`. Errors (code "config") name the setting: unknown
@@ -83,6 +86,10 @@ Environment process_environment();
 ///   auto model = weld::provider::make_model(*config);
 /// \endcode
 Result<ProviderConfig> resolve_provider_config(const ProviderFlags& flags, const Environment& env);
+
+/// The proxy and CA settings of `env` (the variables listed above), for
+/// every HTTP client of a run (the model's, HTTP hooks').
+NetworkSettings network_settings(const Environment& env);
 
 /// Builds models for providers implemented outside this library (the
 /// offline model lives in src/agent or src/sample).

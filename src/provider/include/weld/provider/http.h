@@ -7,6 +7,7 @@
 /// `Error` codes, and hands the body of a successful response to a consumer.
 
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -16,6 +17,7 @@
 
 #include "weld/base/result.h"
 #include "weld/provider/model.h"
+#include "weld/provider/sse.h"
 #include "weld/provider/stream_parser.h"
 
 namespace weld::provider {
@@ -25,6 +27,9 @@ using HttpHeaders = std::vector<std::pair<std::string, std::string>>;
 
 /// The value of header `name` (case-insensitive), or nullptr.
 const std::string* find_header(const HttpHeaders& headers, std::string_view name);
+
+/// Default of HttpRequest::max_response_bytes (WELD_MAX_RESPONSE_BYTES).
+inline constexpr std::uint64_t kDefaultMaxResponseBytes = 64u << 20;
 
 /// One HTTP request.
 struct HttpRequest {
@@ -36,6 +41,10 @@ struct HttpRequest {
   std::chrono::milliseconds connect_timeout{10'000};
   /// Longest silence (no byte received) once the request is sent.
   std::chrono::milliseconds idle_timeout{120'000};
+  /// Most body bytes accepted from one response (issue 13.6: an endless
+  /// stream must not grow memory without limit); more is a "too_large"
+  /// error from send_with_retries, never retried.
+  std::uint64_t max_response_bytes = kDefaultMaxResponseBytes;
 };
 
 /// Receives one response as it arrives.
@@ -47,6 +56,10 @@ class ResponseSink {
   /// A body chunk. Return false to stop the transfer (the transport then
   /// reports `TransportOutcome::Kind::Aborted`).
   virtual bool on_body(std::string_view chunk) = 0;
+  /// Whether the last chunk was progress. A chunk that only keeps the
+  /// connection alive (SSE comments) is not, and does not restart the idle
+  /// clock (issue 13.6: an endless stream of comments must time out).
+  virtual bool last_chunk_was_progress() const { return true; }
 };
 
 /// How a transfer ended, below HTTP semantics.
@@ -157,6 +170,12 @@ struct SendContext {
 /// \endcode
 Status send_with_retries(const SendContext& context, const HttpRequest& request,
                          const std::function<BodyConsumer&()>& new_consumer, CancelToken& cancel);
+
+/// True when `url`'s authority carries userinfo (`user:password@host`).
+/// weld refuses such URLs (--base-url, the proxy's --upstream), so a
+/// password can never reach a message, a log or a file; the message for it
+/// never repeats the URL.
+bool url_has_credentials(std::string_view url);
 
 /// Replaces each occurrence of `secret` in `text` with "[REDACTED]" (secrets
 /// shorter than 4 bytes are left alone: too short to be keys, too common to

@@ -63,6 +63,12 @@ class SseDecoder {
 
   /// Number of comment lines (`:`…) seen; servers send them as keep-alives.
   std::size_t comment_count() const { return comments_; }
+  /// Number of field lines (`data:`, `event:`, …) seen: progress, unlike
+  /// comments and blank lines.
+  std::size_t field_line_count() const { return field_lines_; }
+  /// True when the line still being received is a field line (not a
+  /// comment): its bytes are progress too.
+  bool pending_field_line() const { return !line_.empty() && line_.front() != ':'; }
 
  private:
   Status fail(std::string message);
@@ -80,6 +86,7 @@ class SseDecoder {
   std::string last_id_;
   std::optional<std::int64_t> retry_ms_;
   std::size_t comments_ = 0;
+  std::size_t field_lines_ = 0;
   std::optional<Error> error_;
 };
 

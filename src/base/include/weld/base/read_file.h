@@ -1,0 +1,35 @@
+#pragma once
+/// \file
+/// The one way weld reads a whole file or stream it was given (issue 13.8):
+/// a regular file only (a FIFO, socket, device or directory is refused
+/// without blocking on it — `stat` first, the open non-blocking, `fstat` of
+/// what was opened), and never more than a cap, for files (`--json-schema
+/// @file`, settings, transcripts, instance files, caches) and streams
+/// (standard input) alike.
+///
+/// \code
+///   weld::Result<std::string> text = weld::read_regular_file(path, 4 << 20);
+///   if (!text) return weld::Error{"config", "Settings file: " + text.error().message, path};
+/// \endcode
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "weld/base/result.h"
+
+namespace weld {
+
+/// Reads `path` (symbolic links followed) when it is a regular file of at
+/// most `max_bytes`. Error codes and messages (no trailing period):
+/// "io" `could not read "PATH": <reason>`, "not_regular"
+/// `"PATH" is not a regular file`, "too_large" `"PATH" is N bytes (more than
+/// MAX)`. `size`, when given, receives the size seen (for "too_large").
+Result<std::string> read_regular_file(const std::string& path, std::uint64_t max_bytes, std::uint64_t* size = nullptr);
+
+/// Reads `fd` to its end, at most `max_bytes`. Errors: "io"
+/// `could not read WHAT: <reason>`, "too_large" `WHAT is more than MAX bytes`.
+/// EINTR is retried; EBADF (a closed descriptor) reads as empty.
+Result<std::string> read_stream(int fd, std::uint64_t max_bytes, std::string_view what);
+
+}  // namespace weld
