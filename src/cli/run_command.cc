@@ -18,6 +18,7 @@
 
 #include "commands.h"
 #include "run_support.h"
+#include "telemetry_support.h"
 #include "weld/agent/mcp.h"
 #include "weld/agent/mechanism.h"
 #include "weld/agent/output.h"
@@ -56,6 +57,7 @@ struct RunFlags {
   std::optional<std::string> connect_timeout;
   std::optional<std::string> idle_timeout;
   std::optional<std::string> max_retries;
+  std::optional<std::string> telemetry_file;
 };
 
 void write_stdout(std::string_view text) {
@@ -122,6 +124,10 @@ void add_flags(CLI::App& app, RunFlags& f) {
   app.add_option("--max-retries", f.max_retries,
                  "Retries of a request after 429/5xx/connection errors (default 3; also WELD_MAX_RETRIES)")
       ->type_name("N");
+  app.add_option("--telemetry-file", f.telemetry_file,
+                 "Append the run's spans and metrics to FILE as OTLP JSON lines (SPEC §8; OTLP export itself is "
+                 "configured by the OTEL_* variables)")
+      ->type_name("FILE");
 }
 
 // "--connect-timeout 2.5": seconds in (0, 86400]. nullopt with `error` set
@@ -358,6 +364,12 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
     std::_Exit(130);
   });
 
+  // Telemetry (SPEC §8): after the SignalGuard, which must see no other thread.
+  auto warn = [](std::string_view text) { write_stderr("weld: warning: " + std::string(text) + "\n"); };
+  std::unique_ptr<telemetry::Telemetry> telemetry = start_telemetry(flags.telemetry_file, warn);
+  options.telemetry = telemetry.get();
+  options.trace_parent = traceparent_from_environment();
+
   // MCP servers (SPEC §2.7): started after every configuration check, so an
   // early ending never leaves one behind. A server that fails is left out.
   if (!policy.settings.mcp_servers.empty()) {
@@ -397,6 +409,7 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
     if (!log->error().empty()) write_stderr("weld: warning: session transcript not recorded: " + log->error() + "\n");
   }
   for (const auto& warning : outcome.warnings) write_stderr("weld: warning: " + warning + "\n");
+  finish_telemetry(telemetry.get(), warn);
   if (outcome.subtype != agent::Subtype::Success) {
     std::string text = outcome.error_message + "\n";
     if (!outcome.error_note.empty()) text += outcome.error_note + "\n";

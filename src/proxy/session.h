@@ -15,6 +15,7 @@
 #include "core.h"
 #include "client_request.h"
 #include "http_read.h"
+#include "request_trace.h"
 
 namespace weld::proxy {
 
@@ -97,6 +98,7 @@ class Session final : public Ticking {
 
   Worker& worker_;
   Shared& shared_;
+  RequestTrace trace_;
   tcp::socket socket_;
   Deadline client_deadline_;
   beast::flat_buffer buffer_;

@@ -32,6 +32,7 @@
 #include "weld/provider/model.h"
 #include "weld/repair/repair.h"
 #include "weld/schema/schema.h"
+#include "weld/telemetry/telemetry.h"
 
 namespace weld::agent {
 
@@ -124,6 +125,12 @@ struct RunOptions {
   std::size_t max_tool_result_bytes = 256 * 1024;
   /// MCP servers and their state, for the init message (see RunStart).
   std::vector<std::pair<std::string, std::string>> mcp_servers;
+  /// Telemetry (SPEC §8; not owned; nullptr: off): the run's span goes under
+  /// `trace_parent` (TRACEPARENT, or a batch's span; invalid: a new trace).
+  telemetry::Telemetry* telemetry = nullptr;
+  telemetry::SpanContext trace_parent;
+  /// The agent this run serves (`weld.agent`), when one is named.
+  std::string agent;
 };
 
 /// The run's description at start (the `init` message).
