@@ -13,6 +13,9 @@ $SUDO apt-get install -y -qq --no-install-recommends \
   libgtest-dev libgmock-dev googletest libbenchmark-dev libmimalloc-dev \
   clang libclang-rt-14-dev \
   python3 curl
+# Prometheus (tests only): tests/telemetry checks the proxy's /metrics with
+# promtool and has a real Prometheus server scrape it (issue 18).
+$SUDO apt-get install -y -qq --no-install-recommends prometheus
 # Node.js 20 (tests drive weld with the official npm SDKs; never used by the
 # product). Only install Debian's when none is present, so a NodeSource
 # install is left alone.
