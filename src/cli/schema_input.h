@@ -1,6 +1,7 @@
 #pragma once
-// Inputs of `weld schema check|validate` (SPEC §1.4): schema arguments,
-// instance files (JSON, JSON Lines, stdin) and --resolve PREFIX=DIR.
+// Inputs of `weld schema check|validate` (SPEC §1.4): schema arguments and
+// instance files (JSON, JSON Lines, stdin). --resolve PREFIX=DIR is
+// weld/schema/directory_resolver.h.
 
 #include <istream>
 #include <string>
@@ -12,8 +13,8 @@
 
 namespace weld::cli {
 
-/// A SCHEMA argument as §1.1 reads it: inline JSON stays, `@path` stays, and
-/// a bare path becomes `@path`.
+/// A SCHEMA argument as §1.1 reads it: inline JSON (an object, an array,
+/// `true` or `false`) stays, `@path` stays, and a bare path becomes `@path`.
 std::string schema_argument(const std::string& arg);
 
 /// One instance to validate: where it came from and its value (or why it
@@ -21,6 +22,10 @@ std::string schema_argument(const std::string& arg);
 struct Instance {
   /// "file.json", "file.jsonl:3", "-", "-:2".
   std::string label;
+  /// The FILE argument it came from ("-" for stdin).
+  std::string file;
+  /// Its line in a JSON Lines input (1-based); 0 for a whole-file document.
+  std::size_t line = 0;
   Result<json::Value> value = json::Value();
 };
 
@@ -29,9 +34,5 @@ struct Instance {
 /// else one JSON document. A file that cannot be read yields one Instance
 /// holding the error.
 std::vector<Instance> read_instances(const std::vector<std::string>& files, bool jsonl, std::istream& stdin_stream);
-
-/// Parses --resolve values (`PREFIX=DIR`) into a resolver; an Error names
-/// a malformed value.
-Result<schema::Resolver> make_resolver(const std::vector<std::string>& specs);
 
 }  // namespace weld::cli
