@@ -6,6 +6,11 @@
 // request: the request line, field lookups, every field, the hot-path tag
 // scan on the body; and the SSE decoder the tagged path uses on upstream
 // streams. Must never crash, hang or read out of bounds.
+//
+// Trailers (issue 13.9): the fields seen once the head is read are the only
+// fields: a trailer section after a chunked body must add none (checked,
+// not just run). The request target goes through origin_form(), whose
+// answer must be a path without a dot segment.
 #include <utility>
 
 #include <algorithm>
@@ -17,6 +22,7 @@
 #include "../src/proxy/client_request.h"
 #include "../src/proxy/http_read.h"
 #include "../src/proxy/http_test_util.h"
+#include "../src/proxy/request_target.h"
 #include "weld/provider/sse.h"
 #include "weld/proxy/server.h"
 #include "weld/proxy/tag_scan.h"
@@ -37,7 +43,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   boost::system::error_code ec;
   std::size_t at = 0;
   bool failed = false;
+  std::size_t head_fields = 0;
+  bool head_counted = false;
   for (ParseGoal goal : {ParseGoal::Header, ParseGoal::Message}) {
+    if (goal == ParseGoal::Message) {
+      for (auto it = parser.begin(); it != parser.end(); ++it) ++head_fields;
+      head_counted = true;
+    }
     for (;;) {
       if (weld::proxy::feed_parser(parser, buffer, goal, ec)) break;
       if (ec) {
@@ -53,7 +65,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     if (failed) break;
   }
+  if (head_counted) {
+    std::size_t fields = 0;
+    for (auto it = parser.begin(); it != parser.end(); ++it) ++fields;
+    if (fields != head_fields) __builtin_trap();  // a trailer became a field
+  }
+  if (failed && ec) (void)parser.refusal(ec);
   if (parser.is_header_done()) {
+    weld::Result<std::string> origin = weld::proxy::origin_form(parser.target());
+    if (origin && (origin->empty() || origin->front() != '/')) __builtin_trap();
+    if (origin && !weld::proxy::origin_form(*origin)) __builtin_trap();  // a forwarded target is itself refused
     std::size_t bytes = parser["X-Agent-Name"].size() + parser[http::field::connection].size() +
                         parser[http::field::expect].size() + parser.method_string().size();
     for (const auto& field : parser) bytes += field.name_string().size() + field.value().size();

@@ -56,6 +56,9 @@ int proxy_main(int argc, char** argv) {
       ->default_val(reload_poll)->check(CLI::NonNegativeNumber);
   app.add_option("--max-body-bytes", config.max_body_bytes, "Largest request body accepted (413 beyond)")
       ->default_val(config.max_body_bytes);
+  app.add_option("--max-response-bytes", config.max_response_bytes,
+                 "Largest upstream answer to a tagged request, per attempt (502 beyond)")
+      ->default_val(config.max_response_bytes)->check(CLI::PositiveNumber);
   app.add_option("--ready-path", config.ready_path, "Upstream path probed by /readyz")->default_val(config.ready_path);
   app.add_flag("--upstream-insecure", config.upstream_insecure, "Do not verify the upstream's TLS certificate");
   app.add_flag("--no-access-log", no_access_log, "Do not log one line per request");

@@ -1,6 +1,62 @@
 #include "client_request.h"
 
 namespace weld::proxy {
+namespace {
+
+constexpr std::string_view kTogether = "malformed HTTP request: Transfer-Encoding together with Content-Length";
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+}  // namespace
+
+ClientRequest::Refusal ClientRequest::refusal(error_code ec) const {
+  if (refusal_) return *refusal_;
+  // Beast refuses some conflicts itself (a Content-Length after "chunked",
+  // a Transfer-Encoding after a Content-Length) before on_field_impl sees
+  // the field: the same rule, the same words.
+  if ((ec == http::error::bad_content_length && saw_transfer_encoding_) ||
+      (ec == http::error::bad_transfer_encoding && saw_content_length_)) {
+    return {400, std::string(kTogether)};
+  }
+  return {400, std::string(is_header_done() ? "malformed HTTP request body: " : "malformed HTTP request: ") +
+                   ec.message()};
+}
+
+bool ClientRequest::check_framing(http::field name, std::string_view value, error_code& ec) {
+  if (name == http::field::content_length) {
+    saw_content_length_ = true;
+  } else {
+    saw_transfer_encoding_ = true;
+    if (!transfer_encoding_.empty()) transfer_encoding_ += ", ";
+    transfer_encoding_ += trim(value);
+  }
+  if (saw_content_length_ && saw_transfer_encoding_) {
+    refusal_ = Refusal{400, std::string(kTogether)};
+    ec = http::error::bad_transfer_encoding;
+    return false;
+  }
+  return true;
+}
+
+void ClientRequest::on_header_impl(error_code& ec) {
+  if (!saw_transfer_encoding_ || beast::iequals(transfer_encoding_, "chunked")) return;
+  // Anything else: when chunked is not the last coding the body's length is
+  // unknown (RFC 9112 §6.3: 400); when it is, the codings before it would
+  // reach the upstream undeclared, since weld does not decode them (501).
+  std::string_view codings = transfer_encoding_;
+  std::string_view last = trim(codings.substr(codings.rfind(',') == std::string_view::npos ? 0 : codings.rfind(',') + 1));
+  if (beast::iequals(last, "chunked")) {
+    refusal_ = Refusal{501, "Transfer-Encoding \"" + transfer_encoding_ + "\" is not supported: only chunked"};
+  } else {
+    refusal_ = Refusal{400, "malformed HTTP request: Transfer-Encoding \"" + transfer_encoding_ +
+                                "\" does not end with chunked (the body length is unknown)"};
+  }
+  ec = http::error::bad_transfer_encoding;
+}
 
 std::string_view ClientRequest::operator[](http::field name) const {
   for (const Stored& f : fields_) {

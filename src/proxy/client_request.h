@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -55,7 +56,20 @@ class ClientRequest final : public http::basic_parser<true> {
     std::size_t index_;
   };
 
+  /// Why a request is refused, as the client is told (HTTP status and
+  /// message).
+  struct Refusal {
+    int status = 400;
+    std::string message;
+  };
+
   ClientRequest() { fields_.reserve(16); }
+
+  /// Why reading stopped with `ec` (an error of this parser: malformed
+  /// head, a framing rule of RFC 9112 §6, a bad chunk): "malformed HTTP
+  /// request: …" with a 400, or 501 for a transfer coding weld does not
+  /// decode. Limits (header_limit, body_limit) are the caller's to word.
+  Refusal refusal(error_code ec) const;
 
   http::verb method() const { return method_; }
   std::string_view method_string() const { return view(method_at_, method_len_); }
@@ -68,6 +82,11 @@ class ClientRequest final : public http::basic_parser<true> {
   std::string_view operator[](std::string_view name) const;
   Iterator begin() const { return {this, 0}; }
   Iterator end() const { return {this, fields_.size()}; }
+  /// Replaces the request target (with the origin-form the proxy forwards).
+  void set_target(std::string_view target) {
+    target_len_ = static_cast<std::uint32_t>(target.size());
+    target_at_ = keep(target);
+  }
   /// The body as received (complete once is_done()).
   std::string& body() { return body_; }
   const std::string& body() const { return body_; }
@@ -100,14 +119,24 @@ class ClientRequest final : public http::basic_parser<true> {
     version_ = version;
   }
   void on_response_impl(int, std::string_view, int, error_code&) override {}
-  void on_field_impl(http::field name, std::string_view name_string, std::string_view value, error_code&) override {
+  void on_field_impl(http::field name, std::string_view name_string, std::string_view value, error_code& ec) override {
+    // Trailer fields (after a chunked body) are dropped: only the head's
+    // fields count, so a trailer can neither reach the upstream nor tag a
+    // request (issue 13.9).
+    if (is_header_done()) return;
+    if (name == http::field::transfer_encoding || name == http::field::content_length) {
+      if (!check_framing(name, value, ec)) return;
+    }
     Stored f{name, 0, static_cast<std::uint32_t>(name_string.size()), 0, static_cast<std::uint32_t>(value.size())};
     f.name_at = keep(name_string);
     f.value_at = keep(value);
     fields_.push_back(f);
   }
-  void on_header_impl(error_code&) override {}
+  void on_header_impl(error_code& ec) override;
   void on_body_init_impl(const boost::optional<std::uint64_t>& content_length, error_code& ec) override;
+  // RFC 9112 §6.1-6.3 on top of Beast's framing: Transfer-Encoding and
+  // Content-Length never together; false (and `ec` set) when refused.
+  bool check_framing(http::field name, std::string_view value, error_code& ec);
   std::size_t on_body_impl(std::string_view bytes, error_code& ec) override;
   void on_chunk_header_impl(std::uint64_t, std::string_view, error_code&) override {}
   std::size_t on_chunk_body_impl(std::uint64_t, std::string_view bytes, error_code& ec) override {
@@ -121,6 +150,10 @@ class ClientRequest final : public http::basic_parser<true> {
   std::string text_;  // method, target, then each field's name and value
   std::vector<Stored> fields_;
   std::string body_;
+  bool saw_content_length_ = false;
+  std::string transfer_encoding_;  // every Transfer-Encoding field's value, joined by ", "
+  bool saw_transfer_encoding_ = false;
+  std::optional<Refusal> refusal_;  // set where a framing rule refused the request
 };
 
 }  // namespace weld::proxy

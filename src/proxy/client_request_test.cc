@@ -101,5 +101,58 @@ TEST(ClientRequest, LimitsAndMalformedInputFail) {
   EXPECT_TRUE(read_all(cut, "POST / HTTP/1.1\r\nContent-Length: 10\r\n\r\nshort", 4096));
 }
 
+
+TEST(ClientRequest, Issue13_9_TrailersAreDroppedNotMergedIntoTheHead) {
+  for (std::size_t piece : {1u, 7u, 4096u}) {
+    ClientRequest request;
+    ASSERT_FALSE(read_all(request,
+                          "POST /v1/chat/completions HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
+                          "2\r\n{}\r\n0\r\nX-Agent-Name: router\r\nAuthorization: Bearer stolen\r\n\r\n",
+                          piece));
+    EXPECT_EQ("{}", request.body());
+    EXPECT_EQ("", request["X-Agent-Name"]);
+    EXPECT_EQ("", request[http::field::authorization]);
+    std::vector<std::string> names;
+    for (const auto& field : request) names.emplace_back(field.name_string());
+    EXPECT_EQ((std::vector<std::string>{"Host", "Transfer-Encoding"}), names);
+  }
+}
+
+TEST(ClientRequest, Issue13_9_TransferEncodingWithContentLengthIsRefused) {
+  for (const char* fields : {"Transfer-Encoding: gzip\r\nContent-Length: 2", "Content-Length: 2\r\nTransfer-Encoding: gzip",
+                             "Transfer-Encoding: chunked\r\nContent-Length: 2",
+                             "Content-Length: 2\r\nTransfer-Encoding: chunked"}) {
+    ClientRequest request;
+    const error_code ec = read_all(request, std::string("POST / HTTP/1.1\r\n") + fields + "\r\n\r\n0\r\n\r\n", 4096);
+    ASSERT_TRUE(ec) << fields;
+    EXPECT_EQ(400, request.refusal(ec).status) << fields;
+    EXPECT_EQ("malformed HTTP request: Transfer-Encoding together with Content-Length", request.refusal(ec).message);
+  }
+}
+
+TEST(ClientRequest, Issue13_9_OnlyChunkedIsAcceptedAsTransferEncoding) {
+  ClientRequest gzip;
+  error_code ec = read_all(gzip, "POST / HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\nabc", 4096);
+  EXPECT_EQ(400, gzip.refusal(ec).status);
+  EXPECT_EQ("malformed HTTP request: Transfer-Encoding \"gzip\" does not end with chunked (the body length is unknown)",
+            gzip.refusal(ec).message);
+  ClientRequest layered;
+  ec = read_all(layered, "POST / HTTP/1.1\r\nTransfer-Encoding: gzip\r\nTransfer-Encoding: Chunked\r\n\r\n0\r\n\r\n", 4096);
+  EXPECT_EQ(501, layered.refusal(ec).status);
+  EXPECT_EQ("Transfer-Encoding \"gzip, Chunked\" is not supported: only chunked", layered.refusal(ec).message);
+  ClientRequest plain;
+  EXPECT_FALSE(read_all(plain, "POST / HTTP/1.1\r\nTransfer-Encoding: CHUNKED\r\n\r\n1\r\nx\r\n0\r\n\r\n", 4096));
+  EXPECT_EQ("x", plain.body());
+}
+
+TEST(ClientRequest, Issue13_9_ChunkSizeOverflowIsAMalformedBody) {
+  ClientRequest request;
+  const error_code ec =
+      read_all(request, "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n1ffffffffffffffff\r\nx\r\n", 4096);
+  ASSERT_TRUE(ec);
+  EXPECT_EQ(400, request.refusal(ec).status);
+  EXPECT_EQ("malformed HTTP request body: bad chunk", request.refusal(ec).message);
+}
+
 }  // namespace
 }  // namespace weld::proxy

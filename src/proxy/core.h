@@ -85,6 +85,9 @@ struct Worker {
 
   /// Stop accepting, close idle client connections; in-flight requests finish.
   void begin_shutdown();
+  /// The shutdown timeout ended: every request in flight gets its 503 (or
+  /// its connection closed), before the worker stops.
+  void abandon_in_flight();
   /// Starts the watchdog (tick.h); it stops once the worker is stopping and
   /// has no session left.
   void start_ticking();

@@ -82,6 +82,17 @@ bool feed_parser(http::basic_parser<isRequest>& parser, beast::flat_buffer& buff
   }
 }
 
+/// Whether a connection that read a response with `parser` may carry another
+/// request, as far as the bytes read so far tell: the response is complete
+/// and keep-alive, and nothing was read past its end (issue 13.7: a second
+/// response or a stray CRLF left there would be read as the next request's
+/// answer). What is still in the socket is checked by the caller
+/// (UpstreamConnection::reusable).
+template <bool isRequest>
+bool ends_cleanly(const http::basic_parser<isRequest>& parser, const beast::flat_buffer& buffer) {
+  return parser.is_done() && parser.keep_alive() && buffer.size() == 0;
+}
+
 /// After the peer closed its side: true when `parser` accepts the end of
 /// input (a close-delimited body), else `ec` = end_of_stream (nothing of
 /// this message was received) or partial_message.

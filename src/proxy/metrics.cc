@@ -86,13 +86,13 @@ void Histogram::render(std::string& out, std::string_view name) const {
   out += '\n';
 }
 
-void Metrics::record_request(std::string_view agent, std::string_view outcome) {
-  if (agent.empty() && outcome == "passthrough") {
+void Metrics::record_request(std::string_view agent, Outcome outcome) {
+  if (agent.empty() && outcome == Outcome::Passthrough) {
     passthrough_.fetch_add(1, std::memory_order_relaxed);
     return;
   }
   std::lock_guard lock(mutex_);
-  ++requests_[{std::string(agent), std::string(outcome)}];
+  ++requests_[{std::string(agent), outcome}];
 }
 
 void Metrics::add_validation_failures(std::string_view agent, int n) {
@@ -129,7 +129,7 @@ std::string Metrics::render() const {
       out += "weld_proxy_requests_total{agent=\"";
       append_escaped_label(out, key.first);
       out += "\",outcome=\"";
-      append_escaped_label(out, key.second);
+      append_escaped_label(out, outcome_name(key.second));
       out += "\"} ";
       out += std::to_string(n);
       out += '\n';

@@ -7,10 +7,10 @@ namespace {
 
 TEST(Metrics, PrometheusText) {
   Metrics metrics;
-  metrics.record_request("", "passthrough");
-  metrics.record_request("", "passthrough");
-  metrics.record_request("router", "ok");
-  metrics.record_request("ro\"uter", "invalid");
+  metrics.record_request("", Outcome::Passthrough);
+  metrics.record_request("", Outcome::Passthrough);
+  metrics.record_request("router", Outcome::Ok);
+  metrics.record_request("ro\"uter", Outcome::Invalid);
   metrics.add_validation_failures("router", 2);
   metrics.add_retries("router", 1);
   metrics.add_repairs("router", 3);

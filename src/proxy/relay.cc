@@ -31,13 +31,13 @@ awaitable<void> Session::relay(ClientRequest& req, RequestLog& log) {
     log.upstream_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - upstream_start).count();
     co_await stop_monitor();
     if (error->code == "cancelled") {
-      log.outcome = "cancelled";
+      log.outcome = Outcome::Cancelled;
       keep_alive_ = false;
       co_return;
     }
-    log.outcome = error->code == "timeout" ? "upstream_timeout" : "upstream_error";
-    co_await send_error(log.path, error->code == "timeout" ? 504 : 502,
-                        error->code == "timeout" ? "timeout_error" : "api_error", error->message, log);
+    const bool timeout = error->code == "timeout";
+    co_await send_error(timeout ? Outcome::UpstreamTimeout : Outcome::UpstreamError, timeout ? 504 : 502,
+                        timeout ? "timeout_error" : "api_error", error->message, log);
     co_return;
   }
   // The request is with the upstream now and is never sent again: a long
@@ -100,7 +100,7 @@ awaitable<void> Session::relay(ClientRequest& req, RequestLog& log) {
   if (parser->is_done() && !out.empty() && ok) ok = co_await write_client(out);  // head-only answers
   co_await stop_monitor();
   if (client_gone_ || !ok) {
-    log.outcome = "cancelled";
+    log.outcome = Outcome::Cancelled;
     keep_alive_ = false;
     co_return;  // dropping `connection` closes it: the upstream request is cancelled
   }
@@ -108,7 +108,7 @@ awaitable<void> Session::relay(ClientRequest& req, RequestLog& log) {
     // The upstream failed mid-answer: pass the truncation on (close without
     // the terminating chunk), exactly what the upstream did.
     if (!out.empty()) co_await write_client(out);
-    log.outcome = ec == beast::error::timeout ? "upstream_timeout" : "upstream_truncated";
+    log.outcome = ec == beast::error::timeout ? Outcome::UpstreamTimeout : Outcome::UpstreamTruncated;
     keep_alive_ = false;
     co_return;
   }

@@ -294,7 +294,13 @@ class ServerImpl final : public Server {
   }
 
   void force_stop() {
-    for (auto& worker : workers_) worker->io.stop();
+    // On each worker's own thread: answer what is still in flight, then stop.
+    for (auto& worker : workers_) {
+      asio::post(worker->io, [w = worker.get()] {
+        w->abandon_in_flight();
+        w->io.stop();
+      });
+    }
   }
 
   Shared shared_;
@@ -315,6 +321,13 @@ void Worker::begin_shutdown() {
   // Copy: closing may end a session, which erases itself from the set.
   std::vector<Session*> open(sessions.begin(), sessions.end());
   for (Session* session : open) session->close_if_idle();
+}
+
+void Worker::abandon_in_flight() {
+  // Copy: abandoning closes sessions, which may erase themselves.
+  std::vector<Session*> open(sessions.begin(), sessions.end());
+  for (Session* session : open) session->abandon();
+  flush_log();
 }
 
 void Worker::start_ticking() {

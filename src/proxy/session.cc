@@ -10,6 +10,7 @@
 #include <cstring>
 #include <limits>
 
+#include "request_target.h"
 #include "weld/json/parse.h"
 #include "weld/json/serialize.h"
 #include "weld/proxy/tag_scan.h"
@@ -32,6 +33,29 @@ bool iequals(std::string_view a, std::string_view b) {
 bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
+
+// After a refusal, what the client still sends is read and dropped for this
+// long, up to this much (Session::linger).
+constexpr std::chrono::milliseconds kLinger{2000};
+constexpr std::size_t kLingerBytes = 4u << 20;
+
+// A target's path, without the query.
+std::string_view path_of(std::string_view target) { return target.substr(0, target.find('?')); }
+
+// The client closed or reset the connection, or the server is closing it.
+bool is_disconnect(error_code ec) {
+  return ec == http::error::end_of_stream || ec == http::error::partial_message || ec == asio::error::eof ||
+         ec == asio::error::operation_aborted || ec == asio::error::connection_reset;
+}
+
+// The error shape of the API a path belongs to (OpenAI's for every path but
+// /v1/messages).
+Api api_of_path(std::string_view path) {
+  return path.substr(0, 12) == "/v1/messages" ? Api::Anthropic : Api::OpenAI;
+}
+
+// Interim (1xx) answers read past before a response; more is a broken upstream.
+constexpr int kMaxInterim = 8;
 
 double seconds_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
@@ -91,6 +115,13 @@ awaitable<error_code> Session::read_client(ClientRequest& parser, ParseGoal goal
   bool armed = false;
   for (;;) {
     if (feed_parser(parser, buffer_, goal, ec) || ec) break;
+    // Past the head, what stays buffered is an unfinished chunk-size line or
+    // trailer section (body bytes are consumed as they come): bounded like
+    // a head, so an endless one is refused rather than held.
+    if (parser.is_header_done() && buffer_.size() > shared_.config.max_header_bytes) {
+      ec = http::error::buffer_overflow;
+      break;
+    }
     if (!armed) {
       client_deadline_.arm(timeout);
       armed = true;
@@ -122,6 +153,7 @@ std::string Session::connection_header() {
 
 awaitable<void> Session::run() {
   const ServerConfig& config = shared_.config;
+  bool refused = false;
   for (;;) {
     idle_ = true;
     if (worker_.stopping) break;
@@ -136,62 +168,23 @@ awaitable<void> Session::run() {
       if (ec) break;
     }
     idle_ = false;
+    answer_started_ = false;
     RequestLog log;
     ClientRequest req;
-    req.header_limit(config.max_header_bytes);
-    req.body_limit(config.max_body_bytes);
-    ec = co_await read_client(req, ParseGoal::Header, config.header_timeout);
-    keep_alive_ = false;  // until a request was read completely
-    if (ec == http::error::header_limit) {
-      co_await send_error("", 431, "invalid_request_error", "request header fields too large", log);
+    const ReadResult read = co_await read_request(req, log);
+    if (read == ReadResult::Gone) break;
+    if (read == ReadResult::Refused) {
+      write_log(log);
+      refused = true;
       break;
     }
-    if (ec == http::error::body_limit) {  // the Content-Length alone is over the limit
-      std::string_view target = req.target();
-      co_await send_error(target.substr(0, target.find('?')), 413, "request_too_large",
-                          "request body is larger than " + std::to_string(config.max_body_bytes) + " bytes", log);
-      break;
-    }
-    if (ec == beast::error::timeout) {
-      co_await send_error("", 408, "invalid_request_error", "request header not received in time", log);
-      break;
-    }
-    if (ec == http::error::end_of_stream || ec == asio::error::eof || ec == asio::error::operation_aborted ||
-        ec == asio::error::connection_reset) {
-      break;
-    }
-    if (ec) {
-      co_await send_error("", 400, "invalid_request_error", "malformed HTTP request: " + ec.message(), log);
-      break;
-    }
-    std::string_view target = req.target();
-    log.method = req.method_string();
-    log.path = std::string(target.substr(0, target.find('?')));
-    if (req.content_length() && *req.content_length() > config.max_body_bytes) {
-      co_await send_error(log.path, 413, "request_too_large",
-                          "request body is larger than " + std::to_string(config.max_body_bytes) + " bytes", log);
-      break;
-    }
-    if (iequals(req[http::field::expect], "100-continue")) {
-      static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
-      if (!co_await write_client(kContinue)) break;
-    }
-    ec = co_await read_client(req, ParseGoal::Message, config.body_timeout);
-    if (ec == http::error::body_limit) {
-      co_await send_error(log.path, 413, "request_too_large",
-                          "request body is larger than " + std::to_string(config.max_body_bytes) + " bytes", log);
-      break;
-    }
-    if (ec == beast::error::timeout) {
-      co_await send_error(log.path, 408, "invalid_request_error", "request body not received in time", log);
-      break;
-    }
-    if (ec) break;
     // A long body grew the read buffer; give it back rather than hold it
     // for the connection's life (it regrows to kHeadRead for the next head).
     if (buffer_.size() == 0 && buffer_.capacity() > kHeadRead) buffer_.shrink_to_fit();
     keep_alive_ = req.keep_alive();
     client_is_http10_ = req.version() < 11;
+    path_ = log.path;
+    current_log_ = &log;
     shared_.metrics.request_started();
     try {
       co_await handle(req, log);
@@ -201,31 +194,104 @@ awaitable<void> Session::run() {
       keep_alive_ = false;
       shared_.log(std::string("{\"event\":\"internal_error\",\"error\":") + json::quote(e.what()) + "}");
     }
+    current_log_ = nullptr;
     shared_.metrics.request_finished();
     write_log(log);
     if (!keep_alive_ || worker_.stopping || !socket_.is_open()) break;
     if (buffer_.capacity() > (64u << 10) && buffer_.size() == 0) buffer_.shrink_to_fit();
   }
+  if (refused && !client_gone_ && socket_.is_open()) co_await linger();
   error_code ignored;
   socket_.shutdown(tcp::socket::shutdown_send, ignored);
   socket_.close(ignored);
+}
+
+awaitable<Session::ReadResult> Session::read_request(ClientRequest& req, RequestLog& log) {
+  const ServerConfig& config = shared_.config;
+  const std::string too_large = "request body is larger than " + std::to_string(config.max_body_bytes) + " bytes";
+  req.header_limit(config.max_header_bytes);
+  req.body_limit(config.max_body_bytes);
+  error_code ec = co_await read_client(req, ParseGoal::Header, config.header_timeout);
+  keep_alive_ = false;  // until a request was read completely
+  // The request line, once read, names the request in the log and picks
+  // the shape of an error.
+  log.method = req.method_string();
+  log.path = std::string(path_of(req.target()));
+  if (ec == http::error::header_limit) {
+    co_return co_await refuse(log, Outcome::TooLarge, 431, "request header fields too large");
+  }
+  if (ec == http::error::body_limit) {  // the Content-Length alone is over the limit
+    co_return co_await refuse(log, Outcome::TooLarge, 413, too_large);
+  }
+  if (ec == beast::error::timeout) {
+    co_return co_await refuse(log, Outcome::ClientTimeout, 408, "request header not received in time");
+  }
+  if (is_disconnect(ec)) co_return ReadResult::Gone;
+  if (ec) {
+    const ClientRequest::Refusal refusal = req.refusal(ec);
+    co_return co_await refuse(log, Outcome::BadRequest, refusal.status, refusal.message);
+  }
+  Result<std::string> origin = origin_form(req.target());
+  if (!origin) co_return co_await refuse(log, Outcome::BadRequest, 400, origin.error().message);
+  req.set_target(*origin);
+  log.path = std::string(path_of(*origin));
+  if (req.content_length() && *req.content_length() > config.max_body_bytes) {
+    co_return co_await refuse(log, Outcome::TooLarge, 413, too_large);
+  }
+  if (iequals(req[http::field::expect], "100-continue")) {
+    static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
+    if (!co_await write_client(kContinue)) co_return ReadResult::Gone;
+  }
+  ec = co_await read_client(req, ParseGoal::Message, config.body_timeout);
+  if (ec == http::error::body_limit) co_return co_await refuse(log, Outcome::TooLarge, 413, too_large);
+  if (ec == beast::error::timeout) {
+    co_return co_await refuse(log, Outcome::ClientTimeout, 408, "request body not received in time");
+  }
+  if (ec == http::error::buffer_overflow) {
+    co_return co_await refuse(log, Outcome::BadRequest, 400,
+                              "malformed HTTP request body: a chunk header or the trailers are over " +
+                                  std::to_string(config.max_header_bytes) + " bytes");
+  }
+  if (is_disconnect(ec)) co_return ReadResult::Gone;
+  if (ec) {
+    const ClientRequest::Refusal refusal = req.refusal(ec);
+    co_return co_await refuse(log, Outcome::BadRequest, refusal.status, refusal.message);
+  }
+  co_return ReadResult::Complete;
+}
+
+awaitable<Session::ReadResult> Session::refuse(RequestLog& log, Outcome outcome, int status, std::string_view message) {
+  co_await send_error(outcome, status, status == 413 ? "request_too_large" : "invalid_request_error", message, log);
+  co_return ReadResult::Refused;
+}
+
+awaitable<void> Session::linger() {
+  error_code ec;
+  socket_.shutdown(tcp::socket::shutdown_send, ec);
+  client_deadline_.arm(kLinger);
+  std::size_t discarded = 0;
+  while (!ec && discarded < kLingerBytes) {
+    discarded += co_await socket_.async_read_some(buffer_.prepare(kMaxBodyPiece),
+                                                  asio::redirect_error(asio::use_awaitable, ec));
+  }
+  client_deadline_.disarm();
 }
 
 awaitable<void> Session::handle(ClientRequest& req, RequestLog& log) {
   const http::verb method = req.method();
   if (method == http::verb::get || method == http::verb::head) {
     if (log.path == "/healthz") {
-      log.outcome = "local";
+      log.outcome = Outcome::Local;
       co_await send_simple(200, "application/json", "{\"status\":\"ok\"}", log);
       co_return;
     }
     if (log.path == "/readyz") {
-      log.outcome = "local";
+      log.outcome = Outcome::Local;
       co_await serve_ready(log);
       co_return;
     }
     if (log.path == "/metrics") {
-      log.outcome = "local";
+      log.outcome = Outcome::Local;
       co_await send_simple(200, "text/plain; version=0.0.4; charset=utf-8", shared_.metrics.render(), log);
       co_return;
     }
@@ -288,7 +354,9 @@ awaitable<bool> Session::write_client(std::span<const asio::const_buffer> buffer
     ec = {};
     n = 0;
   }
+  if (n > 0) answer_started_ = true;
   if (!ec && n < total) {
+    answer_started_ = true;
     beast::buffers_suffix<std::span<const asio::const_buffer>> rest(buffers);
     rest.consume(n);
     client_deadline_.arm(shared_.config.write_timeout);
@@ -325,14 +393,35 @@ awaitable<bool> Session::write_client(std::string_view data) {
   co_return co_await write_client(buffers);
 }
 
-awaitable<void> Session::send_error(std::string_view path, int status, std::string_view type,
-                                    std::string_view message, RequestLog& log) {
-  // The error in the shape of the API the path belongs to (OpenAI's for
-  // every path but /v1/messages).
-  const Api api = path.substr(0, 12) == "/v1/messages" ? Api::Anthropic : Api::OpenAI;
-  const std::string body = json::serialize(render_error(api, type, message));
-  if (log.outcome == "passthrough") log.outcome = "error";
-  co_await send_simple(status, "application/json", body, log);
+awaitable<void> Session::send_error(Outcome outcome, int status, std::string_view type, std::string_view message,
+                                    RequestLog& log) {
+  const std::string body = json::serialize(render_error(api_of_path(log.path), type, message));
+  log.outcome = outcome;
+  co_await send_simple(status, "application/json", body, log, is_final(outcome) ? kFinalAnswer : "");
+}
+
+void Session::abandon() {
+  if (idle_ || client_gone_ || !socket_.is_open()) return;
+  if (!answer_started_) {
+    const std::string body = json::serialize(render_error(
+        api_of_path(path_), "api_error",
+        "weld proxy is shutting down: the request did not finish within the shutdown timeout (--shutdown-timeout)"));
+    std::string answer = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: " +
+                         std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
+    error_code ignored;
+    socket_.write_some(asio::buffer(answer), ignored);  // non-blocking: what the socket takes now
+    if (current_log_ != nullptr) {
+      current_log_->status = 503;
+      current_log_->outcome = Outcome::ShuttingDown;
+    }
+  }
+  // The request's coroutine never resumes: its log line is written here.
+  if (current_log_ != nullptr) write_log(*current_log_);
+  current_log_ = nullptr;
+  if (current_upstream_ != nullptr) current_upstream_->close();
+  error_code ignored;
+  socket_.shutdown(tcp::socket::shutdown_both, ignored);
+  socket_.close(ignored);
 }
 
 void Session::arm_monitor() {
@@ -457,13 +546,23 @@ awaitable<std::optional<Error>> Session::open_upstream(std::string_view head, st
       co_return Error{ec == beast::error::timeout ? "timeout" : "connect",
                       "could not send the request to the upstream " + where + ": " + ec.message(), ""};
     }
-    parser.emplace();
-    // Not boost::none: Beast 1.74 compares a Content-Length against an empty optional as "greater".
-    parser->body_limit(std::numeric_limits<std::uint64_t>::max());
-    parser->header_limit(256u << 10);
-    if (head_request) parser->skip(true);
-    ec = co_await connection->read_header(*parser, read_timeout);
+    // Interim answers (100 Continue, 103 Early Hints) come before the
+    // response to this request: read past them (a bounded number), so the
+    // response relayed is the one that answers it.
+    int interim = 0;
+    do {
+      parser.emplace();
+      // Not boost::none: Beast 1.74 compares a Content-Length against an empty optional as "greater".
+      parser->body_limit(std::numeric_limits<std::uint64_t>::max());
+      parser->header_limit(256u << 10);
+      if (head_request) parser->skip(true);
+      ec = co_await connection->read_header(*parser, read_timeout);
+    } while (!ec && parser->status() / 100 == 1 && parser->status() != 101 && ++interim <= kMaxInterim);
     current_upstream_ = nullptr;
+    if (interim > kMaxInterim) {
+      co_return Error{"protocol", "the upstream sent more than " + std::to_string(kMaxInterim) +
+                                      " interim (1xx) answers", ""};
+    }
     if (client_gone_) co_return Error{"cancelled", "the client went away", ""};
     if (ec && reused && (ec == http::error::end_of_stream || ec == asio::error::eof ||
                          ec == asio::error::connection_reset || ec == asio::error::broken_pipe)) {
@@ -510,7 +609,7 @@ awaitable<error_code> Session::read_body(UpstreamConnection& connection, Upstrea
 }
 
 void Session::release_upstream(std::unique_ptr<UpstreamConnection> connection, const UpstreamParser& parser) {
-  if (connection && parser.is_done() && parser.keep_alive() && connection->is_open()) {
+  if (connection && connection->reusable(parser)) {
     worker_.pool.put(std::move(connection));
   }
 }
@@ -539,7 +638,7 @@ void Session::write_log(const RequestLog& log) {
   }
   line += ",\"status\":" + std::to_string(log.status);
   line += ",\"outcome\":";
-  json::write_string(line, log.outcome);
+  json::write_string(line, outcome_name(log.outcome));
   line += ",\"attempts\":" + std::to_string(log.attempts);
   char numbers[96];
   std::snprintf(numbers, sizeof numbers, ",\"upstream_ms\":%.3f,\"total_ms\":%.3f}", log.upstream_seconds * 1e3,

@@ -15,8 +15,13 @@
 #include "core.h"
 #include "client_request.h"
 #include "http_read.h"
+#include "weld/proxy/outcome.h"
 
 namespace weld::proxy {
+
+/// The header line of weld's own final answers (SPEC §3.3, is_final()): the
+/// official SDKs do not retry them.
+inline constexpr std::string_view kFinalAnswer = "x-should-retry: false\r\n";
 
 /// What the access log says about one request (no bodies, no keys).
 struct RequestLog {
@@ -24,7 +29,7 @@ struct RequestLog {
   std::string path;
   std::string agent;
   int status = 0;
-  std::string outcome = "passthrough";
+  Outcome outcome = Outcome::Passthrough;
   int attempts = 0;
   double upstream_seconds = 0;
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
@@ -41,11 +46,30 @@ class Session final : public Ticking {
   awaitable<void> run();
   /// Shutdown: closes the connection if it is waiting for a new request.
   void close_if_idle();
+  /// End of the shutdown timeout: a request still in flight that has had no
+  /// answer yet gets a 503 in its API's error shape (written at once, as far
+  /// as the socket takes it); then the connection and its upstream request
+  /// are closed. The worker stops right after.
+  void abandon();
   /// Watchdog: enforces the client deadline; starts watching for a client
   /// disconnect once a request has been in flight for two ticks.
   void on_tick(Deadline::Clock::time_point now) override;
 
  private:
+  /// What reading a request came to.
+  enum class ReadResult {
+    Complete,  ///< the whole request is here
+    Refused,   ///< answered with an error (logged by the caller); close
+    Gone,      ///< the client left or the connection ended; close
+  };
+  /// Reads one request (its first bytes are buffered or on the way) within
+  /// the limits and timeouts, refusing what a proxy must not forward.
+  awaitable<ReadResult> read_request(ClientRequest& req, RequestLog& log);
+  awaitable<ReadResult> refuse(RequestLog& log, Outcome outcome, int status, std::string_view message);
+  /// After a refusal: reads and discards what the client still sends, for a
+  /// moment, so that closing does not reset the connection before the
+  /// client read the refusal (nginx's lingering close).
+  awaitable<void> linger();
   awaitable<void> handle(ClientRequest& req, RequestLog& log);
   awaitable<void> serve_ready(RequestLog& log);
 
@@ -79,11 +103,13 @@ class Session final : public Ticking {
                                     std::chrono::milliseconds timeout);
   awaitable<bool> write_client(std::span<const asio::const_buffer> buffers);
   awaitable<bool> write_client(std::string_view data);
-  /// `extra_headers`: complete header lines ("name: value\r\n…") added to
-  /// the response head.
+  /// Sends a complete answer. `extra_headers`: complete header lines
+  /// ("name: value\r\n…") added to the head, e.g. kFinalAnswer.
   awaitable<void> send_simple(int status, std::string_view content_type, std::string_view body, RequestLog& log,
                               std::string_view extra_headers = {});
-  awaitable<void> send_error(std::string_view path, int status, std::string_view type, std::string_view message,
+  /// Ends the request with `outcome` and an error in the shape of the API
+  /// `log.path` belongs to (final answers with kFinalAnswer).
+  awaitable<void> send_error(Outcome outcome, int status, std::string_view type, std::string_view message,
                              RequestLog& log);
   std::string connection_header();
 
@@ -108,6 +134,9 @@ class Session final : public Ticking {
   bool client_is_http10_ = false;
   // In-flight state.
   bool client_gone_ = false;
+  bool answer_started_ = false;  // a byte of this request's answer was written
+  std::string path_;             // the request's path, for abandon()'s error shape
+  RequestLog* current_log_ = nullptr;  // the request in flight's, for abandon()
   bool monitoring_ = false;
   bool want_monitor_ = false;
   int monitor_ticks_ = 0;

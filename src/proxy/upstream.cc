@@ -5,6 +5,9 @@
 
 #include <openssl/err.h>
 #include <openssl/ssl.h>
+#include <sys/socket.h>
+
+#include <cerrno>
 
 namespace weld::proxy {
 
@@ -77,6 +80,20 @@ tcp::socket& UpstreamConnection::lowest() { return tls_ ? tls_->next_layer() : *
 const tcp::socket& UpstreamConnection::lowest() const { return tls_ ? tls_->next_layer() : *plain_; }
 
 bool UpstreamConnection::is_open() const { return lowest().is_open(); }
+
+bool UpstreamConnection::reusable(const UpstreamParser& parser) {
+  return is_open() && ends_cleanly(parser, buffer_) && quiet();
+}
+
+bool UpstreamConnection::quiet() {
+  if (!is_open() || buffer_.size() > 0) return false;
+  // Decrypted bytes OpenSSL holds count as unread too.
+  if (tls_ && ::SSL_pending(tls_->native_handle()) > 0) return false;
+  char byte;
+  const ssize_t n = ::recv(lowest().native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+  // Nothing to read is the only clean state; bytes, EOF and errors are not.
+  return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+}
 
 void UpstreamConnection::close() {
   error_code ignored;
@@ -205,7 +222,7 @@ std::unique_ptr<UpstreamConnection> UpstreamPool::take() {
   while (!idle_.empty()) {
     std::unique_ptr<UpstreamConnection> connection = std::move(idle_.back());
     idle_.pop_back();
-    if (now - connection->idle_since < kMaxIdle && connection->is_open()) {
+    if (now - connection->idle_since < kMaxIdle && connection->quiet()) {
       connection->reused = true;
       return connection;
     }

@@ -55,6 +55,15 @@ class UpstreamConnection final : public Ticking {
   /// Aborts pending operations (client went away, shutdown, timeout).
   void close();
   bool is_open() const;
+  /// True when this connection may carry the next request after the
+  /// response `parser` read: that response is complete and keep-alive, and
+  /// nothing follows it, neither in our buffer nor in the socket (issue
+  /// 13.7: the next request would read those bytes as its answer).
+  bool reusable(const UpstreamParser& parser);
+  /// True when nothing waits to be read and the peer has not closed: an
+  /// idle connection that received anything since its last response is
+  /// not reused.
+  bool quiet();
   void on_tick(Deadline::Clock::time_point now) override;
 
   /// Set when it came from the pool (a failure before any response byte may
@@ -77,9 +86,10 @@ class UpstreamConnection final : public Ticking {
 /// Idle keep-alive connections of one worker.
 class UpstreamPool {
  public:
-  /// An idle connection younger than the idle limit, or nullptr.
+  /// An idle connection younger than the idle limit that received nothing
+  /// while idle (UpstreamConnection::quiet), or nullptr.
   std::unique_ptr<UpstreamConnection> take();
-  /// Returns a connection whose last response was complete and keep-alive.
+  /// Returns a connection that is reusable() after its last response.
   void put(std::unique_ptr<UpstreamConnection> connection);
   void clear() { idle_.clear(); }
 

@@ -18,13 +18,18 @@ namespace {
 // Bounds the retry loop whatever the filters ask (max_retries is at most 10,
 // plus one two-phase follow-up).
 constexpr int kMaxAttempts = 12;
-constexpr std::size_t kMaxUpstreamBody = 64u << 20;
 
 // "the upstream stalled: nothing received for 2.5 s"
-std::string stalled_message(std::chrono::milliseconds timeout) {
+std::string stalled_message(std::chrono::milliseconds timeout, std::string_view what = "nothing received") {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%g", static_cast<double>(timeout.count()) / 1000.0);
-  return std::string("the upstream stalled: nothing received for ") + buf + " s";
+  return "the upstream stalled: " + std::string(what) + " for " + buf + " s";
+}
+
+// "the upstream's answer is over 16777216 bytes (--max-response-bytes)"
+Error too_large(std::uint64_t limit) {
+  return Error{"too_large", "the upstream's answer is over " + std::to_string(limit) + " bytes (--max-response-bytes)",
+               ""};
 }
 
 std::string chunk(std::string_view data) {
@@ -96,7 +101,7 @@ awaitable<void> Session::weld(ClientRequest& req, Api api, std::string_view agen
     // Nothing to send while waiting: the attempts run in this coroutine. The
     // disconnect monitor still closes the upstream connection of a client
     // that leaves.
-    log.outcome = "ok";
+    log.outcome = Outcome::Ok;
     start_monitor();
     std::exception_ptr failure;
     try {
@@ -107,7 +112,7 @@ awaitable<void> Session::weld(ClientRequest& req, Api api, std::string_view agen
     co_await stop_monitor();
     if (failure) internal_error(failure, ex);
   } else if (action == FilterAction::Continue) {
-    log.outcome = "ok";
+    log.outcome = Outcome::Ok;
     start_monitor();
     attempts_done_ = false;
     attempts_exception_ = nullptr;
@@ -143,12 +148,12 @@ awaitable<void> Session::weld(ClientRequest& req, Api api, std::string_view agen
     if (attempts_exception_) internal_error(attempts_exception_, ex);
   }
   log.attempts = ex.attempts;
-  log.outcome = ex.outcome.empty() ? "ok" : ex.outcome;
+  log.outcome = ex.outcome;
   shared_.metrics.add_validation_failures(log.agent, ex.validation_failures);
   shared_.metrics.add_retries(log.agent, ex.attempts > 1 ? ex.attempts - 1 : 0);
   shared_.metrics.add_repairs(log.agent, ex.repairs);
   if (client_gone_) {
-    log.outcome = "cancelled";
+    log.outcome = Outcome::Cancelled;
     keep_alive_ = false;
     co_return;
   }
@@ -175,7 +180,8 @@ awaitable<void> Session::weld(ClientRequest& req, Api api, std::string_view agen
     co_await write_client(out);
     co_return;
   }
-  co_await send_simple(reply.status, reply.content_type, reply.body, log, weld_headers(ex, true));
+  co_await send_simple(reply.status, reply.content_type, reply.body, log,
+                       weld_headers(ex, true) + std::string(reply.final ? kFinalAnswer : ""));
 }
 
 void Session::internal_error(std::exception_ptr failure, Exchange& ex) {
@@ -184,16 +190,14 @@ void Session::internal_error(std::exception_ptr failure, Exchange& ex) {
   } catch (const std::exception& e) {
     shared_.log(std::string("{\"event\":\"internal_error\",\"error\":") + json::quote(e.what()) + "}");
   }
-  ex.outcome = "internal_error";
-  filters::reply_error(ex, 500, "api_error", "internal error in the proxy");
+  filters::reply_error(ex, Outcome::InternalError, 500, "api_error", "internal error in the proxy");
 }
 
 awaitable<void> Session::run_attempts(ClientRequest& req, Exchange& ex, FilterChain& chain, RequestLog& log) {
   for (;;) {
     FilterAction action = FilterAction::Continue;
     if (ex.attempts >= kMaxAttempts) {
-      ex.outcome = "internal_error";
-      filters::reply_error(ex, 500, "api_error", "too many upstream attempts");
+      filters::reply_error(ex, Outcome::InternalError, 500, "api_error", "too many upstream attempts");
       co_return;
     }
     ++ex.attempts;
@@ -201,23 +205,19 @@ awaitable<void> Session::run_attempts(ClientRequest& req, Exchange& ex, FilterCh
     std::optional<Error> error = co_await attempt(req, ex, chain, action);
     log.upstream_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (client_gone_) {
-      ex.outcome = "cancelled";
+      ex.outcome = Outcome::Cancelled;
       co_return;
     }
     if (error) {
       action = chain.on_error(ex, *error);
-      if (action != FilterAction::Reply) {
-        ex.outcome = "upstream_error";
-        filters::reply_error(ex, 502, "api_error", error->message);
-      }
+      if (action != FilterAction::Reply) filters::reply_error(ex, Outcome::UpstreamError, 502, "api_error", error->message);
       co_return;
     }
     if (action == FilterAction::Reply) co_return;  // decided while streaming
     action = chain.on_response_end(ex);
     if (action == FilterAction::Retry) continue;
     if (action != FilterAction::Reply) {
-      ex.outcome = "internal_error";
-      filters::reply_error(ex, 500, "api_error", "no filter produced an answer");
+      filters::reply_error(ex, Outcome::InternalError, 500, "api_error", "no filter produced an answer");
     }
     co_return;
   }
@@ -248,8 +248,10 @@ awaitable<std::optional<Error>> Session::attempt(ClientRequest& req, Exchange& e
   if (content_type.substr(0, 17) != "text/event-stream") {
     ex.upstream_sse = false;
     std::string text;
-    error_code ec = co_await read_body(*connection, *parser, text, kMaxUpstreamBody, config.upstream_timeout);
+    error_code ec =
+        co_await read_body(*connection, *parser, text, config.max_response_bytes, config.upstream_timeout);
     if (client_gone_) co_return Error{"cancelled", "the client went away", ""};
+    if (ec == http::error::body_limit) co_return too_large(config.max_response_bytes);
     if (ec == beast::error::timeout) {
       co_return Error{"timeout", stalled_message(config.upstream_timeout), ""};
     }
@@ -265,12 +267,12 @@ awaitable<std::optional<Error>> Session::attempt(ClientRequest& req, Exchange& e
   provider::SseDecoder decoder;
   std::vector<provider::SseEvent> events;
   bool bad_event = false;
-  bool too_large = false;
+  bool line_too_long = false;
   // Feeds bytes; false when a filter decided (or the stream is bad): stop reading.
   auto feed = [&](std::string_view bytes) {
     events.clear();
     if (!decoder.feed(bytes, events)) {
-      too_large = true;
+      line_too_long = true;
       return false;
     }
     for (const provider::SseEvent& sse : events) {
@@ -293,23 +295,43 @@ awaitable<std::optional<Error>> Session::attempt(ClientRequest& req, Exchange& e
   error_code ec;
   current_upstream_ = connection.get();
   bool stop = false;
+  // The stall timeout runs from the last event, not the last byte: an
+  // upstream that sends only comments (or blank lines) makes no progress.
+  auto last_event = std::chrono::steady_clock::now();
+  bool only_comments = false;  // bytes arrived since the last event, none of them an event
+  std::uint64_t received = 0;
   while (!parser->is_done() && !stop) {
+    const auto silence = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - last_event);
+    if (silence >= config.upstream_timeout) {
+      ec = beast::error::timeout;
+      break;
+    }
     parser->body().data = buffer.data();
     parser->body().size = buffer.size();
-    ec = co_await connection->read_some(*parser, config.upstream_timeout);
+    ec = co_await connection->read_some(*parser, config.upstream_timeout - silence);
     const std::size_t n = buffer.size() - parser->body().size;
-    if (n > 0 && !client_gone_) stop = !feed(std::string_view(buffer.data(), n));
+    received += n;
+    if (received > config.max_response_bytes) break;
+    if (n > 0 && !client_gone_) {
+      stop = !feed(std::string_view(buffer.data(), n));
+      only_comments = events.empty();
+      if (!only_comments) last_event = std::chrono::steady_clock::now();
+    }
     if (ec || client_gone_) break;
     if (n == buffer.size() && buffer.size() < kMaxStreamPiece) buffer.resize(buffer.size() * 2);
   }
   current_upstream_ = nullptr;
   if (client_gone_) co_return Error{"cancelled", "the client went away", ""};
+  if (received > config.max_response_bytes) co_return too_large(config.max_response_bytes);
   if (stop) {
     if (bad_event) co_return Error{"protocol", "the upstream sent a stream event that is not JSON", ""};
-    if (too_large) co_return Error{"protocol", "the upstream sent a stream line or event over 16 MiB", ""};
+    if (line_too_long) co_return Error{"protocol", "the upstream sent a stream line or event over 16 MiB", ""};
     co_return std::nullopt;  // a filter replied; dropping the connection cancels the rest
   }
   if (ec == beast::error::timeout) {
+    if (only_comments) {
+      co_return Error{"timeout", stalled_message(config.upstream_timeout, "nothing but SSE comments"), ""};
+    }
     co_return Error{"timeout", stalled_message(config.upstream_timeout), ""};
   }
   if (ec) co_return Error{"truncated", "the upstream closed the stream before the answer was complete", ""};
@@ -317,7 +339,7 @@ awaitable<std::optional<Error>> Session::attempt(ClientRequest& req, Exchange& e
   // right after their final data line).
   if (!feed("\n\n") && action == FilterAction::Continue) {
     if (bad_event) co_return Error{"protocol", "the upstream sent a stream event that is not JSON", ""};
-    if (too_large) co_return Error{"protocol", "the upstream sent a stream line or event over 16 MiB", ""};
+    if (line_too_long) co_return Error{"protocol", "the upstream sent a stream line or event over 16 MiB", ""};
   }
   release_upstream(std::move(connection), *parser);
   co_return std::nullopt;

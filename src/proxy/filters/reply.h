@@ -10,14 +10,17 @@
 
 namespace weld::proxy::filters {
 
-/// Sets `ex.reply` to an error in the client's shape: HTTP `status` with the
-/// JSON body, or an SSE error frame if the stream already started.
-inline FilterAction reply_error(Exchange& ex, int status, std::string_view type, std::string_view message,
-                                const json::Value* candidate = nullptr) {
+/// Ends the request with `outcome` and an error in the client's shape: HTTP
+/// `status` with the JSON body, or, if the stream already started, an SSE
+/// error frame carrying the same body (type, message, candidate).
+inline FilterAction reply_error(Exchange& ex, Outcome outcome, int status, std::string_view type,
+                                std::string_view message, const json::Value* candidate = nullptr) {
+  ex.outcome = outcome;
   ex.reply = Reply{};
   ex.reply.status = status;
+  ex.reply.final = is_final(outcome);
   ex.reply.body = json::serialize(render_error(ex.api, type, message, candidate));
-  if (ex.client_stream) ex.reply.stream_frames = render_stream_error(ex.api, type, message);
+  if (ex.client_stream) ex.reply.stream_frames = render_stream_error(ex.api, type, message, candidate);
   return FilterAction::Reply;
 }
 

@@ -19,8 +19,7 @@ class AgentRoute final : public Filter {
       std::string message = body ? "request body must be a JSON object"
                                  : "request body is not valid JSON: " + body.error().message + " at " +
                                        body.error().where;
-      ex.outcome = "bad_request";  // not "ok" in the metrics (issue 17: every outcome documented)
-      return reply_error(ex, 400, "invalid_request_error", message);
+      return reply_error(ex, Outcome::BadRequest, 400, "invalid_request_error", message);
     }
     ex.upstream_body = std::move(*body);
     const json::Value* stream = ex.upstream_body.find("stream");
@@ -49,8 +48,7 @@ class AgentRoute final : public Filter {
           known += name;
         }
       }
-      ex.outcome = "unknown_agent";
-      return reply_error(ex, 400, "invalid_request_error",
+      return reply_error(ex, Outcome::UnknownAgent, 400, "invalid_request_error",
                          "unknown agent \"" + agent_name + "\"; known agents: " + known);
     }
     // A side request the client makes with the same model (issue 17):
@@ -58,7 +56,7 @@ class AgentRoute final : public Filter {
     if (std::optional<std::string> reason = passthrough_match(ex.agent->passthrough, ex.upstream_body)) {
       if (model != nullptr && model->is_string()) ex.upstream_body.set("model", ex.base_model);
       ex.passthrough_reason = std::move(*reason);
-      ex.outcome = "bypassed";
+      ex.outcome = Outcome::Bypassed;
       return FilterAction::Passthrough;
     }
     return FilterAction::Continue;

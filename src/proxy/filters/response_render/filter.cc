@@ -19,7 +19,7 @@ class ResponseRender final : public Filter {
     ex.reply = Reply{};
     ex.reply.status = 200;
     if (ex.pass_back) {
-      ex.outcome = "pass_back";
+      ex.outcome = Outcome::PassBack;
       if (ex.client_stream) {
         ex.reply.stream_frames = render_pass_back_stream(ex.api, ex.candidate, ex.usage, ex.client_model,
                                                          ex.client_usage_chunk);
@@ -28,7 +28,7 @@ class ResponseRender final : public Filter {
       }
       return FilterAction::Reply;
     }
-    ex.outcome = "ok";
+    ex.outcome = Outcome::Ok;
     if (ex.client_stream) {
       // OpenAI clients that asked for stream_options.include_usage get the
       // final usage chunk (and "usage": null on the others), as OpenAI sends.
@@ -43,10 +43,11 @@ class ResponseRender final : public Filter {
   FilterAction on_error(Exchange& ex, const Error& error) override {
     const bool anthropic = ex.api == Api::Anthropic;
     if (error.code == "timeout") {
-      ex.outcome = "upstream_timeout";
-      return reply_error(ex, 504, anthropic ? "timeout_error" : "timeout_error", error.message);
+      return reply_error(ex, Outcome::UpstreamTimeout, 504, anthropic ? "timeout_error" : "timeout_error", error.message);
     }
-    ex.outcome = "upstream_error";
+    if (error.code == "too_large") {
+      return reply_error(ex, Outcome::ResponseTooLarge, 502, upstream_error_type(ex.api), error.message);
+    }
     if (error.code == "upstream_status" && ex.upstream_status >= 400 && ex.upstream_status < 500) {
       // The upstream refused the request itself: the client should see why.
       int status = ex.upstream_status;
@@ -55,9 +56,9 @@ class ResponseRender final : public Filter {
       if (status == 403) type = "permission_error";
       if (status == 404) type = "not_found_error";
       if (status == 429) type = anthropic ? "rate_limit_error" : "rate_limit_exceeded";
-      return reply_error(ex, status, type, error.message);
+      return reply_error(ex, Outcome::UpstreamError, status, type, error.message);
     }
-    return reply_error(ex, 502, upstream_error_type(ex.api), error.message);
+    return reply_error(ex, Outcome::UpstreamError, 502, upstream_error_type(ex.api), error.message);
   }
 };
 

@@ -70,12 +70,11 @@ class ResponseValidation final : public Filter {
       append_retry_turn(ex.api, ex.upstream_body, ex.candidate, ex.verdict.errors);
       return FilterAction::Retry;
     }
-    ex.outcome = "invalid";
     json::Value last = candidate_value(ex.candidate);
     std::string message = "the model's answer does not match the schema of agent \"" + agent.name + "\" after " +
                           std::to_string(ex.attempts) + (ex.attempts == 1 ? " attempt: " : " attempts: ") +
                           ex.verdict.errors;
-    return reply_error(ex, 502, "structured_output_error", message, &last);
+    return reply_error(ex, Outcome::Invalid, 502, "structured_output_error", message, &last);
   }
 };
 

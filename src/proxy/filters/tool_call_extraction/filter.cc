@@ -30,12 +30,10 @@ class ToolCallExtraction final : public Filter {
       reader_attempt_ = ex.attempts;
     }
     if (auto message = stream_error_message(event)) {
-      ex.outcome = "upstream_error";
-      return reply_error(ex, 502, upstream_error_type(ex.api), "upstream error: " + *message);
+      return reply_error(ex, Outcome::UpstreamError, 502, upstream_error_type(ex.api), "upstream error: " + *message);
     }
     if (!reader_->feed(event)) {
-      ex.outcome = "upstream_error";
-      return reply_error(ex, 502, upstream_error_type(ex.api),
+      return reply_error(ex, Outcome::UpstreamError, 502, upstream_error_type(ex.api),
                          "upstream sent a malformed stream event: " + reader_->error());
     }
     return FilterAction::Continue;
@@ -44,15 +42,13 @@ class ToolCallExtraction final : public Filter {
   FilterAction on_response_end(Exchange& ex) override {
     if (ex.upstream_sse) {
       if (!reader_ || reader_attempt_ != ex.attempts || !reader_->finished()) {
-        ex.outcome = "upstream_error";
-        return reply_error(ex, 502, upstream_error_type(ex.api),
+        return reply_error(ex, Outcome::UpstreamError, 502, upstream_error_type(ex.api),
                            "upstream stream ended before the answer was complete");
       }
       ex.candidate = reader_->candidate();
     } else {
       if (auto message = stream_error_message(ex.upstream_json)) {
-        ex.outcome = "upstream_error";
-        return reply_error(ex, 502, upstream_error_type(ex.api), "upstream error: " + *message);
+        return reply_error(ex, Outcome::UpstreamError, 502, upstream_error_type(ex.api), "upstream error: " + *message);
       }
       ex.candidate = read_response(ex.api, ex.upstream_json, ex.agent->name);
     }

@@ -28,6 +28,7 @@
 
 #include "weld/base/result.h"
 #include "weld/json/value.h"
+#include "weld/proxy/outcome.h"
 #include "weld/proxy/registry.h"
 #include "weld/proxy/weld.h"
 
@@ -45,6 +46,8 @@ struct Reply {
   /// text/event-stream when the stream has not started; appended to the
   /// stream when it has (then errors must be SSE error frames here).
   std::string stream_frames;
+  /// weld's own final answer (is_final): sent with `x-should-retry: false`.
+  bool final = false;
 };
 
 /// What a filter tells the core.
@@ -96,7 +99,7 @@ struct Exchange {
   int validation_failures = 0;
   int retries = 0;
   int repairs = 0;
-  std::string outcome;                 ///< "ok", "invalid", "upstream_error", …
+  Outcome outcome = Outcome::Ok;       ///< how it ended (set with every reply)
   /// Set with FilterAction::Passthrough when the agent's passthrough_when
   /// let the request through: the condition met. The core then relays
   /// `upstream_body` (the client's body with the tag removed from `model`).

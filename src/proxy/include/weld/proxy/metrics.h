@@ -11,6 +11,9 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <utility>
+
+#include "weld/proxy/outcome.h"
 
 namespace weld::proxy {
 
@@ -33,7 +36,7 @@ class Histogram {
 class Metrics {
  public:
   /// One finished request. `agent` is "" for untagged traffic.
-  void record_request(std::string_view agent, std::string_view outcome);
+  void record_request(std::string_view agent, Outcome outcome);
   void add_validation_failures(std::string_view agent, int n);
   void add_retries(std::string_view agent, int n);
   void add_repairs(std::string_view agent, int n);
@@ -50,11 +53,11 @@ class Metrics {
 
  private:
   mutable std::mutex mutex_;
-  std::map<std::pair<std::string, std::string>, std::uint64_t> requests_;  // (agent, outcome)
+  std::map<std::pair<std::string, Outcome>, std::uint64_t> requests_;  // (agent, outcome)
   std::map<std::string, std::uint64_t> validation_failures_;
   std::map<std::string, std::uint64_t> retries_;
   std::map<std::string, std::uint64_t> repairs_;
-  std::atomic<std::uint64_t> passthrough_{0};  // agent "" outcome "passthrough", lock-free
+  std::atomic<std::uint64_t> passthrough_{0};  // agent "" Outcome::Passthrough, lock-free
   std::atomic<std::uint64_t> reloads_ok_{0};
   std::atomic<std::uint64_t> reloads_failed_{0};
   std::atomic<std::int64_t> connections_{0};

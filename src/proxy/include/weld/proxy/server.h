@@ -69,6 +69,11 @@ struct ServerConfig {
   /// Request limits (413 / 431 beyond).
   std::uint64_t max_body_bytes = 32ull << 20;
   std::uint32_t max_header_bytes = 64u << 10;
+  /// The most a tagged request's upstream answer may send, per attempt (SSE
+  /// framing included); beyond it the client gets a 502 naming the limit.
+  /// Untagged answers are relayed as they come and never held, so they
+  /// have no limit.
+  std::uint64_t max_response_bytes = 16ull << 20;
   /// Skip TLS certificate verification of an https upstream.
   bool upstream_insecure = false;
   /// Path probed by /readyz.

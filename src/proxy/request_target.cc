@@ -1,0 +1,91 @@
+// Request targets (issue 13.9): what reaches the upstream stays under its
+// path prefix, however the client spelled the path.
+
+#include "request_target.h"
+
+namespace weld::proxy {
+namespace {
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// One round of percent-decoding; an invalid escape stays as it is.
+std::string percent_decode(std::string_view in) {
+  std::string out;
+  out.reserve(in.size());
+  for (std::size_t idx = 0; idx < in.size(); ++idx) {
+    if (in[idx] == '%' && idx + 2 < in.size() && hex_value(in[idx + 1]) >= 0 && hex_value(in[idx + 2]) >= 0) {
+      out += static_cast<char>(hex_value(in[idx + 1]) * 16 + hex_value(in[idx + 2]));
+      idx += 2;
+    } else {
+      out += in[idx];
+    }
+  }
+  return out;
+}
+
+// True when `path`, split at "/" and "\", has a "." or ".." segment.
+bool has_dot_segment(std::string_view path) {
+  std::size_t start = 0;
+  for (std::size_t idx = 0; idx <= path.size(); ++idx) {
+    if (idx == path.size() || path[idx] == '/' || path[idx] == '\\') {
+      const std::string_view segment = path.substr(start, idx - start);
+      if (segment == "." || segment == "..") return true;
+      start = idx + 1;
+    }
+  }
+  return false;
+}
+
+// Whether the path could name a dot segment to a server that decodes it, as
+// many times as it takes (each round makes the text shorter, so this ends).
+bool escapes(std::string_view path) {
+  std::string text(path);
+  for (;;) {
+    if (has_dot_segment(text)) return true;
+    std::string decoded = percent_decode(text);
+    if (decoded == text) return false;
+    text = std::move(decoded);
+  }
+}
+
+bool starts_with_scheme(std::string_view target, std::string_view scheme) {
+  if (target.size() < scheme.size()) return false;
+  for (std::size_t idx = 0; idx < scheme.size(); ++idx) {
+    char c = target[idx];
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    if (c != scheme[idx]) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+Result<std::string> origin_form(std::string_view target) {
+  std::string_view origin = target;
+  if (target.empty() || target.front() != '/') {
+    std::size_t after_scheme = 0;
+    if (starts_with_scheme(target, "http://")) after_scheme = 7;
+    if (starts_with_scheme(target, "https://")) after_scheme = 8;
+    if (after_scheme == 0) {
+      return Error{"request_target", "request target must be a path or an absolute http(s) URL", ""};
+    }
+    const std::size_t path_at = target.find_first_of("/?#", after_scheme);
+    origin = path_at == std::string_view::npos ? std::string_view() : target.substr(path_at);
+  }
+  const std::string_view path = origin.substr(0, origin.find_first_of("?#"));
+  if (escapes(path)) {
+    return Error{"request_target",
+                 "request target has a \".\" or \"..\" path segment (plain or percent-encoded), which could leave "
+                 "the upstream's path prefix",
+                 ""};
+  }
+  if (origin.empty() || origin.front() != '/') return "/" + std::string(origin);
+  return std::string(origin);
+}
+
+}  // namespace weld::proxy
