@@ -47,8 +47,9 @@ void ClientRequest::on_header_impl(error_code& ec) {
   // Anything else: when chunked is not the last coding the body's length is
   // unknown (RFC 9112 §6.3: 400); when it is, the codings before it would
   // reach the upstream undeclared, since weld does not decode them (501).
-  std::string_view codings = transfer_encoding_;
-  std::string_view last = trim(codings.substr(codings.rfind(',') == std::string_view::npos ? 0 : codings.rfind(',') + 1));
+  const std::string_view codings = transfer_encoding_;
+  const std::size_t comma = codings.rfind(',');
+  const std::string_view last = trim(comma == std::string_view::npos ? codings : codings.substr(comma + 1));
   if (beast::iequals(last, "chunked")) {
     refusal_ = Refusal{501, "Transfer-Encoding \"" + transfer_encoding_ + "\" is not supported: only chunked"};
   } else {

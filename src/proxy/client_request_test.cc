@@ -119,7 +119,8 @@ TEST(ClientRequest, Issue13_9_TrailersAreDroppedNotMergedIntoTheHead) {
 }
 
 TEST(ClientRequest, Issue13_9_TransferEncodingWithContentLengthIsRefused) {
-  for (const char* fields : {"Transfer-Encoding: gzip\r\nContent-Length: 2", "Content-Length: 2\r\nTransfer-Encoding: gzip",
+  for (const char* fields : {"Transfer-Encoding: gzip\r\nContent-Length: 2",
+                             "Content-Length: 2\r\nTransfer-Encoding: gzip",
                              "Transfer-Encoding: chunked\r\nContent-Length: 2",
                              "Content-Length: 2\r\nTransfer-Encoding: chunked"}) {
     ClientRequest request;
@@ -137,7 +138,8 @@ TEST(ClientRequest, Issue13_9_OnlyChunkedIsAcceptedAsTransferEncoding) {
   EXPECT_EQ("malformed HTTP request: Transfer-Encoding \"gzip\" does not end with chunked (the body length is unknown)",
             gzip.refusal(ec).message);
   ClientRequest layered;
-  ec = read_all(layered, "POST / HTTP/1.1\r\nTransfer-Encoding: gzip\r\nTransfer-Encoding: Chunked\r\n\r\n0\r\n\r\n", 4096);
+  ec = read_all(layered, "POST / HTTP/1.1\r\nTransfer-Encoding: gzip\r\nTransfer-Encoding: Chunked\r\n\r\n0\r\n\r\n",
+                4096);
   EXPECT_EQ(501, layered.refusal(ec).status);
   EXPECT_EQ("Transfer-Encoding \"gzip, Chunked\" is not supported: only chunked", layered.refusal(ec).message);
   ClientRequest plain;

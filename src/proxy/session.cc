@@ -169,6 +169,7 @@ awaitable<void> Session::run() {
     }
     idle_ = false;
     answer_started_ = false;
+    path_.clear();
     RequestLog log;
     ClientRequest req;
     const ReadResult read = co_await read_request(req, log);

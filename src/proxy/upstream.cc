@@ -11,7 +11,28 @@
 
 namespace weld::proxy {
 
+namespace {
+
+// `url` with any userinfo ("user:password@") in its authority replaced by
+// "***@".
+std::string without_userinfo(std::string_view url) {
+  const std::size_t scheme_end = url.find("://");
+  const std::size_t authority_at = scheme_end == std::string_view::npos ? 0 : scheme_end + 3;
+  const std::size_t authority_end = std::min(url.find_first_of("/?#", authority_at), url.size());
+  const std::size_t at = url.substr(0, authority_end).rfind('@');
+  if (at == std::string_view::npos || at < authority_at) return std::string(url);
+  return std::string(url.substr(0, authority_at)) + "***" + std::string(url.substr(at));
+}
+
+}  // namespace
+
 Result<UpstreamTarget> parse_upstream_url(std::string_view url) {
+  // Credentials in the URL are refused (they would be sent to nobody and
+  // shown everywhere the URL is); every message shows the URL without them.
+  const std::string shown = without_userinfo(url);
+  if (shown != url) {
+    return Error{"config", "--upstream \"" + shown + "\" must not carry credentials in the URL", "--upstream"};
+  }
   UpstreamTarget target;
   std::string_view rest;
   if (url.substr(0, 7) == "http://") {
@@ -30,9 +51,6 @@ Result<UpstreamTarget> parse_upstream_url(std::string_view url) {
     return Error{"config", "--upstream \"" + std::string(url) + "\" must not have a query or fragment", "--upstream"};
   }
   target.path_prefix = std::string(path);
-  if (authority.find('@') != std::string_view::npos) {
-    return Error{"config", "--upstream must not carry credentials in the URL", "--upstream"};
-  }
   std::string_view host = authority;
   std::string_view port;
   if (!authority.empty() && authority.front() == '[') {

@@ -28,8 +28,20 @@ TEST(UpstreamUrl, Refuses) {
   EXPECT_EQ("--upstream \"ftp://x\" must start with http:// or https://", parse_upstream_url("ftp://x").error().message);
   EXPECT_EQ("--upstream \"http://\" has no host", parse_upstream_url("http://").error().message);
   EXPECT_EQ("--upstream \"http://h:99999\" has a bad port", parse_upstream_url("http://h:99999").error().message);
-  EXPECT_EQ("--upstream must not carry credentials in the URL", parse_upstream_url("http://u:p@h").error().message);
+  EXPECT_EQ("--upstream \"http://***@h\" must not carry credentials in the URL",
+            parse_upstream_url("http://u:p@h").error().message);
   EXPECT_FALSE(parse_upstream_url("http://h/x?y"));
+}
+
+TEST(UpstreamUrl, Issue13_4_NoMessageShowsTheCredentials) {
+  // Whatever else is wrong with the URL, the password never appears.
+  for (const char* url : {"ftp://user:hunter2@h", "http://user:hunter2@h:99999", "http://user:hunter2@h/x?y",
+                          "http://user:hunter2@/v1", "https://us@er:hunter2@h/p", "user:hunter2@h"}) {
+    Result<UpstreamTarget> target = parse_upstream_url(url);
+    ASSERT_FALSE(target) << url;
+    EXPECT_EQ(std::string::npos, target.error().message.find("hunter2")) << target.error().message;
+  }
+  EXPECT_TRUE(parse_upstream_url("http://h/path@v1"));  // an @ in the path is no userinfo
 }
 
 }  // namespace

@@ -210,7 +210,9 @@ awaitable<void> Session::run_attempts(ClientRequest& req, Exchange& ex, FilterCh
     }
     if (error) {
       action = chain.on_error(ex, *error);
-      if (action != FilterAction::Reply) filters::reply_error(ex, Outcome::UpstreamError, 502, "api_error", error->message);
+      if (action != FilterAction::Reply) {
+        filters::reply_error(ex, Outcome::UpstreamError, 502, "api_error", error->message);
+      }
       co_return;
     }
     if (action == FilterAction::Reply) co_return;  // decided while streaming
@@ -301,7 +303,8 @@ awaitable<std::optional<Error>> Session::attempt(ClientRequest& req, Exchange& e
   bool only_comments = false;  // bytes arrived since the last event, none of them an event
   std::uint64_t received = 0;
   while (!parser->is_done() && !stop) {
-    const auto silence = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - last_event);
+    const auto silence =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - last_event);
     if (silence >= config.upstream_timeout) {
       ec = beast::error::timeout;
       break;

@@ -61,7 +61,7 @@ test('issue_13_7 a clean keep-alive connection is still reused', async () => {
   assert.equal(upstream.connections, 1, 'a clean connection was not pooled');
 });
 
-test('issue_13_7 a tagged request never reads the previous answer's extra bytes', async () => {
+test("issue_13_7 a tagged request never reads the previous answer's extra bytes", async () => {
   const toolAnswer = (action) => JSON.stringify({
     id: 'msg_1', type: 'message', role: 'assistant', model: 'm', stop_reason: 'tool_use',
     content: [{ type: 'tool_use', id: 'toolu_1', name: 'router', input: { action } }],
@@ -82,6 +82,110 @@ test('issue_13_7 a tagged request never reads the previous answer's extra bytes'
     const b = await postJson(`${proxy.url}/v1/messages`, ask);
     assert.equal(b.json.content[0].text, '{"action":"translate"}');
     assert.equal(upstream.state.connections, 2);
+  } finally {
+    await proxy.stop();
+    upstream.stop();
+  }
+});
+
+test('issue_13_7 interim 1xx answers are read past: the client gets the response to its request', async () => {
+  const upstream = await startRawUpstream((socket) => {
+    socket.write('HTTP/1.1 103 Early Hints\r\nLink: </style.css>\r\n\r\nHTTP/1.1 100 Continue\r\n\r\n');
+    setTimeout(() => socket.write(ok('the answer')), 20);
+  });
+  const proxy = await startProxy(upstream.url);
+  try {
+    const response = parseRawResponse(await rawExchange(proxy.port, 'GET /v1/models HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'));
+    assert.equal(response.status, 200);
+    assert.equal(response.body.toString(), 'the answer');
+  } finally {
+    await proxy.stop();
+    upstream.stop();
+  }
+});
+
+// Anthropic stream events of a tool call whose arguments never end.
+const sseHead = 'HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n';
+const chunk = (text) => `${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n`;
+const sseEvent = (type, data) => chunk(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+const toolStart = sseEvent('message_start', { message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'm', content: [], usage: { input_tokens: 1, output_tokens: 0 } } }) +
+  sseEvent('content_block_start', { index: 0, content_block: { type: 'tool_use', id: 'toolu_1', name: 'router', input: {} } });
+
+// Writes `piece` until the proxy closes the connection (or 30 s pass).
+function floodUntilClosed(socket, piece) {
+  const until = Date.now() + 30000;
+  const more = () => {
+    while (!socket.destroyed && Date.now() < until) {
+      if (!socket.write(piece)) {
+        socket.once('drain', more);
+        return;
+      }
+    }
+  };
+  more();
+}
+
+test('issue_13_6 a tagged answer over --max-response-bytes is a final 502 naming the limit', async () => {
+  const upstream = await startRawUpstream((socket, request) => {
+    if (request.body.includes('"stream":true')) {
+      socket.write(sseHead + toolStart);
+      floodUntilClosed(socket, sseEvent('content_block_delta', { index: 0, delta: { type: 'input_json_delta', partial_json: 'a'.repeat(4000) } }));
+    } else {
+      socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000000\r\n\r\n{"a":"');
+      floodUntilClosed(socket, 'a'.repeat(16384));
+    }
+  });
+  const proxy = await startProxy(upstream.url, ['--max-response-bytes', '1000000']);
+  try {
+    const ask = { model: 'm__schema=router', max_tokens: 20, messages: [{ role: 'user', content: 'x' }] };
+    for (const stream of [false, true]) {
+      const r = await postJson(`${proxy.url}/v1/messages`, { ...ask, stream });
+      assert.equal(r.status, 502, r.text);
+      assert.equal(r.headers.get('x-should-retry'), 'false');
+      assert.deepEqual(r.json, { type: 'error', error: { type: 'api_error', message: "the upstream's answer is over 1000000 bytes (--max-response-bytes)" } });
+    }
+    await sleep(100);
+    assert.deepEqual(proxy.accessLogs().map((l) => l.outcome), ['response_too_large', 'response_too_large']);
+  } finally {
+    await proxy.stop();
+    upstream.stop();
+  }
+});
+
+test('issue_13_6 an endless stream of SSE comments is a stall, not progress', async () => {
+  const upstream = await startRawUpstream((socket) => {
+    socket.write(sseHead + toolStart);
+    const timer = setInterval(() => (socket.destroyed ? clearInterval(timer) : socket.write(chunk(': still thinking\n\n'))), 100);
+  });
+  const proxy = await startProxy(upstream.url, ['--upstream-timeout', '1']);
+  try {
+    const started = Date.now();
+    const r = await postJson(`${proxy.url}/v1/messages`, { model: 'm__schema=router', max_tokens: 20, messages: [{ role: 'user', content: 'x' }] });
+    assert.equal(r.status, 504);
+    assert.equal(r.json.error.message, 'the upstream stalled: nothing but SSE comments for 1 s');
+    assert.ok(Date.now() - started < 10000);
+  } finally {
+    await proxy.stop();
+    upstream.stop();
+  }
+});
+
+test('a request still in flight when --shutdown-timeout ends gets a 503 in its API shape', async () => {
+  const upstream = await startRawUpstream(() => {});  // never answers
+  const proxy = await startProxy(upstream.url, ['--shutdown-timeout', '0.3']);
+  try {
+    const tagged = postJson(`${proxy.url}/v1/messages`, { model: 'm__schema=router', max_tokens: 20, messages: [{ role: 'user', content: 'x' }] });
+    const untagged = postJson(`${proxy.url}/v1/chat/completions`, { model: 'plain', messages: [] });
+    await until(() => upstream.state.requests.length === 2, 5000, 'both requests upstream');
+    proxy.child.kill('SIGTERM');
+    const [a, o] = await Promise.all([tagged, untagged]);
+    const message = 'weld proxy is shutting down: the request did not finish within the shutdown timeout (--shutdown-timeout)';
+    assert.equal(a.status, 503);
+    assert.deepEqual(a.json, { type: 'error', error: { type: 'api_error', message } });
+    assert.equal(o.status, 503);
+    assert.equal(o.json.error.message, message);
+    assert.equal(await proxy.exited, 0);
+    assert.deepEqual(proxy.accessLogs().map((l) => [l.status, l.outcome]), [[503, 'shutting_down'], [503, 'shutting_down']]);
   } finally {
     await proxy.stop();
     upstream.stop();

@@ -43,7 +43,7 @@ class ResponseRender final : public Filter {
   FilterAction on_error(Exchange& ex, const Error& error) override {
     const bool anthropic = ex.api == Api::Anthropic;
     if (error.code == "timeout") {
-      return reply_error(ex, Outcome::UpstreamTimeout, 504, anthropic ? "timeout_error" : "timeout_error", error.message);
+      return reply_error(ex, Outcome::UpstreamTimeout, 504, "timeout_error", error.message);
     }
     if (error.code == "too_large") {
       return reply_error(ex, Outcome::ResponseTooLarge, 502, upstream_error_type(ex.api), error.message);
