@@ -3,12 +3,7 @@
 // and a failure after a stream started carries what the plain error carries.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { parseSse, postJson, requireSdk, sleep, startFake, startProxy } from './harness.mjs';
-
-const AnthropicModule = requireSdk('@anthropic-ai/sdk');
-const OpenAIModule = requireSdk('openai');
-const Anthropic = AnthropicModule.default || AnthropicModule;
-const OpenAI = OpenAIModule.default || OpenAIModule;
+import { parseSse, postJson, sdkClients, sleep, startFake, startProxy } from './harness.mjs';
 
 let fake;
 let proxy;
@@ -19,8 +14,7 @@ before(async () => {
   fake = await startFake({ responses: [] });
   proxy = await startProxy(fake.url, ['--keepalive', '0.1']);
   // The SDKs' default retry count (2), as users run them.
-  anthropic = new Anthropic({ apiKey: 'sk-ant-test-key', baseURL: proxy.url, timeout: 20000 });
-  openai = new OpenAI({ apiKey: 'sk-openai-test-key', baseURL: `${proxy.url}/v1`, timeout: 20000 });
+  ({ anthropic, openai } = sdkClients(proxy.url));
 });
 after(async () => {
   await proxy.stop();

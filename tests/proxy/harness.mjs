@@ -17,6 +17,21 @@ const fakeServer = path.join(sourceDir, 'tests/fake_model/server.js');
 /** require() for the npm SDKs installed in tests/node. */
 export const requireSdk = createRequire(path.join(sourceDir, 'tests/node/package.json'));
 
+/**
+ * The official SDK clients pointed at a proxy: {anthropic, openai}, with test
+ * keys, a 20 s timeout and `options` (e.g. maxRetries) for both.
+ */
+export function sdkClients(proxyUrl, options = {}) {
+  const AnthropicModule = requireSdk('@anthropic-ai/sdk');
+  const OpenAIModule = requireSdk('openai');
+  const Anthropic = AnthropicModule.default || AnthropicModule;
+  const OpenAI = OpenAIModule.default || OpenAIModule;
+  return {
+    anthropic: new Anthropic({ apiKey: 'sk-ant-test-key', baseURL: proxyUrl, timeout: 20000, ...options }),
+    openai: new OpenAI({ apiKey: 'sk-openai-test-key', baseURL: `${proxyUrl}/v1`, timeout: 20000, ...options }),
+  };
+}
+
 export function tmpdir() {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'weld-proxy-test-'));
 }

@@ -2,12 +2,7 @@
 // plain and streaming calls, stream helpers, keep-alive pings, errors.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { requireSdk, startFake, startProxy } from './harness.mjs';
-
-const AnthropicModule = requireSdk('@anthropic-ai/sdk');
-const OpenAIModule = requireSdk('openai');
-const Anthropic = AnthropicModule.default || AnthropicModule;
-const OpenAI = OpenAIModule.default || OpenAIModule;
+import { sdkClients, startFake, startProxy } from './harness.mjs';
 
 let fake;
 let proxy;
@@ -18,8 +13,7 @@ before(async () => {
   fake = await startFake({ responses: [] });
   // Short keep-alive interval so the stream tests see pings/comments.
   proxy = await startProxy(fake.url, ['--keepalive', '0.2']);
-  anthropic = new Anthropic({ apiKey: 'sk-ant-test-key', baseURL: proxy.url, maxRetries: 0, timeout: 20000 });
-  openai = new OpenAI({ apiKey: 'sk-openai-test-key', baseURL: `${proxy.url}/v1`, maxRetries: 0, timeout: 20000 });
+  ({ anthropic, openai } = sdkClients(proxy.url, { maxRetries: 0 }));
 });
 after(async () => {
   await proxy.stop();
