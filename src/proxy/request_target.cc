@@ -28,13 +28,15 @@ std::string percent_decode(std::string_view in) {
   return out;
 }
 
-// True when `path`, split at "/" and "\", has a "." or ".." segment.
+// True when `path`, split at "/" and "\", has a "." or ".." segment (also
+// with path parameters, "..;x", which some servers strip before resolving).
 bool has_dot_segment(std::string_view path) {
   std::size_t start = 0;
   for (std::size_t idx = 0; idx <= path.size(); ++idx) {
     if (idx == path.size() || path[idx] == '/' || path[idx] == '\\') {
       const std::string_view segment = path.substr(start, idx - start);
-      if (segment == "." || segment == "..") return true;
+      const std::string_view name = segment.substr(0, segment.find(';'));
+      if (name == "." || name == "..") return true;
       start = idx + 1;
     }
   }
@@ -77,7 +79,9 @@ Result<std::string> origin_form(std::string_view target) {
     const std::size_t path_at = target.find_first_of("/?#", after_scheme);
     origin = path_at == std::string_view::npos ? std::string_view() : target.substr(path_at);
   }
-  const std::string_view path = origin.substr(0, origin.find_first_of("?#"));
+  // Up to the query: a "#" has no place in a request target, and an
+  // upstream may well take it as part of the path.
+  const std::string_view path = origin.substr(0, origin.find('?'));
   if (escapes(path)) {
     return Error{"request_target",
                  "request target has a \".\" or \"..\" path segment (plain or percent-encoded), which could leave "

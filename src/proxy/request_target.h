@@ -14,9 +14,10 @@ namespace weld::proxy {
 /// target as is, an absolute-form one ("http://host/path?query", as sent to
 /// a forward proxy) reduced to its path and query (the upstream is always
 /// --upstream). Refuses any other form ("*", "host:port"), and a path with a
-/// "." or ".." segment, plain or percent-encoded (once or more), or behind a
-/// "\" or an encoded "/": the upstream could resolve it to a path outside
-/// its prefix (issue 13.9). The error's message is for the client.
+/// "." or ".." segment, plain or percent-encoded (once or more), behind a
+/// "\" or an encoded "/", or with path parameters ("..;x"): the upstream
+/// could resolve it to a path outside its prefix (issue 13.9). The error's
+/// message is for the client.
 Result<std::string> origin_form(std::string_view target);
 
 }  // namespace weld::proxy

@@ -29,6 +29,7 @@ TEST(OriginForm, Issue13_9_DotSegmentsAreRefusedHoweverSpelled) {
       "upstream's path prefix";
   for (const char* target : {"/..", "/../admin", "/v1/../../admin", "/v1/%2e%2e/admin", "/v1/.%2E/admin", "/v1/%2E.",
                              "/v1/%252e%252e/admin", "/v1/..%2fadmin", "/v1/..%5cadmin", "/v1/..\\admin", "/./v1",
+                             "/..;/admin", "/v1/.%2e;x/a", "/#/../../admin",
                              "http://h/../admin", "/v1/%25252E%25252E/x"}) {
     EXPECT_EQ(refused, forwarded(target)) << target;
   }
