@@ -24,10 +24,6 @@ std::string_view trim(std::string_view s) {
   return s.substr(first, s.find_last_not_of(kSpace) - first + 1);
 }
 
-bool ends_with(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 Error parse_error(const std::string& label, const Error& error) {
   return Error{"parse", label + ": not valid JSON: " + error.message + (error.where.empty() ? "" : " at " + error.where),
                label};
@@ -92,7 +88,7 @@ std::vector<Instance> read_instances(const std::vector<std::string>& files, bool
       continue;
     }
     std::string content = std::move(*read);
-    if (jsonl || ends_with(file, ".jsonl")) {
+    if (jsonl || std::string_view(file).ends_with(".jsonl")) {
       add_lines(file, content, out);
     } else {
       add_document(file, content, out);

@@ -55,14 +55,6 @@ FilterAction FilterChain::on_request(Exchange& ex) {
   return FilterAction::Continue;
 }
 
-FilterAction FilterChain::on_response_event(Exchange& ex, const json::Value& event) {
-  for (auto& filter : filters_) {
-    FilterAction action = filter->on_response_event(ex, event);
-    if (action != FilterAction::Continue) return action;
-  }
-  return FilterAction::Continue;
-}
-
 FilterAction FilterChain::on_response_end(Exchange& ex) {
   for (auto& filter : filters_) {
     FilterAction action = filter->on_response_end(ex);

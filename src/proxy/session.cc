@@ -19,20 +19,7 @@
 namespace weld::proxy {
 namespace {
 
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t idx = 0; idx < a.size(); ++idx) {
-    char x = a[idx], y = b[idx];
-    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
-    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
-    if (x != y) return false;
-  }
-  return true;
-}
-
-bool ends_with(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
+using beast::iequals;
 
 // After a refusal, what the client still sends is read and dropped for this
 // long, up to this much (Session::linger).
@@ -300,7 +287,7 @@ awaitable<void> Session::handle(ClientRequest& req, RequestLog& log) {
   if (method == http::verb::post) {
     std::optional<Api> api;
     if (log.path == "/v1/messages") api = Api::Anthropic;
-    if (ends_with(log.path, "/chat/completions")) api = Api::OpenAI;
+    if (std::string_view(log.path).ends_with("/chat/completions")) api = Api::OpenAI;
     if (api) {
       std::string_view agent_header = req["X-Agent-Name"];
       if (!agent_header.empty() || may_be_suffix_tagged(req.body())) {

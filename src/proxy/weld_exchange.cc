@@ -10,7 +10,7 @@
 #include "weld/json/parse.h"
 #include "weld/json/serialize.h"
 #include "weld/json/utf8.h"
-#include "weld/provider/sse.h"
+#include "weld/provider/stream_parser.h"
 
 namespace weld::proxy {
 namespace {
@@ -68,6 +68,13 @@ std::string weld_headers(const Exchange& ex, bool outcome_known) {
     out += "x-weld-repairs: " + std::to_string(ex.repairs) + "\r\n";
   }
   return out;
+}
+
+// An answer the reader refused: an error the upstream sent in it ("http"),
+// or a malformed or cut one ("protocol"), with the reader's message.
+Error upstream_answer_error(const Error& error) {
+  std::string code = error.code == "protocol" ? "protocol" : "http";
+  return Error{std::move(code), "the upstream's answer: " + error.message, ""};
 }
 
 }  // namespace
@@ -247,8 +254,8 @@ awaitable<std::optional<Error>> Session::attempt(ClientRequest& req, Exchange& e
     if (!ec) release_upstream(std::move(connection), *parser);
     co_return Error{"upstream_status", upstream_status_message(ex.upstream_status, text), ""};
   }
+  const provider::Protocol protocol = protocol_of(ex.api);
   if (content_type.substr(0, 17) != "text/event-stream") {
-    ex.upstream_sse = false;
     std::string text;
     error_code ec =
         co_await read_body(*connection, *parser, text, config.max_response_bytes, config.upstream_timeout);
@@ -261,34 +268,19 @@ awaitable<std::optional<Error>> Session::attempt(ClientRequest& req, Exchange& e
     release_upstream(std::move(connection), *parser);
     Result<json::Value> doc = json::parse(text);
     if (!doc) co_return Error{"protocol", "the upstream answered with a body that is not JSON", ""};
-    ex.upstream_json = std::move(*doc);
+    Result<provider::Response> response = provider::response_from_json(protocol, *doc);
+    if (!response) co_return upstream_answer_error(response.error());
+    ex.upstream_response = std::move(*response);
     co_return std::nullopt;
   }
-  ex.upstream_sse = true;
-  // The provider's WHATWG decoder (one SSE implementation in weld).
-  provider::SseDecoder decoder;
-  std::vector<provider::SseEvent> events;
-  bool bad_event = false;
-  bool line_too_long = false;
-  // Feeds bytes; false when a filter decided (or the stream is bad): stop reading.
-  auto feed = [&](std::string_view bytes) {
-    events.clear();
-    if (!decoder.feed(bytes, events)) {
-      line_too_long = true;
-      return false;
-    }
-    for (const provider::SseEvent& sse : events) {
-      if (sse.data == "[DONE]") continue;
-      Result<json::Value> event = json::parse(sse.data);
-      if (!event) {
-        bad_event = true;
-        return false;
-      }
-      action = chain.on_response_event(ex, *event);
-      if (action != FilterAction::Continue) return false;
-    }
-    return true;
-  };
+  // The provider's reader of the protocol: the run reads the same stream
+  // the same way (docs/protocols.md). Its observer marks progress: the stall
+  // timeout runs from the last event, not the last byte (an upstream that
+  // sends only comments or blank lines makes no progress, issue 13.6).
+  bool event_seen = false;
+  provider::StreamObserver progress{[&event_seen](const json::Value&) { event_seen = true; }};
+  std::unique_ptr<provider::StreamParser> reader = provider::make_stream_parser(protocol, &progress);
+  std::optional<Error> bad_stream;
   // On the heap (an array would enlarge every attempt's coroutine frame),
   // and small while the model is slow: an open stream mostly waits. A read
   // that fills it doubles it, up to kMaxStreamPiece.
@@ -296,13 +288,10 @@ awaitable<std::optional<Error>> Session::attempt(ClientRequest& req, Exchange& e
   std::string buffer(1024, '\0');
   error_code ec;
   current_upstream_ = connection.get();
-  bool stop = false;
-  // The stall timeout runs from the last event, not the last byte: an
-  // upstream that sends only comments (or blank lines) makes no progress.
   auto last_event = std::chrono::steady_clock::now();
   bool only_comments = false;  // bytes arrived since the last event, none of them an event
   std::uint64_t received = 0;
-  while (!parser->is_done() && !stop) {
+  while (!parser->is_done()) {
     const auto silence =
         std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - last_event);
     if (silence >= config.upstream_timeout) {
@@ -316,9 +305,13 @@ awaitable<std::optional<Error>> Session::attempt(ClientRequest& req, Exchange& e
     received += n;
     if (received > config.max_response_bytes) break;
     if (n > 0 && !client_gone_) {
-      stop = !feed(std::string_view(buffer.data(), n));
-      only_comments = events.empty();
-      if (!only_comments) last_event = std::chrono::steady_clock::now();
+      event_seen = false;
+      if (Status st = reader->feed(std::string_view(buffer.data(), n)); !st) {
+        bad_stream = st.error();
+        break;
+      }
+      only_comments = !event_seen;
+      if (event_seen) last_event = std::chrono::steady_clock::now();
     }
     if (ec || client_gone_) break;
     if (n == buffer.size() && buffer.size() < kMaxStreamPiece) buffer.resize(buffer.size() * 2);
@@ -326,11 +319,8 @@ awaitable<std::optional<Error>> Session::attempt(ClientRequest& req, Exchange& e
   current_upstream_ = nullptr;
   if (client_gone_) co_return Error{"cancelled", "the client went away", ""};
   if (received > config.max_response_bytes) co_return too_large(config.max_response_bytes);
-  if (stop) {
-    if (bad_event) co_return Error{"protocol", "the upstream sent a stream event that is not JSON", ""};
-    if (line_too_long) co_return Error{"protocol", "the upstream sent a stream line or event over 16 MiB", ""};
-    co_return std::nullopt;  // a filter replied; dropping the connection cancels the rest
-  }
+  // A bad stream: dropping the connection cancels the rest.
+  if (bad_stream) co_return upstream_answer_error(*bad_stream);
   if (ec == beast::error::timeout) {
     if (only_comments) {
       co_return Error{"timeout", stalled_message(config.upstream_timeout, "nothing but SSE comments"), ""};
@@ -338,13 +328,10 @@ awaitable<std::optional<Error>> Session::attempt(ClientRequest& req, Exchange& e
     co_return Error{"timeout", stalled_message(config.upstream_timeout), ""};
   }
   if (ec) co_return Error{"truncated", "the upstream closed the stream before the answer was complete", ""};
-  // A last event without its blank line still counts (servers that close
-  // right after their final data line).
-  if (!feed("\n\n") && action == FilterAction::Continue) {
-    if (bad_event) co_return Error{"protocol", "the upstream sent a stream event that is not JSON", ""};
-    if (line_too_long) co_return Error{"protocol", "the upstream sent a stream line or event over 16 MiB", ""};
-  }
+  Result<provider::Response> response = reader->finish();
+  if (!response) co_return upstream_answer_error(response.error());
   release_upstream(std::move(connection), *parser);
+  ex.upstream_response = std::move(*response);
   co_return std::nullopt;
 }
 

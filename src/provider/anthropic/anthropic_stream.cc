@@ -1,11 +1,15 @@
-// Parsing the Anthropic Messages stream (issue 3): message_start,
-// content_block_start/delta/stop, message_delta, message_stop, ping, error.
-// The event kind is taken from the JSON "type" (always present in the real
-// API), falling back to the SSE `event:` name. Compatible servers sometimes
-// put a tool's whole input in content_block_start and send no deltas; that
-// input is used when no partial_json arrives.
+// The Anthropic Messages reader (docs/protocols.md), for streamed events
+// (message_start, content_block_start/delta/stop, message_delta,
+// message_stop, ping, error) and whole `message` bodies. The event kind is
+// taken from the JSON "type" (always present in the real API), falling back
+// to the SSE `event:` name. Compatible servers sometimes put a tool's whole
+// input in content_block_start and send no deltas; that input is used when no
+// partial_json arrives. Blocks weld does not model (thinking, redacted
+// thinking, server tools) are kept verbatim, thinking and signature deltas
+// applied, so a proxy can give the message back as it came.
 #include <string>
 
+#include "../reader/fields.h"
 #include "weld/json/parse.h"
 #include "weld/json/serialize.h"
 #include "weld/provider/anthropic.h"
@@ -13,28 +17,9 @@
 namespace weld::provider {
 namespace {
 
-std::string preview(std::string_view text) {
-  if (text.size() <= 120) return std::string(text);
-  return std::string(text.substr(0, 120)) + "…";
-}
-
-const std::string* string_member(const json::Value* object, std::string_view key) {
-  if (!object) return nullptr;
-  const json::Value* v = object->find(key);
-  return v && v->is_string() ? &v->as_string() : nullptr;
-}
-
-std::optional<std::int64_t> integer_member(const json::Value* object, std::string_view key) {
-  if (!object) return std::nullopt;
-  const json::Value* v = object->find(key);
-  if (!v || !v->is_number()) return std::nullopt;
-  if (v->is_integer()) return v->as_integer();
-  // A count sent as a real ("12.0") is accepted; one outside int64 (found by
-  // fuzz/sse_fuzz.cc: converting it is undefined behaviour) is ignored.
-  double real = v->as_real();
-  if (!(real >= -9.0e18 && real <= 9.0e18)) return std::nullopt;
-  return static_cast<std::int64_t>(real);
-}
+using fields::integer_member;
+using fields::preview;
+using fields::string_member;
 
 void read_usage(const json::Value* usage, Usage& out) {
   if (!usage || !usage->is_object()) return;
@@ -43,6 +28,23 @@ void read_usage(const json::Value* usage, Usage& out) {
   if (auto v = integer_member(usage, "cache_read_input_tokens")) out.cache_read_input_tokens = *v;
   if (auto v = integer_member(usage, "cache_creation_input_tokens"))
     out.cache_creation_input_tokens = *v;
+}
+
+// Content blocks in order, into the message and its parts.
+void add_text(Response& response, std::string text) {
+  response.message.text += text;
+  response.parts.push_back(Part{Part::Kind::Text, std::move(text), 0, {}});
+}
+
+void add_tool_use(Response& response, std::string id, std::string name, std::string arguments) {
+  // Every tool_use needs an id (its tool_result refers to it).
+  if (id.empty()) id = "toolu_weld_" + std::to_string(response.message.tool_calls.size() + 1);
+  response.parts.push_back(Part{Part::Kind::ToolCall, {}, response.message.tool_calls.size(), {}});
+  response.message.tool_calls.push_back(ToolCall{std::move(id), std::move(name), std::move(arguments)});
+}
+
+void add_other(Response& response, json::Value block) {
+  response.parts.push_back(Part{Part::Kind::Other, {}, 0, std::move(block)});
 }
 
 }  // namespace
@@ -86,6 +88,7 @@ Status AnthropicStreamParser::apply(std::string_view sse_type, const json::Value
   if (type == "message_start") {
     const json::Value* message = event.find("message");
     if (const std::string* id = string_member(message, "id")) response_.id = *id;
+    if (const std::string* model = string_member(message, "model")) response_.model = *model;
     if (message) read_usage(message->find("usage"), response_.usage);
     started_ = true;
     return Ok{};
@@ -94,29 +97,29 @@ Status AnthropicStreamParser::apply(std::string_view sse_type, const json::Value
     return Error{"protocol", "stream event `" + type + "` before message_start", ""};
   if (type == "content_block_start") {
     auto index = integer_member(&event, "index").value_or(static_cast<std::int64_t>(blocks_.size()));
-    const json::Value* block = event.find("content_block");
+    const json::Value* block = fields::object_member(&event, "content_block");
     Block& state = blocks_[index];
     const std::string* block_type = string_member(block, "type");
     if (block_type && *block_type == "text") {
       state.kind = Block::Kind::Text;
       if (const std::string* text = string_member(block, "text")) {
-        response_.message.text += *text;
+        state.text += *text;
         if (!text->empty()) content_seen_ = true;
       }
     } else if (block_type && *block_type == "tool_use") {
       state.kind = Block::Kind::ToolUse;
+      state.call_number = tool_uses_++;
       content_seen_ = true;
-      ToolCall call;
-      if (const std::string* id = string_member(block, "id")) call.id = *id;
-      if (const std::string* name = string_member(block, "name")) call.name = *name;
+      if (const std::string* id = string_member(block, "id")) state.id = *id;
+      if (const std::string* name = string_member(block, "name")) state.name = *name;
       if (const json::Value* input = block->find("input"); input && !input->is_null()) {
         if (input->is_string()) state.initial_input = input->as_string();
         else if (!(input->is_object() && input->size() == 0)) state.initial_input = json::serialize(*input);
       }
-      state.call_index = response_.message.tool_calls.size();
-      response_.message.tool_calls.push_back(std::move(call));
+    } else if (block != nullptr) {
+      state.kind = Block::Kind::Other;
+      state.raw = *block;
     }
-    // thinking, redacted_thinking, server tool blocks: not part of Message.
     return Ok{};
   }
   if (type == "content_block_delta") {
@@ -133,34 +136,35 @@ Status AnthropicStreamParser::apply(std::string_view sse_type, const json::Value
     if (!delta_type) return Ok{};
     if (*delta_type == "text_delta" && state.kind == Block::Kind::Text) {
       if (const std::string* text = string_member(delta, "text")) {
-        response_.message.text += *text;
+        state.text += *text;
         if (!text->empty()) content_seen_ = true;
         if (observer_ && observer_->on_text && !text->empty()) observer_->on_text(*text);
       }
     } else if (*delta_type == "input_json_delta" && state.kind == Block::Kind::ToolUse) {
       if (const std::string* part = string_member(delta, "partial_json")) {
-        ToolCall& call = response_.message.tool_calls[state.call_index];
-        call.arguments += *part;
+        state.arguments += *part;
         state.got_delta = true;
         if (observer_ && observer_->on_tool_arguments && !part->empty())
-          observer_->on_tool_arguments(state.call_index, call.name, *part);
+          observer_->on_tool_arguments(state.call_number, state.name, *part);
+      }
+    } else if ((*delta_type == "thinking_delta" || *delta_type == "signature_delta") &&
+               state.kind == Block::Kind::Other && state.raw.is_object()) {
+      // The block is given back as the model wrote it: thinking joined, the
+      // signature (sent whole) set.
+      const bool thinking = *delta_type == "thinking_delta";
+      const char* key = thinking ? "thinking" : "signature";
+      if (const std::string* piece = string_member(delta, key)) {
+        const std::string* before = string_member(&state.raw, key);
+        state.raw.set(key, thinking && before ? *before + *piece : *piece);
       }
     }
     return Ok{};
   }
-  if (type == "content_block_stop") {
-    auto index = integer_member(&event, "index").value_or(0);
-    auto found = blocks_.find(index);
-    if (found != blocks_.end() && found->second.kind == Block::Kind::ToolUse) {
-      Block& state = found->second;
-      ToolCall& call = response_.message.tool_calls[state.call_index];
-      if (!state.got_delta && call.arguments.empty()) call.arguments = state.initial_input;
-    }
-    return Ok{};
-  }
+  if (type == "content_block_stop") return Ok{};
   if (type == "message_delta") {
     const json::Value* delta = event.find("delta");
     if (const std::string* reason = string_member(delta, "stop_reason")) response_.stop_reason = *reason;
+    // Usage here is cumulative: it replaces what message_start said.
     read_usage(event.find("usage"), response_.usage);
     return Ok{};
   }
@@ -172,6 +176,9 @@ Status AnthropicStreamParser::apply(std::string_view sse_type, const json::Value
 }
 
 Result<Response> AnthropicStreamParser::finish() {
+  // A last event whose lines are complete but that lacks its blank line is
+  // dispatched by this one line end (a cut-off line stays cut off).
+  if (Status st = feed("\n"); !st) return st.error();
   bool partial = decoder_.finish();
   if (!done_) {
     std::string message = "the response stream ended early: no `message_stop` event";
@@ -179,21 +186,23 @@ Result<Response> AnthropicStreamParser::finish() {
     if (partial) message += "; the last event was cut off";
     return Error{"protocol", message, ""};
   }
-  // A tool_use block never closed by content_block_stop still gets the
-  // input its start event carried.
-  for (auto& [index, state] : blocks_) {
-    if (state.kind != Block::Kind::ToolUse) continue;
-    ToolCall& call = response_.message.tool_calls[state.call_index];
-    if (!state.got_delta && call.arguments.empty()) call.arguments = state.initial_input;
-  }
   Response response = std::move(response_);
   response.message.role = Role::Assistant;
+  for (auto& [index, state] : blocks_) {
+    switch (state.kind) {
+      case Block::Kind::Text: add_text(response, std::move(state.text)); break;
+      case Block::Kind::ToolUse:
+        // A server that put the whole input in the start and sent no delta.
+        add_tool_use(response, std::move(state.id), std::move(state.name),
+                     state.got_delta ? std::move(state.arguments) : std::move(state.initial_input));
+        break;
+      case Block::Kind::Other:
+        if (!state.raw.is_null()) add_other(response, std::move(state.raw));
+        break;
+    }
+  }
   return response;
 }
-
-}  // namespace weld::provider
-
-namespace weld::provider {
 
 Result<Response> anthropic_response_from_json(const json::Value& body) {
   if (!body.is_object()) return Error{"protocol", "the response body is not a JSON object", ""};
@@ -208,20 +217,22 @@ Result<Response> anthropic_response_from_json(const json::Value& body) {
   Response response;
   response.message.role = Role::Assistant;
   if (const std::string* id = string_member(&body, "id")) response.id = *id;
+  if (const std::string* model = string_member(&body, "model")) response.model = *model;
   if (const std::string* reason = string_member(&body, "stop_reason")) response.stop_reason = *reason;
   read_usage(body.find("usage"), response.usage);
   for (const json::Value& block : content->as_array()) {
     const std::string* block_type = string_member(&block, "type");
     if (!block_type) continue;
     if (*block_type == "text") {
-      if (const std::string* text = string_member(&block, "text")) response.message.text += *text;
+      const std::string* text = string_member(&block, "text");
+      add_text(response, text ? *text : std::string());
     } else if (*block_type == "tool_use") {
-      ToolCall call;
-      if (const std::string* id = string_member(&block, "id")) call.id = *id;
-      if (const std::string* name = string_member(&block, "name")) call.name = *name;
-      if (const json::Value* input = block.find("input"); input && !input->is_null())
-        call.arguments = input->is_string() ? input->as_string() : json::serialize(*input);
-      response.message.tool_calls.push_back(std::move(call));
+      const std::string* id = string_member(&block, "id");
+      const std::string* name = string_member(&block, "name");
+      add_tool_use(response, id ? *id : std::string(), name ? *name : std::string(),
+                   fields::arguments_text(block.find("input")));
+    } else {
+      add_other(response, block);
     }
   }
   return response;

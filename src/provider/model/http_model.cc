@@ -14,8 +14,6 @@
 namespace weld::provider {
 namespace {
 
-enum class Wire { OpenAi, Anthropic };
-
 // Feeds an SSE body to the protocol's stream parser. A server that ignores
 // `stream:true` and answers with plain JSON (some proxies and older
 // compatible servers do) gets its body buffered and converted whole.
@@ -51,8 +49,8 @@ class ParserConsumer : public BodyConsumer {
 
 class HttpModel : public Model {
  public:
-  HttpModel(Wire wire, ProviderConfig config, std::unique_ptr<Transport> transport, Sleeper sleep)
-      : wire_(wire), config_(std::move(config)), transport_(std::move(transport)) {
+  HttpModel(Protocol protocol, ProviderConfig config, std::unique_ptr<Transport> transport, Sleeper sleep)
+      : protocol_(protocol), config_(std::move(config)), transport_(std::move(transport)) {
     context_.transport = transport_.get();
     context_.policy = config_.retry;
     if (sleep) context_.sleep = std::move(sleep);
@@ -60,7 +58,7 @@ class HttpModel : public Model {
   }
 
   std::string provider_name() const override {
-    return wire_ == Wire::OpenAi ? "openai" : "anthropic";
+    return protocol_ == Protocol::OpenAiChat ? "openai" : "anthropic";
   }
 
   Result<Response> complete(const Request& request, const StreamObserver& observer,
@@ -69,8 +67,7 @@ class HttpModel : public Model {
     std::unique_ptr<StreamParser> parser;
     ParserConsumer consumer;
     auto new_consumer = [&]() -> BodyConsumer& {
-      if (wire_ == Wire::OpenAi) parser = std::make_unique<OpenAiStreamParser>(&observer);
-      else parser = std::make_unique<AnthropicStreamParser>(&observer);
+      parser = make_stream_parser(protocol_, &observer);
       consumer.reset(parser.get());
       return consumer;
     };
@@ -84,8 +81,7 @@ class HttpModel : public Model {
                                            body.error().where, ""},
                      http);
       if (observer.on_event) observer.on_event(*body);
-      Result<Response> response =
-          wire_ == Wire::OpenAi ? openai_response_from_json(*body) : anthropic_response_from_json(*body);
+      Result<Response> response = response_from_json(protocol_, *body);
       if (!response) return scrub(response.error(), http);
       return response;
     }
@@ -111,7 +107,7 @@ class HttpModel : public Model {
     http.headers = {{"Content-Type", "application/json"},
                     {"Accept", "text/event-stream"},
                     {"User-Agent", "weld/0.1.0"}};
-    if (wire_ == Wire::OpenAi) {
+    if (protocol_ == Protocol::OpenAiChat) {
       http.url = openai_chat_url(config_.base_url);
       if (!config_.api_key.empty()) http.headers.emplace_back("Authorization", "Bearer " + config_.api_key);
       http.body = json::serialize(openai_request_body(effective, openai_dialect_for(config_.base_url)));
@@ -124,7 +120,7 @@ class HttpModel : public Model {
     return http;
   }
 
-  Wire wire_;
+  Protocol protocol_;
   ProviderConfig config_;
   std::unique_ptr<Transport> transport_;
   SendContext context_;
@@ -138,9 +134,9 @@ Result<std::unique_ptr<Model>> make_model(const ProviderConfig& config, const Mo
       return Error{"config", "the offline model is not available in this build", "--provider"};
     return hooks.offline(config);
   }
-  Wire wire;
-  if (config.provider == "openai") wire = Wire::OpenAi;
-  else if (config.provider == "anthropic") wire = Wire::Anthropic;
+  Protocol protocol;
+  if (config.provider == "openai") protocol = Protocol::OpenAiChat;
+  else if (config.provider == "anthropic") protocol = Protocol::AnthropicMessages;
   else
     return Error{"config",
                  "unknown provider \"" + config.provider + "\" (expected openai, anthropic or offline)",
@@ -148,7 +144,7 @@ Result<std::unique_ptr<Model>> make_model(const ProviderConfig& config, const Mo
   std::unique_ptr<Transport> transport =
       hooks.transport ? hooks.transport() : make_curl_transport(config.network);
   return std::unique_ptr<Model>(
-      std::make_unique<HttpModel>(wire, config, std::move(transport), hooks.sleep));
+      std::make_unique<HttpModel>(protocol, config, std::move(transport), hooks.sleep));
 }
 
 }  // namespace weld::provider

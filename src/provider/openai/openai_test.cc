@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include <fstream>
 #include <sstream>
 
@@ -230,16 +232,59 @@ TEST(OpenAiStream, VllmErrorObjectBeforeContentIsRetryable) {
   EXPECT_EQ(response.error().message, "the server sent an error in the stream: The engine is overloaded");
 }
 
-TEST(OpenAiStream, EndWithoutDoneIsAProtocolError) {
+// End of stream, decided once for the run and the proxy (docs/protocols.md):
+// the answer is complete when the model finished (`finish_reason`) or the
+// server ended the stream (`data: [DONE]`). The run used to require [DONE]
+// and the proxy a finish_reason; each accepted what the other rejected.
+TEST(OpenAiStream, FinishReasonWithoutDoneIsComplete) {
   std::string text = read_transcript("openai_text.sse");
   auto response = parse_stream(text.substr(0, text.find("data: [DONE]")), 100);
+  ASSERT_TRUE(response) << response.error().message;
+  EXPECT_EQ(response->stop_reason, "stop");
+  EXPECT_EQ(response->usage.input_tokens, 9);
+}
+
+TEST(OpenAiStream, DoneWithoutFinishReasonIsComplete) {
+  auto response = parse_stream("data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"{}\"}}]}\n\ndata: [DONE]\n\n", 7);
+  ASSERT_TRUE(response) << response.error().message;
+  EXPECT_EQ(response->message.text, "{}");
+  EXPECT_EQ(response->stop_reason, "");
+}
+
+TEST(OpenAiStream, NeitherFinishReasonNorDoneIsAProtocolError) {
+  std::string text = read_transcript("openai_text.sse");
+  std::size_t finish = text.find("\"finish_reason\":\"stop\"");
+  auto response = parse_stream(text.substr(0, text.rfind("data: ", finish)), 100);
   ASSERT_FALSE(response);
   EXPECT_EQ(response.error().code, "protocol");
-  EXPECT_EQ(response.error().message, "the response stream ended early: no `data: [DONE]` after 6 chunks");
+  EXPECT_EQ(response.error().message,
+            "the response stream ended early: no `finish_reason` and no `data: [DONE]` after 4 chunks");
   response = parse_stream(text.substr(0, 300), 100);
   ASSERT_FALSE(response);
   EXPECT_EQ(response.error().message,
-            "the response stream ended early: no `data: [DONE]` after 1 chunk (the last event was cut off)");
+            "the response stream ended early: no `finish_reason` and no `data: [DONE]` after 1 chunk "
+            "(the last event was cut off)");
+}
+
+// A server that closes right after its last data line, without the blank
+// line (the proxy read such a last event, the run dropped it).
+TEST(OpenAiStream, LastEventWithoutItsBlankLineIsRead) {
+  auto response = parse_stream(
+      "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"ok\"},\"finish_reason\":\"stop\"}]}\n", 9);
+  ASSERT_TRUE(response) << response.error().message;
+  EXPECT_EQ(response->message.text, "ok");
+}
+
+// Refusals, decided once (docs/protocols.md): kept apart and in the text,
+// so neither the run nor the proxy loses what the model said.
+TEST(OpenAiStream, RefusalIsKeptAndEndsTheText) {
+  auto response = parse_stream(
+      "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":null,\"refusal\":\"No.\"},\"finish_reason\":\"stop\"}]}\n\n"
+      "data: [DONE]\n\n",
+      11);
+  ASSERT_TRUE(response) << response.error().message;
+  EXPECT_EQ(response->refusal, "No.");
+  EXPECT_EQ(response->message.text, "No.");
 }
 
 TEST(OpenAiStream, MalformedJsonNamesTheChunk) {
@@ -295,6 +340,26 @@ TEST(OpenAiRequest, StrictOnlyForSchemasInTheStrictSubset) {
   EXPECT_FALSE(openai_strict_compatible(parse(
       R"({"type":"object","properties":{},"additionalProperties":false,"$defs":{"X":{"type":"object"}}})")));
   EXPECT_FALSE(openai_strict_compatible(json::Value(true)));
+}
+
+}  // namespace
+}  // namespace weld::provider
+
+namespace weld::provider {
+namespace {
+
+// Usage, decided once (docs/protocols.md): the run's sum overflowed (signed
+// overflow, undefined behaviour) on counts near the int64 range, the
+// proxy's saturated; both now add with the same saturating sum.
+TEST(Usage, issue_14_sum_saturates_instead_of_overflowing) {
+  constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+  Usage sum{kMax - 1, 5, kMax, 0};
+  sum += Usage{10, 6, 1, 2};
+  EXPECT_EQ(sum.input_tokens, kMax);
+  EXPECT_EQ(sum.output_tokens, 11);
+  EXPECT_EQ(sum.cache_read_input_tokens, kMax);
+  EXPECT_EQ(sum.cache_creation_input_tokens, 2);
+  EXPECT_EQ(sum.total(), kMax);
 }
 
 }  // namespace

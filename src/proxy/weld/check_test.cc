@@ -10,6 +10,7 @@ namespace weld::proxy {
 namespace {
 
 using testing::j;
+using testing::read_response;
 
 Agent make_agent(std::string name, const char* schema) {
   Agent a;
@@ -179,14 +180,13 @@ TEST(CheckCandidate, NativeChecksTheText) {
 }
 
 TEST(CheckCandidate, StreamedAndWholeAnswersGiveTheSameVerdict) {
-  StreamReader reader(Api::OpenAI, "router");
-  for (const char* e : {R"({"choices":[{"delta":{"tool_calls":[{"index":0,"id":"c","function":{"name":"router","arguments":"{\"action\":"}}]}}]})",
-                        R"({"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"arguments":"\"refund\"}"}}]},"finish_reason":"tool_calls"}]})"}) {
-    ASSERT_TRUE(reader.feed(j(e))) << reader.error();
-  }
+  Candidate streamed = testing::read_stream(Api::OpenAI,
+      "data: " R"({"choices":[{"delta":{"tool_calls":[{"index":0,"id":"c","function":{"name":"router","arguments":"{\"action\":"}}]}}]})" "\n\n"
+      "data: " R"({"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"arguments":"\"refund\"}"}}]},"finish_reason":"tool_calls"}]})" "\n\n",
+      "router");
   Candidate whole = read_response(Api::OpenAI, j(R"({"choices":[{"message":{"tool_calls":[
       {"id":"c","function":{"name":"router","arguments":"{\"action\":\"refund\"}"}}]}}]})"), "router");
-  Verdict a = check_candidate(reader.candidate(), router());
+  Verdict a = check_candidate(streamed, router());
   Verdict b = check_candidate(whole, router());
   EXPECT_TRUE(a.valid);
   EXPECT_EQ(R"({"action":"refund"})", a.text);

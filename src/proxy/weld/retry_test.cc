@@ -7,6 +7,7 @@ namespace weld::proxy {
 namespace {
 
 using testing::j;
+using testing::read_response;
 using testing::s;
 
 constexpr const char* kErrors = "params/action must be equal to one of the allowed values";

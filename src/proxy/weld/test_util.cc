@@ -19,4 +19,26 @@ json::Value j(std::string_view text) {
 
 std::string s(const json::Value& value) { return json::serialize(value); }
 
+namespace {
+
+Candidate candidate_of(Api api, Result<provider::Response> response, std::string_view agent_tool) {
+  if (!response) {
+    ADD_FAILURE() << "the reader refused the answer: " << response.error().message;
+    return {};
+  }
+  return make_candidate(api, std::move(*response), agent_tool);
+}
+
+}  // namespace
+
+Candidate read_response(Api api, const json::Value& body, std::string_view agent_tool) {
+  return candidate_of(api, provider::response_from_json(protocol_of(api), body), agent_tool);
+}
+
+Candidate read_stream(Api api, std::string_view sse, std::string_view agent_tool) {
+  auto reader = provider::make_stream_parser(protocol_of(api));
+  if (Status st = reader->feed(sse); !st) return candidate_of(api, st.error(), agent_tool);
+  return candidate_of(api, reader->finish(), agent_tool);
+}
+
 }  // namespace weld::proxy::testing

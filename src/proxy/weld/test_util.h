@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "weld/json/value.h"
+#include "weld/proxy/weld.h"
 
 namespace weld::proxy::testing {
 
@@ -14,5 +15,12 @@ json::Value j(std::string_view text);
 
 /// Compact serialisation in stored key order.
 std::string s(const json::Value& value);
+
+/// A whole upstream body read as the proxy reads it (the provider's reader,
+/// then `make_candidate`); a body the reader refuses is a test failure.
+Candidate read_response(Api api, const json::Value& body, std::string_view agent_tool);
+
+/// An upstream SSE body read the same way.
+Candidate read_stream(Api api, std::string_view sse, std::string_view agent_tool);
 
 }  // namespace weld::proxy::testing

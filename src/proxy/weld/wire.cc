@@ -1,8 +1,6 @@
 #include "wire.h"
 
-#include <cmath>
 #include <cstdio>
-#include <limits>
 
 #include "weld/json/parse.h"
 
@@ -11,20 +9,6 @@ namespace weld::proxy::wire {
 const std::string* find_string(const json::Value& object, std::string_view key) {
   const json::Value* v = object.find(key);
   return v != nullptr && v->is_string() ? &v->as_string() : nullptr;
-}
-
-std::optional<std::int64_t> find_int(const json::Value& object, std::string_view key) {
-  const json::Value* v = object.find(key);
-  if (v == nullptr) return std::nullopt;
-  if (v->is_integer()) return v->as_integer();
-  // Some servers write counts as reals ("12.0"); accept integral ones in range.
-  if (v->is_real()) {
-    double d = v->as_real();
-    if (std::isfinite(d) && d == std::floor(d) && std::fabs(d) < 9.0e15) {
-      return static_cast<std::int64_t>(d);
-    }
-  }
-  return std::nullopt;
 }
 
 const json::Array* find_array(const json::Value& object, std::string_view key) {
@@ -77,14 +61,6 @@ std::optional<json::Value> parse_object(std::string_view text) {
   auto parsed = json::parse(text);
   if (!parsed || !parsed->is_object()) return std::nullopt;
   return std::move(*parsed);
-}
-
-std::int64_t saturating_add(std::int64_t a, std::int64_t b) {
-  std::int64_t out;
-  if (__builtin_add_overflow(a, b, &out)) {
-    return b > 0 ? std::numeric_limits<std::int64_t>::max() : std::numeric_limits<std::int64_t>::min();
-  }
-  return out;
 }
 
 std::string make_id(std::string_view prefix, std::string_view seed) {

@@ -15,8 +15,6 @@ namespace weld::proxy::wire {
 
 /// `object[key]` when it is a string, else nullptr.
 const std::string* find_string(const json::Value& object, std::string_view key);
-/// `object[key]` when it is an integer (or an integral real), else nullopt.
-std::optional<std::int64_t> find_int(const json::Value& object, std::string_view key);
 /// `object[key]` when it is an array / object, else nullptr.
 const json::Array* find_array(const json::Value& object, std::string_view key);
 const json::Value* find_object(const json::Value& object, std::string_view key);
@@ -34,10 +32,6 @@ json::Value forced_tool_choice(Api api, std::string_view name);
 
 /// Parses `text` as a JSON object; nullopt when it is not one.
 std::optional<json::Value> parse_object(std::string_view text);
-
-/// a + b, saturating at the int64 limits (usage counts come from the
-/// upstream and may be anything).
-std::int64_t saturating_add(std::int64_t a, std::int64_t b);
 
 /// A deterministic id for a message made by the proxy: `prefix` + 24 hex
 /// digits of a hash of `seed`.

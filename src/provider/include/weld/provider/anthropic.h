@@ -54,9 +54,13 @@ class AnthropicStreamParser : public StreamParser {
  private:
   struct Block {
     enum class Kind { Text, ToolUse, Other } kind = Kind::Other;
-    std::size_t call_index = 0;  // into response_.message.tool_calls
+    std::string text;            // Text
+    std::string id, name;        // ToolUse
+    std::size_t call_number = 0; // ToolUse: its place among the tool_use blocks
+    std::string arguments;       // ToolUse: partial_json joined
     bool got_delta = false;
-    std::string initial_input;   // content_block_start input, when non-empty
+    std::string initial_input;   // ToolUse: content_block_start input, when non-empty
+    json::Value raw;             // Other: the block, deltas applied (null: dropped)
   };
 
   const StreamObserver* observer_;
@@ -64,6 +68,7 @@ class AnthropicStreamParser : public StreamParser {
   std::vector<SseEvent> events_;
   Response response_;
   std::map<std::int64_t, Block> blocks_;
+  std::size_t tool_uses_ = 0;  // tool_use blocks started
   bool started_ = false;
   bool done_ = false;
   bool content_seen_ = false;

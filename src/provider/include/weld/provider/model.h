@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -63,12 +64,25 @@ struct Usage {
   std::int64_t output_tokens = 0;
   std::int64_t cache_read_input_tokens = 0;
   std::int64_t cache_creation_input_tokens = 0;
+  /// Adds another response's counts (a run's turns, a proxy's attempts).
+  /// Each count saturates at the int64 range instead of overflowing: a
+  /// server may report anything up to it (docs/protocols.md, "Usage").
   Usage& operator+=(const Usage& other) {
-    input_tokens += other.input_tokens;
-    output_tokens += other.output_tokens;
-    cache_read_input_tokens += other.cache_read_input_tokens;
-    cache_creation_input_tokens += other.cache_creation_input_tokens;
+    input_tokens = saturating_add(input_tokens, other.input_tokens);
+    output_tokens = saturating_add(output_tokens, other.output_tokens);
+    cache_read_input_tokens = saturating_add(cache_read_input_tokens, other.cache_read_input_tokens);
+    cache_creation_input_tokens = saturating_add(cache_creation_input_tokens, other.cache_creation_input_tokens);
     return *this;
+  }
+  /// input + output, saturated.
+  std::int64_t total() const { return saturating_add(input_tokens, output_tokens); }
+
+ private:
+  static std::int64_t saturating_add(std::int64_t a, std::int64_t b) {
+    std::int64_t out;
+    if (__builtin_add_overflow(a, b, &out))
+      return b > 0 ? std::numeric_limits<std::int64_t>::max() : std::numeric_limits<std::int64_t>::min();
+    return out;
   }
 };
 
@@ -98,16 +112,42 @@ struct Request {
   std::int64_t max_tokens = 8192;
 };
 
-/// The model's answer to one request.
+/// One piece of the assistant message, in the order the provider sent it:
+/// what a proxy needs to give the message back in the API's own shape.
+struct Part {
+  enum class Kind {
+    Text,      ///< a text block / content (`text`)
+    ToolCall,  ///< `message.tool_calls[tool_call]`
+    Other,     ///< a block weld does not model (thinking, reasoning, server tools), verbatim in `raw`
+  };
+  Kind kind = Kind::Text;
+  std::string text;
+  std::size_t tool_call = 0;
+  json::Value raw;
+};
+
+/// The model's answer to one request, read the same way by the run, the
+/// proxy and the batch (one reader per wire protocol, docs/protocols.md).
 struct Response {
-  /// Role::Assistant, with text and tool calls in the order produced.
+  /// Role::Assistant: the text (text blocks joined, then any refusal) and the
+  /// tool calls in the order produced. Every call has an id (one is made,
+  /// "call_weld_<n>" / "toolu_weld_<n>", when the server sent none).
   Message message;
+  /// What the model said instead of answering (OpenAI `refusal`), also
+  /// appended to `message.text` so that no consumer loses it.
+  std::string refusal;
   /// The provider's stop reason as sent ("end_turn", "tool_use", "stop",
-  /// "tool_calls", "length", …).
+  /// "tool_calls", "length", "completed", …).
   std::string stop_reason;
   Usage usage;
   /// Provider message id, when given.
   std::string id;
+  /// The model that answered, as the server named it.
+  std::string model;
+  /// OpenAI `created` / `created_at` (Unix seconds); 0 if absent.
+  std::int64_t created = 0;
+  /// The message in the provider's own order, for giving it back.
+  std::vector<Part> parts;
 };
 
 /// Observes a streaming response as it arrives.

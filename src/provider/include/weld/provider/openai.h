@@ -51,9 +51,10 @@ std::string openai_chat_url(std::string_view base_url);
 /// "http" error; a body without `choices` is a "protocol" error.
 Result<Response> openai_response_from_json(const json::Value& body);
 
-/// Parses an OpenAI-style SSE stream: `choices[0].delta.content`,
-/// `delta.tool_calls[]` fragments per `index`, `finish_reason`, the usage
-/// chunk, `data: [DONE]`, in-stream `{"error":…}` objects.
+/// Parses an OpenAI-style SSE stream: `choices[0].delta.content` and
+/// `refusal`, `delta.tool_calls[]` fragments per `index`, `finish_reason`,
+/// the usage chunk, `data: [DONE]`, in-stream `{"error":…}` objects. The
+/// stream is complete once it carried a `finish_reason` or `[DONE]`.
 class OpenAiStreamParser : public StreamParser {
  public:
   explicit OpenAiStreamParser(const StreamObserver* observer = nullptr) : observer_(observer) {}
@@ -73,8 +74,11 @@ class OpenAiStreamParser : public StreamParser {
   SseDecoder decoder_;
   std::vector<SseEvent> events_;
   Response response_;
+  std::string text_;
+  bool has_text_ = false;  // a content (even "") was sent, not only null
   std::vector<Slot> slots_;
-  bool done_ = false;
+  bool done_ = false;      // data: [DONE]
+  bool finished_ = false;  // a finish_reason on choice 0
   bool content_seen_ = false;
   std::size_t chunks_ = 0;
 };

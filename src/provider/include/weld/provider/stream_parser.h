@@ -1,14 +1,31 @@
 #pragma once
 /// \file
-/// The common shape of a wire protocol's response parser: bytes of the SSE
-/// body in, one complete `Response` out.
+/// One reader per wire protocol (docs/protocols.md): the bytes of a response
+/// body in, one complete `Response` out. The run loop, the proxy and the
+/// batch runner all read a model server's answer through these, so a stream
+/// is judged the same way (end of stream, refusals, usage) whoever reads it.
+///
+/// \code
+///   auto reader = weld::provider::make_stream_parser(weld::provider::Protocol::AnthropicMessages);
+///   for (std::string_view chunk : body_chunks)
+///     if (weld::Status st = reader->feed(chunk); !st) return st.error();
+///   weld::Result<weld::provider::Response> response = reader->finish();
+/// \endcode
 
+#include <memory>
 #include <string_view>
 
 #include "weld/base/result.h"
+#include "weld/json/value.h"
 #include "weld/provider/model.h"
 
 namespace weld::provider {
+
+/// The wire protocols weld speaks.
+enum class Protocol {
+  OpenAiChat,         ///< POST /v1/chat/completions (OpenAI, vLLM, llama.cpp, Ollama, SGLang)
+  AnthropicMessages,  ///< POST /v1/messages
+};
 
 /// Error code a parser (or any `BodyConsumer`) uses to ask for a retry: a
 /// transient server error before any content. It becomes "http" when no
@@ -18,15 +35,28 @@ inline constexpr std::string_view kRetryableStreamError = "retryable_stream_erro
 /// Parses one streamed response. Errors use code "protocol" (malformed or
 /// truncated stream) or "http" (an error event sent by the server), or
 /// `kRetryableStreamError` for a transient server error that arrived before
-/// any content (the request may be retried).
+/// any content (the request may be retried). After an error the parser is
+/// not fed again.
 class StreamParser {
  public:
   virtual ~StreamParser() = default;
   /// Consumes a chunk of the response body (any split).
   virtual Status feed(std::string_view bytes) = 0;
   /// The body ended: the response, or a "protocol" error when the stream
-  /// stopped before its terminator (`data: [DONE]` / `message_stop`).
+  /// stopped before its end (see docs/protocols.md for each protocol's).
+  /// A last event whose lines are complete but that lacks its blank line
+  /// (servers that close right after it) is still read.
   virtual Result<Response> finish() = 0;
 };
+
+/// The streaming reader of `protocol`; `observer` (may be null, must outlive
+/// the reader) sees each event's JSON.
+std::unique_ptr<StreamParser> make_stream_parser(Protocol protocol, const StreamObserver* observer = nullptr);
+
+/// Reads a whole (non-streamed) response body of `protocol` (a server that
+/// answers `stream:true` with plain JSON, or a proxy's non-streaming
+/// upstream). An error body is an "http" error carrying the server's
+/// message; a body that is not a response is a "protocol" error.
+Result<Response> response_from_json(Protocol protocol, const json::Value& body);
 
 }  // namespace weld::provider

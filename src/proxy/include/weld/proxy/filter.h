@@ -8,10 +8,11 @@
 ///
 /// Order of calls for one request:
 ///   on_request (each filter, in order)            -> Continue | Reply | Passthrough
-///   then per upstream attempt:
-///     on_response_event (each upstream SSE event)  -> Continue | Reply
-///     on_response_end (stream or JSON body ended)  -> Continue | Retry | Reply
-///     or on_error (connect/timeout/HTTP status)    -> Continue | Reply
+///   then per upstream attempt (the core reads the answer with the
+///   provider's reader of the API's protocol, streamed or whole):
+///     on_response_end (the answer was read)        -> Continue | Retry | Reply
+///     or on_error (connect/timeout/HTTP status, an
+///       error event or a malformed or cut stream)  -> Continue | Reply
 ///
 /// \code
 ///   FilterChain chain = FilterChain::create({"agent_route", "schema_injection", ...});
@@ -85,15 +86,15 @@ struct Exchange {
   Usage usage;                         ///< summed over attempts
   Verdict verdict;                     ///< last check
   bool pass_back = false;              ///< two-phase: hand client-tool calls back
-  json::Value pass_back_body;          ///< upstream's answer (whole) for pass-back
   std::string last_errors;             ///< last validation messages
   Reply reply;
 
   // Set by the core during an attempt.
   int attempts = 0;                    ///< upstream attempts started
   int upstream_status = 0;             ///< HTTP status of the last attempt
-  json::Value upstream_json;           ///< a whole (non-SSE) upstream body, if any
-  bool upstream_sse = false;           ///< the last attempt answered with SSE
+  /// The last attempt's answer, read by the provider's reader (streamed or
+  /// whole); tool_call_extraction takes it.
+  provider::Response upstream_response;
 
   // Counters for metrics (filters add to them).
   int validation_failures = 0;
@@ -112,15 +113,12 @@ class Filter {
   virtual ~Filter() = default;
   /// Before the first upstream attempt.
   virtual FilterAction on_request(Exchange& ex) { return FilterAction::Continue; }
-  /// One upstream SSE event (the JSON payload of a `data:` line).
-  virtual FilterAction on_response_event(Exchange& ex, const json::Value& event) {
-    return FilterAction::Continue;
-  }
-  /// The upstream answer is complete (SSE ended, or a whole JSON body in
-  /// `ex.upstream_json`).
+  /// The upstream answer is complete and read (`ex.upstream_response`).
   virtual FilterAction on_response_end(Exchange& ex) { return FilterAction::Continue; }
   /// The attempt failed: `error.code` is "connect", "timeout", "truncated",
-  /// "upstream_status" (with `ex.upstream_status`), "cancelled", "protocol".
+  /// "upstream_status" (with `ex.upstream_status`), "cancelled", "protocol"
+  /// (a malformed or cut answer), "http" (an error the upstream sent in its
+  /// answer).
   virtual FilterAction on_error(Exchange& ex, const Error& error) { return FilterAction::Continue; }
 };
 
@@ -156,7 +154,6 @@ class FilterChain {
   explicit FilterChain(const std::vector<const FilterFactory*>& factories);
 
   FilterAction on_request(Exchange& ex);
-  FilterAction on_response_event(Exchange& ex, const json::Value& event);
   FilterAction on_response_end(Exchange& ex);
   FilterAction on_error(Exchange& ex, const Error& error);
 

@@ -15,6 +15,8 @@
 #include <vector>
 
 #include "weld/json/value.h"
+#include "weld/provider/model.h"
+#include "weld/provider/stream_parser.h"
 #include "weld/proxy/passthrough.h"
 #include "weld/repair/repair.h"
 #include "weld/schema/schema.h"
@@ -120,29 +122,12 @@ json::Value build_upstream_request(Api api, json::Value client_body, const Agent
                                    std::string_view base_model, bool upstream_stream,
                                    bool force_agent_tool);
 
-/// Token usage summed over upstream attempts.
-struct Usage {
-  std::int64_t input_tokens = 0;
-  std::int64_t output_tokens = 0;
+/// Token usage summed over upstream attempts (saturating, as everywhere).
+using Usage = provider::Usage;
 
-  /// Adds another attempt's usage; each count saturates at the int64 range
-  /// (an upstream may report anything up to it) instead of overflowing.
-  void add(const Usage& other) {
-    input_tokens = saturating_add(input_tokens, other.input_tokens);
-    output_tokens = saturating_add(output_tokens, other.output_tokens);
-  }
-  /// input + output, saturated.
-  std::int64_t total() const { return saturating_add(input_tokens, output_tokens); }
-
- private:
-  static std::int64_t saturating_add(std::int64_t a, std::int64_t b) {
-    std::int64_t out;
-    if (__builtin_add_overflow(a, b, &out)) {
-      return b > 0 ? std::numeric_limits<std::int64_t>::max() : std::numeric_limits<std::int64_t>::min();
-    }
-    return out;
-  }
-};
+/// The wire protocol of a client API: the upstream's answer is read by the
+/// provider's reader of that protocol (docs/protocols.md), as in a run.
+provider::Protocol protocol_of(Api api);
 
 /// What the upstream answered, reduced to what the weld needs.
 struct Candidate {
@@ -167,46 +152,20 @@ struct Candidate {
   std::int64_t created = 0;
 };
 
-/// Reads a non-streaming upstream response body. A body that is not a
-/// response (e.g. an error object) gives a candidate with `found == false`
-/// and empty text. A tool call without an id gets a synthesized one
-/// ("toolu_weld_<n>" / "call_weld_<n>"), used in `assistant_message` too.
-Candidate read_response(Api api, const json::Value& upstream_body, std::string_view agent_tool);
-
-/// Accumulates a streamed upstream response event by event (each the JSON
-/// payload of one SSE `data:` line; "[DONE]" is not passed).
+/// Reduces the upstream's answer (a `Response` from the provider's reader
+/// of `protocol_of(api)`, streamed or whole) to a candidate: the first call
+/// of `agent_tool`, whether other tools were called, the text, usage, and
+/// the assistant message in the API's own shape (Anthropic: the content
+/// blocks in order, a tool_use `input` being the arguments parsed, or {}
+/// when they are not an object; OpenAI: content and tool_calls).
 ///
 /// \code
-///   weld::proxy::StreamReader reader(Api::OpenAI, agent.name);
-///   for (const json::Value& event : events)
-///     if (!reader.feed(event)) return fail(reader.error());
-///   if (!reader.finished()) return fail("upstream stream ended early");
-///   Candidate c = reader.candidate();
+///   auto reader = provider::make_stream_parser(protocol_of(api));
+///   ... reader->feed(bytes) ...
+///   Result<provider::Response> response = reader->finish();
+///   Candidate c = make_candidate(api, std::move(*response), agent.name);
 /// \endcode
-///
-/// Anthropic: message_start, content_block_start/delta/stop, message_delta,
-/// message_stop; `ping` and unknown event types are ignored; an `error` event
-/// fails with the upstream's message. OpenAI: chat.completion.chunk objects
-/// (choice 0 only), tool-call fragments joined by their `index`, a final
-/// usage chunk with empty `choices`; a chunk carrying `error` fails.
-class StreamReader {
- public:
-  StreamReader(Api api, std::string agent_tool);
-  /// Feeds one event. Returns false (with `error()` set) on a malformed one;
-  /// once failed, every later call returns false.
-  bool feed(const json::Value& event);
-  /// True once the upstream signalled the end (Anthropic message_stop;
-  /// OpenAI a finish_reason on choice 0). OpenAI sends its usage chunk after
-  /// the finish_reason: keep feeding until `[DONE]` to collect it.
-  bool finished() const;
-  /// The candidate so far (complete after `finished()`).
-  Candidate candidate() const;
-  const std::string& error() const;
-
- private:
-  struct State;
-  std::shared_ptr<State> state_;
-};
+Candidate make_candidate(Api api, provider::Response response, std::string_view agent_tool);
 
 /// The verdict on a candidate.
 struct Verdict {

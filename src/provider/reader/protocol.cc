@@ -1,0 +1,25 @@
+// Picks the reader of a wire protocol (docs/protocols.md): the one place
+// that maps a Protocol to its stream and whole-body readers.
+#include "weld/provider/anthropic.h"
+#include "weld/provider/openai.h"
+#include "weld/provider/stream_parser.h"
+
+namespace weld::provider {
+
+std::unique_ptr<StreamParser> make_stream_parser(Protocol protocol, const StreamObserver* observer) {
+  switch (protocol) {
+    case Protocol::AnthropicMessages: return std::make_unique<AnthropicStreamParser>(observer);
+    case Protocol::OpenAiChat: break;
+  }
+  return std::make_unique<OpenAiStreamParser>(observer);
+}
+
+Result<Response> response_from_json(Protocol protocol, const json::Value& body) {
+  switch (protocol) {
+    case Protocol::AnthropicMessages: return anthropic_response_from_json(body);
+    case Protocol::OpenAiChat: break;
+  }
+  return openai_response_from_json(body);
+}
+
+}  // namespace weld::provider
