@@ -62,6 +62,13 @@ json::Value init_message(const RunStart& start) {
                       {"json_schema", start.json_schema}};
   json::Value message = std::move(out);
   if (!start.mechanism.empty()) message.set("mechanism", start.mechanism);
+  if (!start.native_relaxed.empty()) {
+    // SPEC §4: what the strict rewrite sent to the server does not enforce.
+    json::Array relaxed;
+    for (const provider::Relaxation& r : start.native_relaxed)
+      relaxed.push_back(json::Object{{"path", r.path}, {"change", r.change}});
+    message.set("native_relaxed", std::move(relaxed));
+  }
   if (!start.mcp_servers.empty()) {
     json::Array servers;
     for (const auto& [name, status] : start.mcp_servers)

@@ -206,15 +206,28 @@ RunOutcome run(provider::Model& model, const std::vector<const Tool*>& tools, co
                      options.schema_source});
   }
   std::optional<provider::ResponseFormat> response_format;
+  repair::Options native_repair = options.repair;
+  std::vector<provider::Relaxation> relaxed;
   if (native) {
     provider::ResponseFormat format;
     format.schema = options.schema_source;
-    format.strict = provider::openai_strict_compatible(options.schema_source);
+    // OpenAI (Chat and Responses): strict, with the schema rewritten into
+    // the strict subset when it can be (SPEC §4, strict_schema.h; the proxy
+    // decides the same way). The init message lists what that relaxed, and
+    // a null only the rewrite allowed is dropped before validation.
+    format.strict = true;
     response_format = std::move(format);
+    const std::string wire = model.provider_name();
+    if (wire == "openai" || wire == "openai-responses") {
+      if (std::optional<provider::StrictSchema> strict = provider::openai_strict_schema(options.schema_source)) {
+        relaxed = std::move(strict->relaxed);
+        native_repair.drop_nulls = strict->nullable_added;
+      }
+    }
   }
 
   RunStart start{options.session_id, options.model, model.provider_name(), options.cwd, {}, schema_active,
-                 out.mechanism, options.mcp_servers};
+                 out.mechanism, options.mcp_servers, std::move(relaxed)};
   for (const auto& spec : specs) start.tools.push_back(spec.name);
   for (RunObserver* obs : observers) obs->on_start(start);
 
@@ -312,7 +325,7 @@ RunOutcome run(provider::Model& model, const std::vector<const Tool*>& tools, co
       // (§1.3) and validated here; an invalid one goes back as a user
       // message and counts against --max-structured-retries.
       ++out.attempts;
-      repair::Checked checked = repair::check_arguments(messages.back().text, *options.schema, options.repair);
+      repair::Checked checked = repair::check_arguments(messages.back().text, *options.schema, native_repair);
       if (checked.valid) {
         out.structured = std::move(checked.value);
         out.repairs = std::move(checked.repairs);

@@ -95,7 +95,7 @@ void add_flags(CLI::App& app, RunFlags& f) {
   app.add_option("prompt_text", f.positional, "The prompt, when -p is not used");
   app.add_option("--json-schema", f.json_schema,
                  "JSON Schema (inline JSON or @path) the final answer must validate against");
-  app.add_option("--provider", f.model.provider, "openai | anthropic | offline");
+  app.add_option("--provider", f.model.provider, "openai | openai-responses | anthropic | offline");
   app.add_option("-m,--model", f.model.model, "Model name");
   app.add_option("--base-url", f.model.base_url, "API base URL (OpenAI: up to /v1; Anthropic: the host)");
   app.add_option("-o,--output-format", f.output_format,

@@ -288,6 +288,7 @@ awaitable<void> Session::handle(ClientRequest& req, RequestLog& log) {
     std::optional<Api> api;
     if (log.path == "/v1/messages") api = Api::Anthropic;
     if (std::string_view(log.path).ends_with("/chat/completions")) api = Api::OpenAI;
+    if (std::string_view(log.path).ends_with("/responses")) api = Api::Responses;
     if (api) {
       std::string_view agent_header = req["X-Agent-Name"];
       if (!agent_header.empty() || may_be_suffix_tagged(req.body())) {

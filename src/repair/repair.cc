@@ -70,6 +70,7 @@ Checked check_arguments(std::string_view text, const schema::Schema& schema, con
   coerce_options.coerce = options.coerce;
   coerce_options.clamp = options.clamp;
   coerce_options.lenient_strings = options.parse;
+  coerce_options.drop_nulls = options.drop_nulls;
   json::Value candidate = out.value;
   std::vector<Repair> schema_repairs = coerce_to_schema(candidate, schema.source(), coerce_options);
   if (schema_repairs.empty()) return out;

@@ -79,7 +79,7 @@ const CASES = [
     return { args: ['-p', 'x', '--json-schema', SCHEMA_TEXT], home: dir, cwd: dir };
   }, 52, (dir) => `Settings file "${path.join(dir, '.weld/settings.json')}": mcpServers.tools.command is missing.\n`],
   ['unknown provider', () => ({ args: ['-p', 'x', '--provider', 'acme'] }), 52,
-    '--provider: unknown provider "acme" (expected openai, anthropic or offline)\n'],
+    '--provider: unknown provider "acme" (expected openai, openai-responses, anthropic or offline)\n'],
   ['bad WELD_MECHANISM', () => ({ args: ['-p', 'x', '--json-schema', SCHEMA_TEXT], env: { WELD_MECHANISM: 'both' } }), 52,
     'WELD_MECHANISM must be one of tool, native, auto (got "both").\n'],
   ['bad WELD_IDLE_TIMEOUT', () => ({ args: ['-p', 'x'], env: { WELD_IDLE_TIMEOUT: 'soon' } }), 52,

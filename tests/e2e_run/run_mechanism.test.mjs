@@ -121,7 +121,7 @@ for (const api of APIS) {
     } finally { await server.close(); }
   });
 
-  test(`${api}: native: tool turns still run; strict only for schemas OpenAI's strict mode accepts`, async () => {
+  test(`${api}: native: tool turns still run; OpenAI gets the schema rewritten into its strict subset`, async () => {
     const loose = '{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}';
     const server = await startServer([{ tool_calls: [{ name: 'list_directory', arguments: {} }] }, { text: '{"n": 3}' }]);
     try {
@@ -131,7 +131,12 @@ for (const api of APIS) {
       assert.equal(r.stdout, '{"n":3}\n');
       const requests = await server.requests();
       assert.equal(requests.length, 2);
-      if (api === 'openai') assert.equal(formatOf(requests[0], api).strict, false);
+      if (api === 'openai') {
+        assert.equal(formatOf(requests[0], api).strict, true);
+        assert.deepEqual(formatOf(requests[0], api).schema, { ...JSON.parse(loose), additionalProperties: false });
+      } else {
+        assert.deepEqual(formatOf(requests[0], api).schema, JSON.parse(loose));
+      }
       const results = toolResults(requests[1], api);
       assert.equal(results.length, 1);
       assert.notEqual(results[0].is_error, true);
@@ -267,4 +272,42 @@ test('offline: --mechanism native does not apply (noted on stderr), the run succ
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stderr, /the offline model answers through the structured_output tool; --mechanism native does not apply/);
   assert.deepEqual(Object.keys(JSON.parse(r.stdout)).sort(), ['risk_level', 'summary']);
+});
+
+// SPEC §4 "beyond the sources": OpenAI strict for a schema outside the
+// subset. The optional property goes as required-but-nullable, maxLength
+// into the description; the init message lists both; the model's null for
+// the optional property is dropped before validation against the full
+// schema, which still enforces maxLength.
+test('openai: native: the strict rewrite is listed in init, and a null it allowed is dropped', async () => {
+  const schema = {
+    type: 'object',
+    properties: { summary: { type: 'string', maxLength: 12 }, note: { type: 'string' } },
+    required: ['summary'],
+  };
+  const server = await startServer([{ text: '{"summary":"much too long a summary","note":null}' },
+    { text: '{"summary":"short","note":null}' }]);
+  try {
+    const r = await runWeld([...providerArgs('openai', server.port), '-p', 'x', '--json-schema', JSON.stringify(schema),
+      '--mechanism', 'native', '--output-format', 'stream-json'], { env });
+    assert.equal(r.code, 0, r.stderr);
+    const lines = parseLines(r.stdout);
+    assert.deepEqual(lines[0].native_relaxed, [
+      { path: '/properties/summary', change: 'maxLength moved into description' },
+      { path: '/properties/note', change: 'optional property made required and nullable' },
+    ]);
+    const envelope = lines.at(-1);
+    assert.deepEqual(envelope.structured_result, { summary: 'short' });
+    assert.deepEqual(envelope.repairs, [{ kind: 'drop_null', path: '/note', detail: 'null -> absent' }]);
+    const [first, second] = await server.requests();
+    const format = formatOf(first, 'openai');
+    assert.equal(format.strict, true);
+    assert.deepEqual(format.schema, {
+      type: 'object',
+      properties: { summary: { type: 'string', description: 'maxLength: 12' }, note: { type: ['string', 'null'] } },
+      required: ['summary', 'note'],
+      additionalProperties: false,
+    });
+    assert.match(lastUserText(second), /answer\/summary must NOT have more than 12 characters/);
+  } finally { await server.close(); }
 });

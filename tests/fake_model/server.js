@@ -193,6 +193,73 @@ function openaiError(status, error) {
     code: status === 401 ? 'invalid_api_key' : null } };
 }
 
+// ---- OpenAI Responses ------------------------------------------------------
+
+// The output items of a scripted response: a message with the text, then one
+// function_call item per tool call.
+function responsesOutput(r) {
+  const output = [];
+  if (r.text !== undefined && r.text !== null) {
+    output.push({ type: 'message', id: nextId('msg_fake'), status: 'completed', role: 'assistant',
+      content: [{ type: 'output_text', text: r.text, annotations: [] }] });
+  }
+  for (const call of r.tool_calls || []) {
+    output.push({ type: 'function_call', id: nextId('fc_fake'), call_id: call.id || nextId('call_fake'),
+      name: call.name, arguments: argumentsText(call), status: 'completed' });
+  }
+  return output;
+}
+
+function responsesObject(r, body, status, output) {
+  const usage = usageOf(r);
+  return {
+    id: r.id || nextId('resp_fake'), object: 'response', created_at: 1700000000, status,
+    model: r.model || body.model || 'fake-model', output, error: null, incomplete_details: null,
+    usage: status === 'in_progress' ? null : {
+      input_tokens: usage.input, input_tokens_details: { cached_tokens: 0 },
+      output_tokens: usage.output, output_tokens_details: { reasoning_tokens: 0 },
+      total_tokens: usage.input + usage.output },
+  };
+}
+
+// The streamed events, as the API sends them: response.created,
+// output_item.added, deltas, output_item.done per item, response.completed
+// (whose output repeats the items).
+function responsesEvents(r, body) {
+  const frag = r.fragment_size || 7;
+  const output = responsesOutput(r);
+  const head = responsesObject(r, body, 'in_progress', []);
+  const events = [];
+  const ev = (type, data) => events.push({ type, data: Object.assign({ type }, data, { sequence_number: events.length }) });
+  ev('response.created', { response: head });
+  ev('response.in_progress', { response: head });
+  output.forEach((item, index) => {
+    if (item.type === 'message') {
+      const text = item.content[0].text;
+      ev('response.output_item.added', { output_index: index, item: Object.assign({}, item, { status: 'in_progress', content: [] }) });
+      ev('response.content_part.added', { item_id: item.id, output_index: index, content_index: 0,
+        part: { type: 'output_text', text: '', annotations: [] } });
+      for (const piece of fragments(text, frag)) {
+        ev('response.output_text.delta', { item_id: item.id, output_index: index, content_index: 0, delta: piece });
+      }
+      ev('response.output_text.done', { item_id: item.id, output_index: index, content_index: 0, text });
+      ev('response.content_part.done', { item_id: item.id, output_index: index, content_index: 0, part: item.content[0] });
+    } else {
+      ev('response.output_item.added', { output_index: index, item: Object.assign({}, item, { status: 'in_progress', arguments: '' }) });
+      for (const piece of fragments(item.arguments, frag)) {
+        ev('response.function_call_arguments.delta', { item_id: item.id, output_index: index, delta: piece });
+      }
+      ev('response.function_call_arguments.done', { item_id: item.id, output_index: index, arguments: item.arguments });
+    }
+    ev('response.output_item.done', { output_index: index, item });
+  });
+  if (r.stream_error) ev('error', r.stream_error);
+  const done = responsesObject(r, body, 'completed', output);
+  done.id = head.id;
+  ev('response.completed', { response: done });
+  return events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e.data)}\n\n`);
+}
+
 // ---- constrained decoding (response_format / output_config.format) --------
 
 // The JSON Schema a request asks the answer text to follow, or null:
@@ -203,6 +270,10 @@ function formatSchema(api, body) {
   if (api === 'openai') {
     const rf = body.response_format;
     return rf && rf.type === 'json_schema' && rf.json_schema ? (rf.json_schema.schema ?? {}) : null;
+  }
+  if (api === 'responses') {
+    const f = body.text && body.text.format;
+    return f && f.type === 'json_schema' ? (f.schema ?? {}) : null;
   }
   const f = (body.output_config && body.output_config.format) || body.output_format;
   return f && f.type === 'json_schema' ? (f.schema ?? {}) : null;
@@ -316,7 +387,8 @@ function respond(req, res, api, body, raw) {
   if (schema !== null && script.response_format === 'reject') {
     // A server that does not know the field and says so (without consuming the script).
     const message = api === 'anthropic' ? 'output_config: Extra inputs are not permitted'
-      : "Unrecognized request argument supplied: response_format";
+      : api === 'responses' ? 'Unsupported parameter: text.format'
+        : "Unrecognized request argument supplied: response_format";
     sendJson(res, 400, api === 'anthropic' ? anthropicError(400, { type: 'invalid_request_error', message })
       : openaiError(400, { message, type: 'invalid_request_error', param: 'response_format', code: null }));
     return;
@@ -341,9 +413,13 @@ function respond(req, res, api, body, raw) {
     }
     if (r.hang) return;  // never answer: a stalled server before any byte
     if (body && body.stream === true) {
-      writeStream(res, api === 'anthropic' ? anthropicEvents(r, body) : openaiChunks(r, body), r);
+      const frames = api === 'anthropic' ? anthropicEvents(r, body)
+        : api === 'responses' ? responsesEvents(r, body) : openaiChunks(r, body);
+      writeStream(res, frames, r);
     } else {
-      sendJson(res, 200, api === 'anthropic' ? anthropicMessage(r, body) : openaiCompletion(r, body), r.headers);
+      const whole = api === 'anthropic' ? anthropicMessage(r, body)
+        : api === 'responses' ? responsesObject(r, body, 'completed', responsesOutput(r)) : openaiCompletion(r, body);
+      sendJson(res, 200, whole, r.headers);
     }
   };
   if (r.delay_ms) setTimeout(go, r.delay_ms); else go();
@@ -373,6 +449,7 @@ const server = http.createServer((req, res) => {
     }
     if (req.method === 'POST' && (url === '/v1/messages' || url === '/messages')) return respond(req, res, 'anthropic', body || {}, raw);
     if (req.method === 'POST' && /\/chat\/completions$/.test(url)) return respond(req, res, 'openai', body || {}, raw);
+    if (req.method === 'POST' && /\/responses$/.test(url)) return respond(req, res, 'responses', body || {}, raw);
     sendJson(res, 404, { error: { message: `fake model server: no route ${req.method} ${url}`, type: 'not_found' } });
   });
 });

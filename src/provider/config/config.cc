@@ -91,17 +91,19 @@ Result<ProviderConfig> resolve_provider_config(const ProviderFlags& flags, const
     config.provider_defaulted = true;
   } else {
     return Error{"config",
-                 "no model provider configured: pass --provider openai|anthropic|offline or set "
+                 "no model provider configured: pass --provider openai|openai-responses|anthropic|offline or set "
                  "WELD_PROVIDER (or OPENAI_API_KEY / ANTHROPIC_API_KEY)",
                  "--provider"};
   }
-  if (config.provider != "openai" && config.provider != "anthropic" && config.provider != "offline")
+  if (config.provider != "openai" && config.provider != "openai-responses" && config.provider != "anthropic" &&
+      config.provider != "offline")
     return Error{"config",
                  provider_where + ": unknown provider \"" + config.provider +
-                     "\" (expected openai, anthropic or offline)",
+                     "\" (expected openai, openai-responses, anthropic or offline)",
                  provider_where};
 
-  const bool openai = config.provider == "openai";
+  // The Responses API is OpenAI's: same variables, URL and key.
+  const bool openai = config.provider == "openai" || config.provider == "openai-responses";
   const bool anthropic = config.provider == "anthropic";
 
   // Model, base URL, key: flag, WELD_*, the provider's own variables.

@@ -78,10 +78,10 @@ TEST(ResolveProviderConfig, Errors) {
   Error e = resolve_error({}, {});
   EXPECT_EQ(e.code, "config");
   EXPECT_EQ(e.message,
-            "no model provider configured: pass --provider openai|anthropic|offline or set WELD_PROVIDER "
+            "no model provider configured: pass --provider openai|openai-responses|anthropic|offline or set WELD_PROVIDER "
             "(or OPENAI_API_KEY / ANTHROPIC_API_KEY)");
   e = resolve_error({}, {{"WELD_PROVIDER", "gemini"}});
-  EXPECT_EQ(e.message, "WELD_PROVIDER: unknown provider \"gemini\" (expected openai, anthropic or offline)");
+  EXPECT_EQ(e.message, "WELD_PROVIDER: unknown provider \"gemini\" (expected openai, openai-responses, anthropic or offline)");
   EXPECT_EQ(e.where, "WELD_PROVIDER");
   e = resolve_error({}, {{"WELD_PROVIDER", "openai"}, {"WELD_BASE_URL", "localhost:8000"}});
   EXPECT_EQ(e.message, "WELD_BASE_URL must be an http:// or https:// URL, got \"localhost:8000\"");
@@ -198,7 +198,7 @@ TEST(MakeModel, ProvidersAndTheOfflineHook) {
   config.provider = "bogus";
   model = make_model(config);
   ASSERT_FALSE(model);
-  EXPECT_EQ(model.error().message, "unknown provider \"bogus\" (expected openai, anthropic or offline)");
+  EXPECT_EQ(model.error().message, "unknown provider \"bogus\" (expected openai, openai-responses, anthropic or offline)");
 }
 
 }  // namespace

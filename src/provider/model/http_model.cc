@@ -1,4 +1,4 @@
-// The Model behind both wire protocols: build the request, send it with
+// The Model behind the three wire protocols: build the request, send it with
 // retries, feed the body to the protocol's stream parser, and return the
 // complete Response. Every error message is scrubbed of the API key
 // (SPEC §2.6, issue 3: "the API key never appears in any output").
@@ -10,6 +10,7 @@
 #include "weld/provider/anthropic.h"
 #include "weld/provider/config.h"
 #include "weld/provider/openai.h"
+#include "weld/provider/responses.h"
 
 namespace weld::provider {
 namespace {
@@ -58,7 +59,12 @@ class HttpModel : public Model {
   }
 
   std::string provider_name() const override {
-    return protocol_ == Protocol::OpenAiChat ? "openai" : "anthropic";
+    switch (protocol_) {
+      case Protocol::OpenAiChat: return "openai";
+      case Protocol::OpenAiResponses: return "openai-responses";
+      case Protocol::AnthropicMessages: break;
+    }
+    return "anthropic";
   }
 
   Result<Response> complete(const Request& request, const StreamObserver& observer,
@@ -107,7 +113,11 @@ class HttpModel : public Model {
     http.headers = {{"Content-Type", "application/json"},
                     {"Accept", "text/event-stream"},
                     {"User-Agent", "weld/0.1.0"}};
-    if (protocol_ == Protocol::OpenAiChat) {
+    if (protocol_ == Protocol::OpenAiResponses) {
+      http.url = responses_url(config_.base_url);
+      if (!config_.api_key.empty()) http.headers.emplace_back("Authorization", "Bearer " + config_.api_key);
+      http.body = json::serialize(responses_request_body(effective));
+    } else if (protocol_ == Protocol::OpenAiChat) {
       http.url = openai_chat_url(config_.base_url);
       if (!config_.api_key.empty()) http.headers.emplace_back("Authorization", "Bearer " + config_.api_key);
       http.body = json::serialize(openai_request_body(effective, openai_dialect_for(config_.base_url)));
@@ -137,9 +147,10 @@ Result<std::unique_ptr<Model>> make_model(const ProviderConfig& config, const Mo
   Protocol protocol;
   if (config.provider == "openai") protocol = Protocol::OpenAiChat;
   else if (config.provider == "anthropic") protocol = Protocol::AnthropicMessages;
+  else if (config.provider == "openai-responses") protocol = Protocol::OpenAiResponses;
   else
     return Error{"config",
-                 "unknown provider \"" + config.provider + "\" (expected openai, anthropic or offline)",
+                 "unknown provider \"" + config.provider + "\" (expected openai, openai-responses, anthropic or offline)",
                  "--provider"};
   std::unique_ptr<Transport> transport =
       hooks.transport ? hooks.transport() : make_curl_transport(config.network);

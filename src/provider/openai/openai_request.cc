@@ -6,6 +6,7 @@
 
 #include "weld/json/parse.h"
 #include "weld/provider/openai.h"
+#include "weld/provider/strict_schema.h"
 
 namespace weld::provider {
 namespace {
@@ -25,44 +26,6 @@ json::Value tool_parameters(const json::Value& schema) {
 }
 
 }  // namespace
-
-bool openai_strict_compatible(const json::Value& schema) {
-  if (!schema.is_object()) return false;
-  const json::Value* properties = schema.find("properties");
-  const json::Value* type = schema.find("type");
-  const bool object_like = properties != nullptr || (type && type->is_string() && type->as_string() == "object");
-  if (object_like) {
-    const json::Value* additional = schema.find("additionalProperties");
-    if (!additional || !additional->is_bool() || additional->as_bool()) return false;
-    const json::Value* required = schema.find("required");
-    if (properties) {
-      if (!properties->is_object()) return false;
-      for (const json::Member& member : properties->as_object()) {
-        bool listed = false;
-        if (required && required->is_array()) {
-          for (const json::Value& name : required->as_array())
-            listed = listed || (name.is_string() && name.as_string() == member.key);
-        }
-        if (!listed || !openai_strict_compatible(member.value)) return false;
-      }
-    }
-  }
-  // Sub-schemas that hold schemas: every one must qualify too.
-  for (const char* key : {"items", "anyOf", "allOf", "oneOf", "$defs", "definitions"}) {
-    const json::Value* sub = schema.find(key);
-    if (!sub) continue;
-    if (sub->is_array()) {
-      for (const json::Value& item : sub->as_array())
-        if (!openai_strict_compatible(item)) return false;
-    } else if (sub->is_object() && (std::string_view(key) == "$defs" || std::string_view(key) == "definitions")) {
-      for (const json::Member& member : sub->as_object())
-        if (!openai_strict_compatible(member.value)) return false;
-    } else if (!openai_strict_compatible(*sub)) {
-      return false;
-    }
-  }
-  return true;
-}
 
 std::string openai_chat_url(std::string_view base_url) {
   std::string base(base_url);
@@ -132,11 +95,12 @@ json::Value openai_request_body(const Request& request, const OpenAiDialect& dia
   }
   if (request.response_format) {
     const ResponseFormat& format = *request.response_format;
+    SentFormat sent = openai_sent_format(format.schema, format.strict);
     body.set("response_format",
              json::Object{{"type", "json_schema"},
                           {"json_schema", json::Object{{"name", format.name},
-                                                       {"schema", tool_parameters(format.schema)},
-                                                       {"strict", format.strict}}}});
+                                                       {"schema", std::move(sent.schema)},
+                                                       {"strict", sent.strict}}}});
   }
   body.set(dialect.max_completion_tokens ? "max_completion_tokens" : "max_tokens", request.max_tokens);
   body.set("stream", true);

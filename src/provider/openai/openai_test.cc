@@ -328,18 +328,24 @@ TEST(OpenAiRequest, ResponseFormatCarriesTheSchemaAndStrictness) {
   EXPECT_EQ(openai_request_body(request).find("response_format"), nullptr);
 }
 
-TEST(OpenAiRequest, StrictOnlyForSchemasInTheStrictSubset) {
-  EXPECT_TRUE(openai_strict_compatible(parse(
-      R"({"type":"object","properties":{"a":{"type":"array","items":{"type":"object","properties":{"b":{"type":"integer"}},)"
-      R"("required":["b"],"additionalProperties":false}}},"required":["a"],"additionalProperties":false})")));
-  EXPECT_FALSE(openai_strict_compatible(parse(R"({"type":"object","properties":{"a":{"type":"string"}},"required":["a"]})")));
-  EXPECT_FALSE(openai_strict_compatible(
-      parse(R"({"type":"object","properties":{"a":{},"b":{}},"required":["a"],"additionalProperties":false})")));
-  EXPECT_FALSE(openai_strict_compatible(parse(
-      R"({"type":"object","properties":{"a":{"type":"object","properties":{}}},"required":["a"],"additionalProperties":false})")));
-  EXPECT_FALSE(openai_strict_compatible(parse(
-      R"({"type":"object","properties":{},"additionalProperties":false,"$defs":{"X":{"type":"object"}}})")));
-  EXPECT_FALSE(openai_strict_compatible(json::Value(true)));
+// OpenAI strict, decided once (issue 14): strict whenever the schema can be
+// rewritten into the subset (the run used to send strict only for schemas
+// already in it, the proxy never).
+TEST(OpenAiRequest, StrictSendsTheRewrittenSchemaOrTheSchemaAsIs) {
+  Request request;
+  request.model = "m";
+  request.messages.push_back(Message{Role::User, "x", {}, {}});
+  ResponseFormat format;
+  format.schema = parse(R"({"type":"object","properties":{"a":{"type":"string","maxLength":5}},"required":["a"]})");
+  format.strict = true;
+  request.response_format = format;
+  EXPECT_EQ(json::serialize(*openai_request_body(request).find("response_format")),
+            R"({"type":"json_schema","json_schema":{"name":"structured_output","schema":{"type":"object","properties":)"
+            R"({"a":{"type":"string","description":"maxLength: 5"}},"required":["a"],"additionalProperties":false},"strict":true}})");
+  request.response_format->schema = parse(R"({"type":"object","additionalProperties":{"type":"integer"}})");
+  EXPECT_EQ(json::serialize(*openai_request_body(request).find("response_format")),
+            R"({"type":"json_schema","json_schema":{"name":"structured_output","schema":)"
+            R"({"type":"object","additionalProperties":{"type":"integer"}},"strict":false}})");
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 // protocol (one reader per wire protocol, docs/protocols.md); this only
 // picks the call out and gives the message back in the API's own shape.
 
+#include "responses_api.h"
 #include "weld/proxy/weld.h"
 #include "wire.h"
 
@@ -56,12 +57,21 @@ json::Value openai_message(const provider::Response& response) {
 }  // namespace
 
 provider::Protocol protocol_of(Api api) {
-  return api == Api::Anthropic ? provider::Protocol::AnthropicMessages : provider::Protocol::OpenAiChat;
+  switch (api) {
+    case Api::Anthropic: return provider::Protocol::AnthropicMessages;
+    case Api::Responses: return provider::Protocol::OpenAiResponses;
+    case Api::OpenAI: break;
+  }
+  return provider::Protocol::OpenAiChat;
 }
 
 Candidate make_candidate(Api api, provider::Response response, std::string_view agent_tool) {
   Candidate c;
-  c.assistant_message = api == Api::Anthropic ? anthropic_message(response) : openai_message(response);
+  switch (api) {
+    case Api::Anthropic: c.assistant_message = anthropic_message(response); break;
+    case Api::Responses: c.assistant_message = responses_api::output_items(response); break;
+    case Api::OpenAI: c.assistant_message = openai_message(response); break;
+  }
   for (provider::ToolCall& call : response.message.tool_calls) {
     if (call.name != agent_tool) {
       c.has_other_tool_calls = true;

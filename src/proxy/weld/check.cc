@@ -3,7 +3,9 @@
 // only part that needs the schema engine and the repair module.
 
 #include "weld/json/serialize.h"
+#include "weld/provider/strict_schema.h"
 #include "weld/proxy/weld.h"
+#include "wire.h"
 
 namespace weld::proxy {
 
@@ -34,6 +36,12 @@ Verdict check_candidate(const Candidate& candidate, const Agent& agent, bool all
   // Clamping is the registry's explicit request (source: confidence into
   // [0,1]), so it follows the agent, not the repair switch.
   options.clamp = agent.clamp;
+  // A null only the native strict rewrite allowed (an optional property made
+  // nullable, as in a run: provider/strict_schema.h) goes back to absent.
+  if (native) {
+    std::optional<provider::StrictSchema> strict = provider::openai_strict_schema(wire::tool_schema(agent.input_schema));
+    options.drop_nulls = strict && strict->nullable_added;
+  }
   repair::Checked checked =
       repair::check_arguments(native ? candidate.text : candidate.arguments, *agent.schema, options);
   verdict.valid = checked.valid;

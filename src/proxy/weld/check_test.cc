@@ -179,6 +179,34 @@ TEST(CheckCandidate, NativeChecksTheText) {
   EXPECT_EQ("the answer was empty: answer with only a JSON value that matches the schema", v.errors);
 }
 
+// SPEC §4: the native strict rewrite made the optional `reason` nullable; a
+// null the user's schema refuses is dropped again (repair "drop_null"),
+// whatever the repair switch, since weld asked for it.
+TEST(CheckCandidate, NativeDropsANullOnlyTheStrictRewriteAllowed) {
+  Agent a = make_agent("pick", R"({"type":"object","properties":{"action":{"type":"string"},"reason":{"type":"string"}},)"
+                               R"("required":["action"]})");
+  a.mechanism = Mechanism::Native;
+  Candidate c;
+  c.text = R"({"action":"search","reason":null})";
+  for (bool allow_repair : {true, false}) {
+    Verdict v = check_candidate(c, a, allow_repair);
+    EXPECT_TRUE(v.valid) << v.errors;
+    EXPECT_EQ(R"({"action":"search"})", v.text);
+    ASSERT_EQ(1u, v.repairs.size());
+    EXPECT_EQ("drop_null", v.repairs[0].kind);
+    EXPECT_EQ("/reason", v.repairs[0].path);
+  }
+  // A null for a required property is the model's own error.
+  c.text = R"({"action":null})";
+  EXPECT_FALSE(check_candidate(c, a).valid);
+  // The tool mechanism sends no rewrite: nothing to undo.
+  a.mechanism = Mechanism::Tool;
+  Candidate call;
+  call.found = true;
+  call.arguments = R"({"action":"search","reason":null})";
+  EXPECT_FALSE(check_candidate(call, a).valid);
+}
+
 TEST(CheckCandidate, StreamedAndWholeAnswersGiveTheSameVerdict) {
   Candidate streamed = testing::read_stream(Api::OpenAI,
       "data: " R"({"choices":[{"delta":{"tool_calls":[{"index":0,"id":"c","function":{"name":"router","arguments":"{\"action\":"}}]}}]})" "\n\n"

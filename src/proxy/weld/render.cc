@@ -2,6 +2,7 @@
 // assistant text in the client's API shape, or an error in that API's error
 // shape. Shapes are exactly what the official SDKs parse.
 
+#include "responses_api.h"
 #include "weld/json/serialize.h"
 #include "weld/proxy/weld.h"
 #include "wire.h"
@@ -10,6 +11,7 @@ namespace weld::proxy {
 
 std::string render_response(Api api, const Candidate& last, std::string_view text, const Usage& usage,
                             std::string_view client_model) {
+  if (api == Api::Responses) return responses_api::render_response(last, text, usage, client_model);
   std::string out;
   out.reserve(text.size() + client_model.size() + last.id.size() + 256);
   if (api == Api::Anthropic) {
@@ -66,6 +68,7 @@ json::Value render_error(Api api, std::string_view type, std::string_view messag
 
 std::string render_stream_error(Api api, std::string_view type, std::string_view message,
                                 const json::Value* candidate) {
+  if (api == Api::Responses) return responses_api::render_stream_error(render_error(api, type, message, candidate));
   std::string out = api == Api::Anthropic ? "event: error\ndata: " : "data: ";
   json::serialize_to(out, render_error(api, type, message, candidate));
   out += "\n\n";

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "responses_api.h"
 #include "weld/json/serialize.h"
 #include "weld/proxy/weld.h"
 #include "wire.h"
@@ -69,6 +70,7 @@ json::Value choice(json::Value delta, json::Value finish_reason) {
 }  // namespace
 
 std::string render_stream_start(Api api, const StreamHead& head) {
+  if (api == Api::Responses) return responses_api::render_stream_start(head);
   std::string out;
   const std::string id = head_id(api, head);
   if (api == Api::Anthropic) {
@@ -90,6 +92,7 @@ std::string render_stream_start(Api api, const StreamHead& head) {
 }
 
 std::string render_stream_rest(Api api, const StreamHead& head, std::string_view text, const Usage& usage) {
+  if (api == Api::Responses) return responses_api::render_stream_rest(head, text, usage);
   std::string out;
   out.reserve(text.size() * 2 + 512);
   const std::string id = head_id(api, head);
@@ -133,7 +136,9 @@ std::string render_stream(Api api, const Candidate& last, std::string_view text,
   StreamHead head;
   head.id = last.id;
   if (head.id.empty()) {
-    head.id = api == Api::Anthropic ? wire::make_id("msg_weld_", text) : wire::make_id("chatcmpl-weld", text);
+    head.id = api == Api::Anthropic   ? wire::make_id("msg_weld_", text)
+              : api == Api::Responses ? wire::make_id("resp_weld_", text)
+                                      : wire::make_id("chatcmpl-weld", text);
   }
   head.model = std::string(client_model);
   head.created = last.created;

@@ -2,6 +2,7 @@
 // §3.4). The client body is copied member by member in its own order; only
 // the members the weld owns are replaced, added or dropped.
 
+#include "weld/provider/strict_schema.h"
 #include "weld/proxy/weld.h"
 #include "wire.h"
 
@@ -18,6 +19,14 @@ void drop_conflicts(Api api, json::Value& body) {
     if (json::Value* config = body.find("output_config"); config != nullptr && config->is_object()) {
       config->erase("format");
       if (config->size() == 0) body.erase("output_config");
+    }
+    return;
+  }
+  if (api == Api::Responses) {
+    // Structured outputs on the text (`text.format`), other text options kept.
+    if (json::Value* text = body.find("text"); text != nullptr && text->is_object()) {
+      text->erase("format");
+      if (text->size() == 0) body.erase("text");
     }
     return;
   }
@@ -50,8 +59,8 @@ void set_template_kwargs(Api api, json::Value& body, const Agent& agent, bool fo
 
 // The tool's name in either API's tool shape; "" when it has none.
 std::string_view tool_name(Api api, const json::Value& tool) {
-  if (api == Api::Anthropic) {
-    const std::string* name = wire::find_string(tool, "name");
+  if (api != Api::OpenAI) {  // Anthropic and Responses: a flat `name`
+    const std::string* name = tool.is_object() ? wire::find_string(tool, "name") : nullptr;
     return name != nullptr ? std::string_view(*name) : std::string_view();
   }
   const json::Value* function = wire::find_object(tool, "function");
@@ -100,8 +109,9 @@ void set_stream(Api api, json::Value& body, bool upstream_stream) {
 
 // Anthropic `output_config.format` (other output_config members kept);
 // OpenAI `response_format` json_schema (vLLM, SGLang, llama.cpp and Ollama
-// read it too). Not `strict`: OpenAI's strict mode refuses most schemas, and
-// weld validates locally whatever the server enforced.
+// read it too) and Responses `text.format`: strict, with the schema
+// rewritten into OpenAI's strict subset when it can be, as a run decides
+// (provider/strict_schema.h); weld validates locally against the full schema.
 void set_native_format(Api api, json::Value& body, const Agent& agent) {
   json::Value schema = wire::tool_schema(agent.input_schema);
   if (api == Api::Anthropic) {
@@ -114,9 +124,25 @@ void set_native_format(Api api, json::Value& body, const Agent& agent) {
     }
     return;
   }
+  if (api == Api::Responses) {
+    provider::SentFormat sent = provider::openai_sent_format(schema, /*want_strict=*/true);
+    json::Value format = json::Object{{"type", "json_schema"}, {"name", agent.name}};
+    if (!agent.description.empty()) format.set("description", agent.description);
+    format.set("schema", std::move(sent.schema));
+    format.set("strict", sent.strict);
+    json::Value* text = body.find("text");
+    if (text == nullptr || !text->is_object()) {
+      body.set("text", json::Object{{"format", std::move(format)}});
+    } else {
+      text->set("format", std::move(format));
+    }
+    return;
+  }
+  provider::SentFormat sent = provider::openai_sent_format(schema, /*want_strict=*/true);
   json::Value json_schema = json::Object{{"name", agent.name}};
   if (!agent.description.empty()) json_schema.set("description", agent.description);
-  json_schema.set("schema", std::move(schema));
+  json_schema.set("schema", std::move(sent.schema));
+  json_schema.set("strict", sent.strict);
   body.set("response_format", json::Object{{"type", "json_schema"}, {"json_schema", std::move(json_schema)}});
 }
 

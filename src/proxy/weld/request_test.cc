@@ -204,7 +204,8 @@ TEST(BuildUpstreamRequest, OpenAINative) {
   json::Value up = build_upstream_request(Api::OpenAI, client, a, "q", false, false);
   EXPECT_EQ(
       R"({"model":"q","messages":[],"response_format":{"type":"json_schema","json_schema":{"name":"router","description":"Pick an action",)"
-      R"("schema":{"type":"object","properties":{"action":{"type":"string","enum":["search","refund"]}},"required":["action"]}}},)"
+      R"("schema":{"type":"object","properties":{"action":{"type":"string","enum":["search","refund"]}},"required":["action"],)"
+      R"("additionalProperties":false},"strict":true}},)"
       R"("chat_template_kwargs":{"enable_thinking":false},"stream":false})",
       s(up));
 }

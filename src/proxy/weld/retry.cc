@@ -2,6 +2,7 @@
 // with a tool result marked as an error that carries the validation
 // messages, so the next attempt can correct itself.
 
+#include "responses_api.h"
 #include "weld/json/serialize.h"
 #include "weld/json/utf8.h"
 #include "weld/proxy/weld.h"
@@ -106,10 +107,13 @@ void append_openai(json::Value& body, const Candidate& candidate, std::string_vi
 
 void append_retry_turn(Api api, json::Value& upstream_body, const Candidate& candidate,
                        std::string_view errors) {
-  if (api == Api::Anthropic) {
-    append_anthropic(upstream_body, candidate, errors);
-  } else {
-    append_openai(upstream_body, candidate, errors);
+  switch (api) {
+    case Api::Anthropic: append_anthropic(upstream_body, candidate, errors); break;
+    case Api::Responses:
+      responses_api::append_retry_turn(upstream_body, candidate, errors, kNotRun,
+                                       "Error: " + with_raw_note(errors, candidate));
+      break;
+    case Api::OpenAI: append_openai(upstream_body, candidate, errors); break;
   }
 }
 

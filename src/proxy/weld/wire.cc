@@ -41,6 +41,13 @@ json::Value build_agent_tool(Api api, const Agent& agent) {
     tool.set("input_schema", tool_schema(agent.input_schema));
     return tool;
   }
+  if (api == Api::Responses) {
+    json::Value flat = json::Object{{"type", "function"}};
+    for (json::Member& member : tool.as_object()) flat.set(member.key, std::move(member.value));
+    flat.set("parameters", tool_schema(agent.input_schema));
+    flat.set("strict", false);
+    return flat;
+  }
   tool.set("parameters", tool_schema(agent.input_schema));
   return json::Object{{"type", "function"}, {"function", std::move(tool)}};
 }
@@ -48,12 +55,15 @@ json::Value build_agent_tool(Api api, const Agent& agent) {
 }  // namespace
 
 json::Value agent_tool(Api api, const Agent& agent) {
-  const json::Value& cached = api == Api::Anthropic ? agent.anthropic_tool : agent.openai_tool;
+  const json::Value& cached = api == Api::Anthropic   ? agent.anthropic_tool
+                              : api == Api::Responses ? agent.responses_tool
+                                                      : agent.openai_tool;
   return cached.is_null() ? build_agent_tool(api, agent) : cached;
 }
 
 json::Value forced_tool_choice(Api api, std::string_view name) {
   if (api == Api::Anthropic) return json::Object{{"type", "tool"}, {"name", name}};
+  if (api == Api::Responses) return json::Object{{"type", "function"}, {"name", name}};
   return json::Object{{"type", "function"}, {"function", json::Object{{"name", name}}}};
 }
 
@@ -85,6 +95,7 @@ namespace weld::proxy {
 void prepare_agent(Agent& agent) {
   agent.anthropic_tool = wire::build_agent_tool(Api::Anthropic, agent);
   agent.openai_tool = wire::build_agent_tool(Api::OpenAI, agent);
+  agent.responses_tool = wire::build_agent_tool(Api::Responses, agent);
 }
 
 }  // namespace weld::proxy

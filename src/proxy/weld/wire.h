@@ -24,7 +24,9 @@ const json::Value* find_object(const json::Value& object, std::string_view key);
 json::Value tool_schema(const json::Value& input_schema);
 
 /// The agent's tool: Anthropic {name, description, input_schema}; OpenAI
-/// {type:"function", function:{name, description, parameters}}.
+/// {type:"function", function:{name, description, parameters}}; Responses
+/// {type:"function", name, description, parameters, strict:false} (the API
+/// defaults a function to strict, which refuses most schemas).
 json::Value agent_tool(Api api, const Agent& agent);
 
 /// The tool_choice that forces `name`.

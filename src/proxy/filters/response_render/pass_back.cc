@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "weld/json/serialize.h"
+#include "weld/responses_api.h"  // src/proxy/weld/responses_api.h
 
 namespace weld::proxy::filters {
 namespace {
@@ -44,6 +45,7 @@ json::Value openai_message(const Candidate& candidate) {
 }  // namespace
 
 json::Value render_pass_back(Api api, const Candidate& candidate, const Usage& usage, std::string_view client_model) {
+  if (api == Api::Responses) return responses_api::render_pass_back(candidate, usage, client_model);
   if (api == Api::Anthropic) {
     return json::Object{{"id", candidate.id.empty() ? std::string("msg_weld") : candidate.id},
                         {"type", "message"},
@@ -71,6 +73,7 @@ json::Value render_pass_back(Api api, const Candidate& candidate, const Usage& u
 
 std::string render_pass_back_stream(Api api, const Candidate& candidate, const Usage& usage,
                                     std::string_view client_model, bool include_usage) {
+  if (api == Api::Responses) return responses_api::render_pass_back_stream(candidate, usage, client_model);
   std::string out;
   if (api == Api::Anthropic) {
     std::string id = candidate.id.empty() ? std::string("msg_weld") : candidate.id;

@@ -30,6 +30,7 @@
 #include "weld/agent/tool.h"
 #include "weld/json/value.h"
 #include "weld/provider/model.h"
+#include "weld/provider/strict_schema.h"
 #include "weld/repair/repair.h"
 #include "weld/schema/schema.h"
 
@@ -141,6 +142,9 @@ struct RunStart {
   std::string mechanism;
   /// MCP servers and their state ("connected" / "failed"), in settings order.
   std::vector<std::pair<std::string, std::string>> mcp_servers;
+  /// `native` on an OpenAI wire: what the strict rewrite of the schema
+  /// relaxed (the server no longer enforces it; weld still validates it).
+  std::vector<provider::Relaxation> native_relaxed;
 };
 
 /// Receives the run's events as they happen. Default: ignore.

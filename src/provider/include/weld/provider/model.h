@@ -94,7 +94,8 @@ struct ResponseFormat {
   std::string name = "structured_output";
   /// The JSON Schema the answer text must follow.
   json::Value schema;
-  /// OpenAI `json_schema.strict`.
+  /// Ask OpenAI (Chat and Responses) for strict mode: the schema is then sent
+  /// rewritten into the strict subset, when it can be (strict_schema.h).
   bool strict = false;
 };
 

@@ -36,13 +36,6 @@ OpenAiDialect openai_dialect_for(std::string_view base_url);
 /// \endcode
 json::Value openai_request_body(const Request& request, const OpenAiDialect& dialect = {});
 
-/// True when `schema` fits OpenAI's strict structured-output subset as far
-/// as weld can tell cheaply: every object schema lists all its properties in
-/// `required` and sets `additionalProperties: false`. Only then is
-/// `json_schema.strict` sent true (OpenAI rejects a strict request whose
-/// schema falls outside the subset; other servers ignore the flag).
-bool openai_strict_compatible(const json::Value& schema);
-
 /// `{base}/chat/completions` (a trailing slash on the base is ignored).
 std::string openai_chat_url(std::string_view base_url);
 

@@ -25,6 +25,7 @@ namespace weld::provider {
 enum class Protocol {
   OpenAiChat,         ///< POST /v1/chat/completions (OpenAI, vLLM, llama.cpp, Ollama, SGLang)
   AnthropicMessages,  ///< POST /v1/messages
+  OpenAiResponses,    ///< POST /v1/responses
 };
 
 /// Error code a parser (or any `BodyConsumer`) uses to ask for a retry: a

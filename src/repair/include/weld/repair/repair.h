@@ -26,7 +26,8 @@ struct Repair {
   /// "code_fence", "extracted_json", "trailing_comma", "single_quotes",
   /// "unquoted_keys", "python_literals", "control_characters" (a raw
   /// newline/tab inside a string). Schema repairs (one entry per place):
-  /// "coerce_boolean", "coerce_number", "coerce_json_string", "clamp".
+  /// "coerce_boolean", "coerce_number", "coerce_json_string", "clamp",
+  /// "drop_null" (see Options::drop_nulls).
   /// An empty argument text is `{}` by rule (SPEC §1.3), not a repair: it is
   /// never reported and applies under `--no-repair` too.
   std::string kind;
@@ -44,6 +45,11 @@ struct Options {
   bool coerce = true;
   /// Clamp numbers into minimum/maximum (proxy `clamp`, run `--clamp`).
   bool clamp = false;
+  /// Drop a `null` member whose property the schema neither requires nor
+  /// lets be null. Set by the `native` mechanism when its strict rewrite
+  /// made optional properties nullable (weld/provider/strict_schema.h): such
+  /// a null is weld's doing, so it is undone whatever the other switches.
+  bool drop_nulls = false;
 };
 
 /// Result of checking a tool call's argument text against a schema.

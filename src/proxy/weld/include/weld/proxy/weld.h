@@ -24,7 +24,11 @@
 namespace weld::proxy {
 
 /// Which client API a request speaks.
-enum class Api { Anthropic /* POST /v1/messages */, OpenAI /* POST /v1/chat/completions */ };
+enum class Api {
+  Anthropic,  ///< POST /v1/messages
+  OpenAI,     ///< POST /v1/chat/completions
+  Responses,  ///< POST /v1/responses (OpenAI Responses API, SPEC §4)
+};
 
 /// How the agent's shape is imposed.
 enum class Mode { Forced, TwoPhase };
@@ -58,12 +62,14 @@ struct Agent {
   /// it. Null in an Agent nobody prepared: the tool is then built per request.
   json::Value anthropic_tool;
   json::Value openai_tool;
+  json::Value responses_tool;
   /// Registry `"passthrough_when"`: the client's side requests that are
   /// relayed untouched (see passthrough.h).
   PassthroughRule passthrough;
 };
 
-/// Builds the agent's cached tools (`anthropic_tool`, `openai_tool`) from its
+/// Builds the agent's cached tools (`anthropic_tool`, `openai_tool`,
+/// `responses_tool`) from its
 /// name, description and input_schema; call again after changing those.
 void prepare_agent(Agent& agent);
 
@@ -143,7 +149,8 @@ struct Candidate {
   std::string text;
   Usage usage;
   /// The upstream's assistant message in the request's API shape, for the
-  /// retry turn and two-phase pass-back.
+  /// retry turn and two-phase pass-back (Responses: the array of output
+  /// items, as a request's `input` takes them back).
   json::Value assistant_message;
   /// The upstream's response id and model, echoed to the client.
   std::string id;

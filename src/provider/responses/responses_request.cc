@@ -1,0 +1,87 @@
+// Request building for the OpenAI Responses API (SPEC §4): the
+// conversation as `input` items, function tools in the API's flat shape, a
+// forced tool_choice for the structured_output contract, `text.format`
+// json_schema for the native mechanism, streaming, nothing stored.
+#include <string>
+
+#include "weld/json/parse.h"
+#include "weld/provider/responses.h"
+#include "weld/provider/strict_schema.h"
+
+namespace weld::provider {
+namespace {
+
+// As for Chat Completions: arguments that are not JSON go back as "{}" (the
+// function_call_output that follows tells the model what was wrong).
+std::string arguments_to_send(const std::string& arguments) {
+  if (arguments.empty() || !json::parse(arguments)) return "{}";
+  return arguments;
+}
+
+json::Value schema_to_send(const json::Value& schema) {
+  if (schema.is_bool()) return json::Object{};
+  return schema;
+}
+
+}  // namespace
+
+std::string responses_url(std::string_view base_url) {
+  std::string base(base_url);
+  while (!base.empty() && base.back() == '/') base.pop_back();
+  return base + "/responses";
+}
+
+json::Value responses_request_body(const Request& request) {
+  json::Array input;
+  for (const Message& message : request.messages) {
+    if (message.role == Role::Assistant) {
+      if (!message.text.empty())
+        input.push_back(json::Object{{"role", "assistant"}, {"content", message.text}});
+      for (const ToolCall& call : message.tool_calls) {
+        input.push_back(json::Object{{"type", "function_call"},
+                                     {"call_id", call.id},
+                                     {"name", call.name},
+                                     {"arguments", arguments_to_send(call.arguments)}});
+      }
+      continue;
+    }
+    // Tool results first (each answers a function_call above), then text.
+    for (const ToolResult& result : message.tool_results) {
+      input.push_back(json::Object{
+          {"type", "function_call_output"}, {"call_id", result.tool_call_id}, {"output", result.content}});
+    }
+    if (!message.text.empty() || message.tool_results.empty())
+      input.push_back(json::Object{{"role", "user"}, {"content", message.text}});
+  }
+
+  json::Value body = json::Object{{"model", request.model}};
+  if (!request.system.empty()) body.set("instructions", request.system);
+  body.set("input", std::move(input));
+  if (!request.tools.empty()) {
+    json::Array tools;
+    for (const ToolSpec& tool : request.tools) {
+      tools.push_back(json::Object{{"type", "function"},
+                                   {"name", tool.name},
+                                   {"description", tool.description},
+                                   {"parameters", schema_to_send(tool.parameters)},
+                                   {"strict", false}});
+    }
+    body.set("tools", std::move(tools));
+    if (request.forced_tool)
+      body.set("tool_choice", json::Object{{"type", "function"}, {"name", *request.forced_tool}});
+  }
+  if (request.response_format) {
+    const ResponseFormat& format = *request.response_format;
+    SentFormat sent = openai_sent_format(format.schema, format.strict);
+    body.set("text", json::Object{{"format", json::Object{{"type", "json_schema"},
+                                                          {"name", format.name},
+                                                          {"schema", std::move(sent.schema)},
+                                                          {"strict", sent.strict}}}});
+  }
+  body.set("max_output_tokens", request.max_tokens);
+  body.set("stream", true);
+  body.set("store", false);
+  return body;
+}
+
+}  // namespace weld::provider
