@@ -2,9 +2,12 @@
 # benchmark runs against, and the cleanup of what a benchmark started.
 #   start_nginx_pair DIR UP_PORT PROXY_PORT WORKERS [LOCATION_DIRECTIVES] [PIN]
 # writes and starts DIR/upstream.conf (1 worker, `return 200` with
-# bench/proxy/canned.json on 127.0.0.1:UP_PORT) and DIR/proxy.conf (WORKERS
-# workers, a plain reverse proxy with upstream keep-alive on
-# 127.0.0.1:PROXY_PORT, plus LOCATION_DIRECTIVES in its location, e.g.
+# bench/proxy/canned.json on 127.0.0.1:UP_PORT, and with
+# bench/proxy/canned_anthropic.json for POST /v1/messages) and DIR/proxy.conf
+# (WORKERS workers, a reverse proxy configured as an LLM proxy must be —
+# upstream keep-alive, `proxy_buffering off` and `proxy_request_buffering
+# off` so streams are not held back — on 127.0.0.1:PROXY_PORT, plus
+# LOCATION_DIRECTIVES in its location, e.g.
 # `client_body_buffer_size 1m;`; with PIN=1 its workers are pinned one per
 # CPU, `worker_cpu_affinity auto`); sets NGINX_PROXY_PID (the proxy's master). Logs go to
 # DIR/logs. Every process started is added to `pids`, killed on exit.
@@ -22,8 +25,10 @@ nginx_conf_head() {
 
 # write_nginx_proxy_conf NAME DIR UP_PORT PROXY_PORT WORKERS LOCATION_DIRECTIVES PIN
 # writes DIR/NAME.conf: WORKERS workers (pinned one per CPU when PIN=1), a
-# plain reverse proxy to 127.0.0.1:UP_PORT with upstream keep-alive on
-# 127.0.0.1:PROXY_PORT, LOCATION_DIRECTIVES in its location.
+# reverse proxy to 127.0.0.1:UP_PORT with upstream keep-alive and no
+# buffering either way (as an LLM proxy must be: a buffered stream reaches
+# the client only at its end) on 127.0.0.1:PROXY_PORT, LOCATION_DIRECTIVES in
+# its location.
 write_nginx_proxy_conf() {
   local name=$1 dir=$2 up=$3 proxy=$4 workers=$5 location=$6 pin=$7
   { nginx_conf_head "$name" "$workers" "$dir"; if [ "$pin" = 1 ]; then echo 'worker_cpu_affinity auto;'; fi; cat <<CONF
@@ -39,6 +44,8 @@ http {
       proxy_pass http://fixed;
       proxy_http_version 1.1;
       proxy_set_header Connection "";
+      proxy_buffering off;
+      proxy_request_buffering off;
       $location
     }
   }
@@ -48,11 +55,12 @@ CONF
 }
 
 start_nginx_pair() {
-  local dir=$1 up=$2 proxy=$3 workers=$4 location=${5:-} pin=${6:-0} canned here
+  local dir=$1 up=$2 proxy=$3 workers=$4 location=${5:-} pin=${6:-0} canned canned_anthropic here
   here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
   mkdir -p "$dir/logs"
   # nginx strings: escape backslashes (the canned body has \" inside arguments).
   canned=$(sed 's/\\/\\\\/g' "$here/canned.json")
+  canned_anthropic=$(sed 's/\\/\\\\/g' "$here/canned_anthropic.json")
   { nginx_conf_head upstream 1 "$dir"; cat <<CONF
 http {
   access_log off;
@@ -61,6 +69,7 @@ http {
   server {
     listen 127.0.0.1:$up backlog=65535;
     location / { default_type application/json; return 200 '$canned'; }
+    location = /v1/messages { default_type application/json; return 200 '$canned_anthropic'; }
   }
 }
 CONF

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # weld proxy benchmark (issue 4), on loopback against a fixed-response upstream
 # (nginx `return 200` with a canned chat-completion tool-call body):
-#   wrk at 50 and 500 connections — direct to the upstream, through nginx as a
-#   plain reverse proxy, through weld proxy untagged, through weld proxy tagged
-#   (non-streaming client, valid tool call) — and 5,000 concurrent open
-#   streaming requests held through weld (its resident memory).
+#   wrk at 50 and 500 connections — direct to the upstream, through nginx as an
+#   LLM proxy (upstream keep-alive, no buffering), through weld proxy untagged,
+#   through weld proxy tagged (non-streaming client, valid tool call); the
+#   untagged Anthropic Messages shape at 500 (POST /v1/messages, a short user
+#   message, the upstream answering a canned tool_use message) through nginx
+#   and weld; and 5,000 concurrent open streaming requests held through weld
+#   (its resident memory).
 # Usage: bench/proxy/run.sh [path/to/weld]   (a Release build)
 #   Then the same four at 50 connections paced (each connection pauses
 #   PACE_MS between requests: the CPU is not saturated, so the latency a proxy
@@ -26,7 +29,9 @@ PACE_MS=${PACE_MS:-10}
 PIN=${PIN:-0}
 pin_flag=(); [ "$PIN" = 1 ] && pin_flag=(--pin-threads)
 work=$(mktemp -d /tmp/weld-bench-proxy.XXXXXX)
-out=${OUT:-$here/results}
+# Raw outputs stay out of the repository (docs/bench-proxy.md has the summary).
+out=${OUT:-$work/results}
+echo "raw results in $out"
 mkdir -p "$out" "$work/logs"
 ulimit -n "$(ulimit -Hn)"  # 5,000 streams need ~10,000 descriptors in weld
 # shellcheck source=nginx_pair.sh
@@ -48,8 +53,8 @@ tagged=$(curl -sf -X POST -H 'content-type: application/json' -d '{"model":"benc
   http://127.0.0.1:$WP$url)
 echo "$tagged" | grep -q '"content":"{\\"action\\":\\"refund\\"}"' || { echo "tagged answer wrong: $tagged"; exit 1; }
 
-run_wrk() {  # name port model connections [script]
-  local name=$1 port=$2 model=$3 conns=$4 script=${5:-post.lua}
+run_wrk() {  # name port model connections [script [path]]
+  local name=$1 port=$2 model=$3 conns=$4 script=${5:-post.lua} url=${6:-$url}
   {
     BENCH_MODEL=$model PACE_MS=$PACE_MS wrk -t2 -c"$conns" -d"${DURATION}s" --latency -s "$here/$script" \
       "http://127.0.0.1:$port$url" > "$out/wrk-$name-c$conns-r$rep.txt"
@@ -73,6 +78,8 @@ for rep in $(seq 1 "$REPEAT"); do
     run_wrk weld-tagged $WP bench__schema=router "$conns"
   done
   run_wrk weld-untagged-log $WL bench 500
+  run_wrk anthropic-nginx $NGX bench 500 post_anthropic.lua /v1/messages
+  run_wrk anthropic-weld $WP bench 500 post_anthropic.lua /v1/messages
   for name in direct:$UP nginx:$NGX weld-untagged:$WP weld-tagged:$WP; do
     model=bench; [ "${name%%:*}" = weld-tagged ] && model=bench__schema=router
     run_wrk "paced-${name%%:*}" "${name##*:}" $model 50 paced.lua
@@ -92,8 +99,8 @@ awk -F'\t' '
     for (key in rl) { rps[key] = median(rl[key]); p99[key] = median(pl[key]) }
     printf "medians over %d run(s) per cell: path@conns p50 p99 req/s\n", '"$REPEAT"'
     n = split("direct@50 nginx@50 weld-untagged@50 weld-tagged@50 direct@500 nginx@500 weld-untagged@500 " \
-              "weld-tagged@500 weld-untagged-log@500 paced-direct@50 paced-nginx@50 paced-weld-untagged@50 " \
-              "paced-weld-tagged@50", order, " ")
+              "weld-tagged@500 weld-untagged-log@500 anthropic-nginx@500 anthropic-weld@500 paced-direct@50 " \
+              "paced-nginx@50 paced-weld-untagged@50 paced-weld-tagged@50", order, " ")
     for (i = 1; i <= n; i++) {
       key = order[i]
       if (key in rl) printf "  %-24s %7.3f %7.3f %8.0f\n", key, median(p5[key]), p99[key], rps[key]
@@ -101,6 +108,7 @@ awk -F'\t' '
     printf "untagged/nginx req/s at 500: %.2f   tagged/nginx at 500: %.2f   untagged+log/nginx at 500: %.2f\n",
       rps["weld-untagged@500"] / rps["nginx@500"], rps["weld-tagged@500"] / rps["nginx@500"],
       rps["weld-untagged-log@500"] / rps["nginx@500"]
+    printf "anthropic untagged weld/nginx req/s at 500: %.2f\n", rps["anthropic-weld@500"] / rps["anthropic-nginx@500"]
     printf "p99 added at 50 (saturated), ms: nginx %+.3f  weld-untagged %+.3f  weld-tagged %+.3f\n",
       p99["nginx@50"] - p99["direct@50"], p99["weld-untagged@50"] - p99["direct@50"], p99["weld-tagged@50"] - p99["direct@50"]
     printf "p99 added at 50 (paced), ms: nginx %+.3f  weld-untagged %+.3f  weld-tagged %+.3f\n",
