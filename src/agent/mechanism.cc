@@ -21,15 +21,6 @@
 #include "weld/json/serialize.h"
 
 namespace weld::agent {
-namespace {
-
-constexpr std::string_view kProbeKey = "weld_probe";
-// Not mentioned in the prompt: only a server that constrains decoding to the
-// schema can produce it.
-constexpr std::string_view kProbeValue = "enforced-7c1e9a";
-
-}  // namespace
-
 std::optional<Mechanism> parse_mechanism(std::string_view text) {
   if (text == "tool") return Mechanism::Tool;
   if (text == "native") return Mechanism::Native;
@@ -44,35 +35,6 @@ std::string_view mechanism_name(Mechanism mechanism) {
     case Mechanism::Auto: return "auto";
   }
   return "tool";
-}
-
-provider::Request native_probe_request(const std::string& model) {
-  provider::Request request;
-  request.model = model;
-  provider::Message message;
-  message.role = provider::Role::User;
-  message.text = "Reply with the single word: hello";
-  request.messages.push_back(std::move(message));
-  provider::ResponseFormat format;
-  format.name = "weld_probe";
-  format.schema = json::Object{
-      {"type", "object"},
-      {"properties", json::Object{{std::string(kProbeKey),
-                                   json::Object{{"type", "string"}, {"const", std::string(kProbeValue)}}}}},
-      {"required", json::Array{json::Value(std::string(kProbeKey))}},
-      {"additionalProperties", false}};
-  format.strict = true;
-  request.response_format = std::move(format);
-  request.max_tokens = 64;
-  return request;
-}
-
-bool native_probe_passed(const provider::Response& response) {
-  if (!response.message.tool_calls.empty()) return false;
-  Result<json::Value> parsed = json::parse(response.message.text);
-  if (!parsed || !parsed->is_object() || parsed->as_object().size() != 1) return false;
-  const json::Value* value = parsed->find(kProbeKey);
-  return value != nullptr && value->is_string() && value->as_string() == kProbeValue;
 }
 
 std::string mechanism_cache_path(const std::string& home) { return home + "/.weld/mechanisms.json"; }

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -47,7 +48,22 @@ struct Shared {
     if (config.log) config.log(line);
   }
 
+  /// `mechanism: auto` (SPEC §4): what the probe found for a model of this
+  /// upstream (true: it enforces its native format), remembered for the
+  /// process's life; nullopt when not probed yet.
+  std::optional<bool> probed_native(const std::string& model) const {
+    std::lock_guard lock(probe_mutex_);
+    auto found = probed_.find(model);
+    return found == probed_.end() ? std::nullopt : std::optional<bool>(found->second);
+  }
+  void remember_probe(const std::string& model, bool native) {
+    std::lock_guard lock(probe_mutex_);
+    probed_[model] = native;
+  }
+
  private:
+  mutable std::mutex probe_mutex_;
+  std::map<std::string, bool, std::less<>> probed_;
   mutable std::mutex registry_mutex_;
   RegistryPtr registry_;
 };

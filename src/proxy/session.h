@@ -82,6 +82,9 @@ class Session final : public Ticking {
   // Logs an exception thrown by the attempts and answers 500 in the client's shape.
   void internal_error(std::exception_ptr failure, Exchange& ex);
   awaitable<std::optional<Error>> attempt(ClientRequest& req, Exchange& ex, FilterChain& chain, FilterAction& action);
+  /// `mechanism: auto`: probes the upstream once per model (the run's probe,
+  /// provider/native_probe.h) and welds the request with what it found.
+  awaitable<void> resolve_auto(ClientRequest& req, Exchange& ex, FilterChain& chain);
 
   // Upstream: sends head+body and reads the response header, retrying once
   // on a pooled connection that turned out to be closed.

@@ -10,6 +10,7 @@
 #include "weld/json/parse.h"
 #include "weld/json/serialize.h"
 #include "weld/json/utf8.h"
+#include "weld/provider/native_probe.h"
 #include "weld/provider/stream_parser.h"
 
 namespace weld::proxy {
@@ -200,7 +201,49 @@ void Session::internal_error(std::exception_ptr failure, Exchange& ex) {
   filters::reply_error(ex, Outcome::InternalError, 500, "api_error", "internal error in the proxy");
 }
 
+awaitable<void> Session::resolve_auto(ClientRequest& req, Exchange& ex, FilterChain& chain) {
+  std::optional<bool> native = shared_.probed_native(ex.base_model);
+  if (!native) {
+    // The probe goes upstream with the client's own credentials, in the
+    // client's API shape; the welded request waits for the verdict.
+    json::Value welded = std::move(ex.upstream_body);
+    ex.upstream_body = provider::request_body(protocol_of(ex.api), provider::native_probe_request(ex.base_model));
+    FilterAction ignored = FilterAction::Continue;
+    std::optional<Error> error = co_await attempt(req, ex, chain, ignored);
+    ex.upstream_body = std::move(welded);
+    if (client_gone_) co_return;
+    if (!error) {
+      ex.usage += ex.upstream_response.usage;
+      native = provider::native_probe_passed(ex.upstream_response);
+    } else if (error->code == "upstream_status" && ex.upstream_status >= 400 && ex.upstream_status < 500 &&
+               ex.upstream_status != 401 && ex.upstream_status != 403 && ex.upstream_status != 429) {
+      native = false;  // the server refuses the field: it does not enforce it
+    }
+    // Otherwise (network, 5xx, credentials) the probe said nothing: this
+    // request uses the tool, and the next one probes again.
+    if (native) shared_.remember_probe(ex.base_model, *native);
+    shared_.log(std::string("{\"event\":\"mechanism_probe\",\"model\":") + json::quote(ex.base_model) +
+                ",\"native\":" + (native ? (*native ? "true" : "false") : "null") + "}");
+  }
+  ex.auto_agent = *ex.agent;
+  ex.auto_agent->mechanism = native.value_or(false) ? Mechanism::Native : Mechanism::Tool;
+  ex.agent = &*ex.auto_agent;
+  if (ex.agent->mechanism == Mechanism::Native) {
+    // schema_injection welded it for the tool; the rewrite is idempotent
+    // and swaps the tool for the native format.
+    ex.upstream_body = build_upstream_request(ex.api, std::move(ex.upstream_body), *ex.agent, ex.base_model,
+                                              /*upstream_stream=*/true, /*force_agent_tool=*/false);
+  }
+}
+
 awaitable<void> Session::run_attempts(ClientRequest& req, Exchange& ex, FilterChain& chain, RequestLog& log) {
+  if (ex.agent->mechanism == Mechanism::Auto && ex.agent->mode == Mode::Forced) {
+    co_await resolve_auto(req, ex, chain);
+    if (client_gone_) {
+      ex.outcome = "cancelled";
+      co_return;
+    }
+  }
   for (;;) {
     FilterAction action = FilterAction::Continue;
     if (ex.attempts >= kMaxAttempts) {

@@ -1,5 +1,6 @@
 // Picks the reader of a wire protocol (docs/protocols.md): the one place
-// that maps a Protocol to its stream and whole-body readers.
+// that maps a Protocol to its stream and whole-body readers (and its
+// request builder).
 #include "weld/provider/anthropic.h"
 #include "weld/provider/openai.h"
 #include "weld/provider/responses.h"
@@ -14,6 +15,15 @@ std::unique_ptr<StreamParser> make_stream_parser(Protocol protocol, const Stream
     case Protocol::OpenAiChat: break;
   }
   return std::make_unique<OpenAiStreamParser>(observer);
+}
+
+json::Value request_body(Protocol protocol, const Request& request) {
+  switch (protocol) {
+    case Protocol::AnthropicMessages: return anthropic_request_body(request);
+    case Protocol::OpenAiResponses: return responses_request_body(request);
+    case Protocol::OpenAiChat: break;
+  }
+  return openai_request_body(request);
 }
 
 Result<Response> response_from_json(Protocol protocol, const json::Value& body) {

@@ -21,6 +21,7 @@
 
 #include "weld/base/result.h"
 #include "weld/provider/model.h"
+#include "weld/provider/native_probe.h"
 
 namespace weld::agent {
 
@@ -32,14 +33,10 @@ std::optional<Mechanism> parse_mechanism(std::string_view text);
 /// "tool", "native", "auto".
 std::string_view mechanism_name(Mechanism mechanism);
 
-/// The probe: a one-message request whose response_format requires an
-/// object with a constant string the prompt never mentions. Free text
-/// (what a server that ignores the format answers) cannot satisfy it.
-provider::Request native_probe_request(const std::string& model);
-
-/// True when the probe's answer text is exactly the constrained object
-/// (whitespace aside): the server enforced the schema.
-bool native_probe_passed(const provider::Response& response);
+/// The probe and its verdict, one implementation with the proxy's
+/// (weld/provider/native_probe.h).
+using provider::native_probe_passed;
+using provider::native_probe_request;
 
 /// `<home>/.weld/mechanisms.json`.
 std::string mechanism_cache_path(const std::string& home);

@@ -54,6 +54,10 @@ class StreamParser {
 /// the reader) sees each event's JSON.
 std::unique_ptr<StreamParser> make_stream_parser(Protocol protocol, const StreamObserver* observer = nullptr);
 
+/// The streaming request body for `request` in `protocol`'s shape (OpenAI
+/// Chat with the default dialect), e.g. for a proxy's own upstream request.
+json::Value request_body(Protocol protocol, const Request& request);
+
 /// Reads a whole (non-streamed) response body of `protocol` (a server that
 /// answers `stream:true` with plain JSON, or a proxy's non-streaming
 /// upstream). An error body is an "http" error carrying the server's

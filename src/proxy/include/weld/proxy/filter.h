@@ -23,6 +23,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -75,7 +76,10 @@ struct Exchange {
   bool client_usage_chunk = false;     ///< the client set stream_options.include_usage
   std::string client_model;            ///< `model` as the client sent it
   std::string base_model;              ///< without the suffix
-  const Agent* agent = nullptr;        ///< resolved agent (owned by registry)
+  const Agent* agent = nullptr;        ///< resolved agent (owned by registry, or `auto_agent`)
+  /// `mechanism: auto`: the agent with the mechanism the probe chose (the
+  /// core sets `agent` to it).
+  std::optional<Agent> auto_agent;
   /// The next attempt's request body. agent_route parses the client's
   /// body into it; schema_injection welds the agent onto it in place (the
   /// client's conversation is held once, not copied); retries append to it.

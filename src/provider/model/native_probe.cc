@@ -1,0 +1,45 @@
+// The `auto` mechanism's probe (SPEC §4), shared by the run and the proxy.
+#include "weld/provider/native_probe.h"
+
+#include "weld/json/parse.h"
+
+namespace weld::provider {
+namespace {
+
+constexpr std::string_view kProbeKey = "weld_probe";
+// Not mentioned in the prompt: only a server that constrains decoding to the
+// schema can produce it.
+constexpr std::string_view kProbeValue = "enforced-7c1e9a";
+
+}  // namespace
+
+Request native_probe_request(const std::string& model) {
+  Request request;
+  request.model = model;
+  Message message;
+  message.role = Role::User;
+  message.text = "Reply with the single word: hello";
+  request.messages.push_back(std::move(message));
+  ResponseFormat format;
+  format.name = "weld_probe";
+  format.schema = json::Object{
+      {"type", "object"},
+      {"properties", json::Object{{std::string(kProbeKey),
+                                   json::Object{{"type", "string"}, {"const", std::string(kProbeValue)}}}}},
+      {"required", json::Array{json::Value(std::string(kProbeKey))}},
+      {"additionalProperties", false}};
+  format.strict = true;
+  request.response_format = std::move(format);
+  request.max_tokens = 64;
+  return request;
+}
+
+bool native_probe_passed(const Response& response) {
+  if (!response.message.tool_calls.empty()) return false;
+  Result<json::Value> parsed = json::parse(response.message.text);
+  if (!parsed || !parsed->is_object() || parsed->as_object().size() != 1) return false;
+  const json::Value* value = parsed->find(kProbeKey);
+  return value != nullptr && value->is_string() && value->as_string() == kProbeValue;
+}
+
+}  // namespace weld::provider
