@@ -4,28 +4,14 @@
 #include <cctype>
 #include <string>
 
+#include "../reader/fields.h"
 #include "weld/json/parse.h"
 #include "weld/provider/openai.h"
 #include "weld/provider/strict_schema.h"
 
 namespace weld::provider {
-namespace {
-
-// Arguments go back as a JSON string; servers such as vLLM json-parse it
-// when rendering the chat template, so text that is not JSON becomes "{}"
-// (the tool result that follows tells the model what was wrong).
-std::string arguments_to_send(const std::string& arguments) {
-  if (arguments.empty()) return "{}";
-  if (!json::parse(arguments)) return "{}";
-  return arguments;
-}
-
-json::Value tool_parameters(const json::Value& schema) {
-  if (schema.is_bool()) return json::Object{};
-  return schema;
-}
-
-}  // namespace
+using fields::arguments_to_send;
+using fields::schema_to_send;
 
 std::string openai_chat_url(std::string_view base_url) {
   std::string base(base_url);
@@ -85,7 +71,7 @@ json::Value openai_request_body(const Request& request, const OpenAiDialect& dia
           {"type", "function"},
           {"function", json::Object{{"name", tool.name},
                                     {"description", tool.description},
-                                    {"parameters", tool_parameters(tool.parameters)}}}});
+                                    {"parameters", schema_to_send(tool.parameters)}}}});
     }
     body.set("tools", std::move(tools));
     if (request.forced_tool) {

@@ -1,5 +1,6 @@
 #include "fields.h"
 
+#include "weld/json/parse.h"
 #include "weld/json/serialize.h"
 #include "weld/json/utf8.h"
 
@@ -30,6 +31,16 @@ std::optional<std::int64_t> integer_member(const json::Value* object, std::strin
 std::string preview(std::string_view text) {
   if (text.size() <= 120) return std::string(text);
   return std::string(json::utf8_prefix(text, 120)) + "…";
+}
+
+std::string arguments_to_send(const std::string& arguments) {
+  if (arguments.empty() || !json::parse(arguments)) return "{}";
+  return arguments;
+}
+
+json::Value schema_to_send(const json::Value& schema) {
+  if (schema.is_bool()) return json::Object{};
+  return schema;
 }
 
 std::string arguments_text(const json::Value* arguments) {

@@ -25,6 +25,15 @@ std::optional<std::int64_t> integer_member(const json::Value* object, std::strin
 /// At most 120 bytes of `text` (cut on a character boundary), for messages.
 std::string preview(std::string_view text);
 
+/// Argument text of a past call as a request sends it back: servers such as
+/// vLLM json-parse it when rendering the chat template, so text that is not
+/// JSON (or none) becomes "{}" (the tool result that follows says what was
+/// wrong).
+std::string arguments_to_send(const std::string& arguments);
+
+/// A schema as a request sends it: a boolean schema becomes {}.
+json::Value schema_to_send(const json::Value& schema);
+
 /// Argument text of a tool call given as a JSON string (the API) or as a
 /// value (Ollama-style servers): the string itself, or the value serialized
 /// in its key order; "" for null or absent.

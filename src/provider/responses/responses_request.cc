@@ -4,26 +4,14 @@
 // json_schema for the native mechanism, streaming, nothing stored.
 #include <string>
 
+#include "../reader/fields.h"
 #include "weld/json/parse.h"
 #include "weld/provider/responses.h"
 #include "weld/provider/strict_schema.h"
 
 namespace weld::provider {
-namespace {
-
-// As for Chat Completions: arguments that are not JSON go back as "{}" (the
-// function_call_output that follows tells the model what was wrong).
-std::string arguments_to_send(const std::string& arguments) {
-  if (arguments.empty() || !json::parse(arguments)) return "{}";
-  return arguments;
-}
-
-json::Value schema_to_send(const json::Value& schema) {
-  if (schema.is_bool()) return json::Object{};
-  return schema;
-}
-
-}  // namespace
+using fields::arguments_to_send;
+using fields::schema_to_send;
 
 std::string responses_url(std::string_view base_url) {
   std::string base(base_url);

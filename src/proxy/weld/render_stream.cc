@@ -12,25 +12,6 @@
 namespace weld::proxy {
 namespace {
 
-// Text is sent in deltas of at most this many bytes, cut between code points.
-constexpr std::size_t kDeltaBytes = 512;
-
-std::vector<std::string_view> split_text(std::string_view text) {
-  std::vector<std::string_view> pieces;
-  while (!text.empty()) {
-    std::size_t n = std::min(kDeltaBytes, text.size());
-    if (n < text.size()) {
-      std::size_t cut = n;
-      // Back off over UTF-8 continuation bytes (10xxxxxx).
-      while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
-      if (cut > 0) n = cut;
-    }
-    pieces.push_back(text.substr(0, n));
-    text.remove_prefix(n);
-  }
-  return pieces;
-}
-
 void anthropic_event(std::string& out, std::string_view name, const json::Value& data) {
   out += "event: ";
   out += name;
@@ -101,7 +82,7 @@ std::string render_stream_rest(Api api, const StreamHead& head, std::string_view
                     json::Object{{"type", "content_block_start"},
                                  {"index", 0},
                                  {"content_block", json::Object{{"type", "text"}, {"text", ""}}}});
-    for (std::string_view piece : split_text(text)) {
+    for (std::string_view piece : wire::split_text(text)) {
       anthropic_event(out, "content_block_delta",
                       json::Object{{"type", "content_block_delta"},
                                    {"index", 0},
@@ -116,7 +97,7 @@ std::string render_stream_rest(Api api, const StreamHead& head, std::string_view
     anthropic_event(out, "message_stop", json::Object{{"type", "message_stop"}});
     return out;
   }
-  for (std::string_view piece : split_text(text)) {
+  for (std::string_view piece : wire::split_text(text)) {
     openai_chunk(out, chunk(head, id, choice(json::Object{{"content", piece}}, nullptr)));
   }
   openai_chunk(out, chunk(head, id, choice(json::Object{}, "stop")));

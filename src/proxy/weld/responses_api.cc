@@ -10,24 +10,6 @@
 namespace weld::proxy::responses_api {
 namespace {
 
-constexpr std::size_t kDeltaBytes = 512;
-
-// Pieces of at most kDeltaBytes, cut between code points.
-std::vector<std::string_view> split_text(std::string_view text) {
-  std::vector<std::string_view> pieces;
-  while (!text.empty()) {
-    std::size_t n = std::min(kDeltaBytes, text.size());
-    if (n < text.size()) {
-      std::size_t cut = n;
-      while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
-      if (cut > 0) n = cut;
-    }
-    pieces.push_back(text.substr(0, n));
-    text.remove_prefix(n);
-  }
-  return pieces;
-}
-
 json::Value usage_object(const Usage& usage) {
   return json::Object{{"input_tokens", usage.input_tokens},
                       {"input_tokens_details", json::Object{{"cached_tokens", usage.cache_read_input_tokens}}},
@@ -172,7 +154,7 @@ std::string render_stream_rest(const StreamHead& head, std::string_view text, co
         json::Object{{"output_index", 0}, {"item", message_item(item_id, "in_progress", json::Array{})}});
   event(out, sequence, "response.content_part.added",
         json::Object{{"item_id", item_id}, {"output_index", 0}, {"content_index", 0}, {"part", text_part("")}});
-  for (std::string_view piece : split_text(text)) {
+  for (std::string_view piece : wire::split_text(text)) {
     event(out, sequence, "response.output_text.delta",
           json::Object{{"item_id", item_id}, {"output_index", 0}, {"content_index", 0}, {"delta", piece},
                        {"logprobs", json::Array{}}});

@@ -1,5 +1,6 @@
 #include "wire.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "weld/json/parse.h"
@@ -71,6 +72,23 @@ std::optional<json::Value> parse_object(std::string_view text) {
   auto parsed = json::parse(text);
   if (!parsed || !parsed->is_object()) return std::nullopt;
   return std::move(*parsed);
+}
+
+std::vector<std::string_view> split_text(std::string_view text) {
+  constexpr std::size_t kDeltaBytes = 512;
+  std::vector<std::string_view> pieces;
+  while (!text.empty()) {
+    std::size_t n = std::min(kDeltaBytes, text.size());
+    if (n < text.size()) {
+      std::size_t cut = n;
+      // Back off over UTF-8 continuation bytes (10xxxxxx).
+      while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+      if (cut > 0) n = cut;
+    }
+    pieces.push_back(text.substr(0, n));
+    text.remove_prefix(n);
+  }
+  return pieces;
 }
 
 std::string make_id(std::string_view prefix, std::string_view seed) {

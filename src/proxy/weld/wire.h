@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "weld/json/value.h"
 #include "weld/proxy/weld.h"
@@ -34,6 +35,10 @@ json::Value forced_tool_choice(Api api, std::string_view name);
 
 /// Parses `text` as a JSON object; nullopt when it is not one.
 std::optional<json::Value> parse_object(std::string_view text);
+
+/// `text` in pieces of at most 512 bytes, cut between code points: the
+/// deltas of a rendered stream.
+std::vector<std::string_view> split_text(std::string_view text);
 
 /// A deterministic id for a message made by the proxy: `prefix` + 24 hex
 /// digits of a hash of `seed`.
