@@ -1,8 +1,9 @@
-// Mechanisms (SPEC §4): the probe that tells whether an upstream really
-// enforces a response_format / output_config.format, and the small cache
-// that remembers the answer so that only the first `--mechanism auto` run
-// against a server pays for it. Servers silently ignore constraints they do
-// not support (the seed's measured vLLM table), hence a probe, not a list.
+// Mechanisms (SPEC §4): the small cache that remembers whether an upstream
+// really enforces a response_format / output_config.format (the probe that
+// tells, shared with the proxy, is provider/native_probe.cc), so that only
+// the first `--mechanism auto` run against a server pays for it. Servers
+// silently ignore constraints they do not support (the seed's measured vLLM
+// table), hence a probe, not a list.
 
 #include "weld/agent/mechanism.h"
 
@@ -21,6 +22,7 @@
 #include "weld/json/serialize.h"
 
 namespace weld::agent {
+
 std::optional<Mechanism> parse_mechanism(std::string_view text) {
   if (text == "tool") return Mechanism::Tool;
   if (text == "native") return Mechanism::Native;
