@@ -90,7 +90,9 @@ inline void after_answer(proxy::Api api, provider::Response response) {
   round_trip(body);
   check(!body.find("messages")->as_array().empty());
   const std::string& text = v.valid ? v.text : c.text;
-  round_trip(json::parse(proxy::render_response(api, c, text, c.usage, "m__schema=router")).value_or(json::Value(0)));
+  Result<json::Value> rendered = json::parse(proxy::render_response(api, c, text, c.usage, "m__schema=router"));
+  check(rendered.ok());
+  round_trip(*rendered);
   std::string sse = proxy::render_stream(api, c, text, c.usage, "m", true);
   Result<provider::Response> back = read(proxy::protocol_of(api), sse, {});
   check(back.ok() && back->message.text == text);
