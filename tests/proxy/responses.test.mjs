@@ -111,9 +111,20 @@ test('retries exhausted → 502 structured_output_error the SDK raises, with the
 });
 
 test('streaming: an upstream that never calls the tool ends in an SSE error event the SDK raises', async () => {
-  await fake.reset({ responses: [{ text: 'no tool for you' }], repeat_last: true });
-  const stream = await openai.responses.create({ model: 'gpt-x__schema=brief', input: 'hi', stream: true });
+  // Slow enough that keep-alive comments have started the client's stream.
+  await fake.reset({ responses: [{ text: 'no tool for you', delay_ms: 300 }], repeat_last: true });
+  const response = await fetch(`${proxy.url}/v1/responses`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'gpt-x__schema=brief', input: 'hi', stream: true }),
+  });
+  assert.equal(response.status, 200);
+  const body = await response.text();
+  assert.ok(body.startsWith(': keep-alive\n\n'), body.slice(0, 80));
+  assert.match(body, /event: error\ndata: \{"type":"error","code":"structured_output_error"/);
+  await fake.reset({ responses: [{ text: 'no tool for you', delay_ms: 300 }], repeat_last: true });
   await assert.rejects(async () => {
+    const stream = await openai.responses.create({ model: 'gpt-x__schema=brief', input: 'hi', stream: true });
     for await (const event of stream) void event;
   }, /did not call the tool 'brief'/);
 });
