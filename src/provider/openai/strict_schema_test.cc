@@ -48,7 +48,7 @@ TEST(OpenAiStrictSchema, UnsupportedKeywordsMoveIntoTheDescription) {
     "required":["title","kind","url","when"],"additionalProperties":false})"));
   ASSERT_TRUE(strict);
   EXPECT_EQ(json::serialize(strict->schema),
-            R"({"type":"object","properties":{"title":{"type":"string","description":"Short title (minLength: 3; maxLength: 80)"},)"
+            R"x({"type":"object","properties":{"title":{"type":"string","description":"Short title (minLength: 3; maxLength: 80)"},)x"
             R"("kind":{"anyOf":[{"type":"string"},{"type":"integer"}]},)"
             R"("url":{"type":"string","description":"format: \"uri\""},"when":{"type":"string","format":"date-time"}},)"
             R"("required":["title","kind","url","when"],"additionalProperties":false})");
