@@ -85,10 +85,12 @@ inline void after_answer(proxy::Api api, provider::Response response) {
   proxy::Verdict v = proxy::check_candidate(c, router_agent());
   check(!v.valid || !v.text.empty());
   check(v.valid || !v.errors.empty());
-  json::Value body = json::Object{{"messages", json::Array{}}};
+  // The conversation: Responses `input` items, the others' `messages`.
+  const char* conversation = api == proxy::Api::Responses ? "input" : "messages";
+  json::Value body = json::Object{{conversation, json::Array{}}};
   proxy::append_retry_turn(api, body, c, v.errors);
   round_trip(body);
-  check(!body.find("messages")->as_array().empty());
+  check(!body.find(conversation)->as_array().empty());
   const std::string& text = v.valid ? v.text : c.text;
   Result<json::Value> rendered = json::parse(proxy::render_response(api, c, text, c.usage, "m__schema=router"));
   check(rendered.ok());
