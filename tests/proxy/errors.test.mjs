@@ -193,5 +193,8 @@ test('an upstream SSE event that is not JSON → 502 naming it', async () => {
   await fake.reset({ responses: [{ raw_body: 'data: {"id":\n\n', content_type: 'text/event-stream' }] });
   const o = await postJson(`${proxy.url}/v1/chat/completions`, openaiBody());
   assert.equal(o.status, 502);
-  assert.equal(o.json.error.message, 'the upstream sent a stream event that is not JSON');
+  // The provider's reader names the chunk, the JSON error and its place
+  // (the same message a run gives for the same stream).
+  assert.equal(o.json.error.message, 'the upstream\'s answer: malformed JSON in stream chunk 1 '
+    + '(unexpected end of input at line 1 column 7): "{\\"id\\":"');
 });
