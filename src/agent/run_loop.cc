@@ -176,7 +176,7 @@ RunOutcome run(provider::Model& model, const std::vector<const Tool*>& tools, co
         }
         // A server that rejects the field (400 and the like) does not
         // enforce it; a network failure says nothing and ends the run.
-        if (error.code != "http") return finish(Subtype::ErrorApi, 1, message);
+        if (error.code != "http") return finish(Subtype::ErrorApi, error.temporary ? 75 : 1, message);
       } else {
         out.usage += probe->usage;
         native = native_probe_passed(*probe);
@@ -303,7 +303,8 @@ RunOutcome run(provider::Model& model, const std::vector<const Tool*>& tools, co
       if (cancel.cancelled.load() || error.code == "cancelled") return cancelled_or_budget();
       out.api_error_status = error.http_status;
       if (error.code == "auth") return finish(Subtype::ErrorApi, 41, error.message);
-      return finish(Subtype::ErrorApi, 1, error.message);
+      // SPEC §2.5: 75 when the same command may well succeed later.
+      return finish(Subtype::ErrorApi, error.temporary ? 75 : 1, error.message);
     }
     out.usage += response->usage;
     out.stop_reason = response->stop_reason;

@@ -10,5 +10,6 @@ int schema_main(int argc, char** argv);   // weld schema check|validate …     
 int sample_main(int argc, char** argv);   // weld sample SCHEMA [-n N] [--seed S]  (sample_command.cc)
 int proxy_main(int argc, char** argv);    // weld proxy …                          (proxy_command.cc)
 int agents_main(int argc, char** argv);   // weld agents check|export …            (agents_command.cc)
+int batch_main(int argc, char** argv);    // weld batch --json-schema S INPUT …     (batch_command.cc)
 
 }  // namespace weld::cli

@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
     if (command == "sample") return weld::cli::sample_main(argc - 1, argv + 1);
     if (command == "proxy") return weld::cli::proxy_main(argc - 1, argv + 1);
     if (command == "agents") return weld::cli::agents_main(argc - 1, argv + 1);
+    if (command == "batch") return weld::cli::batch_main(argc - 1, argv + 1);
     if (command == "--version" || command == "version") {
       std::cout << "weld " WELD_VERSION "\n";
       return 0;

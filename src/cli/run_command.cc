@@ -53,10 +53,7 @@ struct RunFlags {
   bool continue_session = false;
   std::optional<std::string> resume;
   bool no_session_persistence = false;
-  std::optional<std::string> mechanism;
-  std::optional<std::string> connect_timeout;
-  std::optional<std::string> idle_timeout;
-  std::optional<std::string> max_retries;
+  ModelFlagText model_text;
   std::optional<std::string> price_input;
   std::optional<std::string> price_output;
   std::optional<std::string> price_cache_read;
@@ -95,9 +92,7 @@ void add_flags(CLI::App& app, RunFlags& f) {
   app.add_option("prompt_text", f.positional, "The prompt, when -p is not used");
   app.add_option("--json-schema", f.json_schema,
                  "JSON Schema (inline JSON or @path) the final answer must validate against");
-  app.add_option("--provider", f.model.provider, "openai | openai-responses | anthropic | offline");
-  app.add_option("-m,--model", f.model.model, "Model name");
-  app.add_option("--base-url", f.model.base_url, "API base URL (OpenAI: up to /v1; Anthropic: the host)");
+  add_model_flags(app, f.model, f.model_text);
   app.add_option("-o,--output-format", f.output_format,
                  "text | json | stream-json | result (only the result envelope, as claude -p --output-format json)")
       ->check(CLI::IsMember({"text", "json", "stream-json", "result"}));
@@ -117,24 +112,10 @@ void add_flags(CLI::App& app, RunFlags& f) {
   app.add_flag("--include-partial-messages", f.include_partial_messages,
                "stream-json: add stream_event lines with the provider's deltas, and partial_result lines with the "
                "structured answer so far");
-  app.add_option("--seed", f.model.seed, "Seed of the offline model");
   app.add_option("--system-prompt", f.system_prompt, "System prompt");
   app.add_flag("-c,--continue", f.continue_session, "Resume the newest session of this directory");
   app.add_option("-r,--resume", f.resume, "Resume the session with this id");
   app.add_flag("--no-session-persistence", f.no_session_persistence, "Do not record this run's transcript");
-  app.add_option("--mechanism", f.mechanism,
-                 "tool | native | auto: how the structured answer is obtained (default tool; also WELD_MECHANISM, "
-                 "settings \"mechanism\")")
-      ->type_name("MECHANISM");
-  app.add_option("--connect-timeout", f.connect_timeout,
-                 "Seconds to wait for a connection to the model server (default 10; also WELD_CONNECT_TIMEOUT)")
-      ->type_name("SECONDS");
-  app.add_option("--idle-timeout", f.idle_timeout,
-                 "Seconds of silence inside a response before it is abandoned (default 120; also WELD_IDLE_TIMEOUT)")
-      ->type_name("SECONDS");
-  app.add_option("--max-retries", f.max_retries,
-                 "Retries of a request after 429/5xx/connection errors (default 3; also WELD_MAX_RETRIES)")
-      ->type_name("N");
   app.add_option("--price-input", f.price_input,
                  "USD per million input tokens: the envelope then has total_cost_usd (with --price-output)")
       ->type_name("USD");
@@ -187,19 +168,6 @@ Result<std::optional<agent::Prices>> parse_prices(const RunFlags& f) {
   return std::optional<agent::Prices>(prices);
 }
 
-// "--connect-timeout 2.5": seconds in (0, 86400]. nullopt with `error` set
-// when the text is not such a number.
-std::optional<double> parse_seconds(const std::string& flag, const std::string& text, std::string& error) {
-  char* end = nullptr;
-  double seconds = std::strtod(text.c_str(), &end);
-  if (text.empty() || end == text.c_str() || *end != '\0' || !std::isfinite(seconds) || seconds <= 0 ||
-      seconds > 86400) {
-    error = flag + " must be a number of seconds greater than 0 and at most 86400 (got \"" + text + "\").";
-    return std::nullopt;
-  }
-  return seconds;
-}
-
 std::vector<std::string> split_all(const std::vector<std::string>& lists) {
   std::vector<std::string> out;
   for (const auto& list : lists) {
@@ -250,29 +218,7 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
     return early.usage_error("--include-partial-messages requires --output-format stream-json.");
   }
   std::optional<agent::Mechanism> mechanism_flag;
-  if (flags.mechanism) {
-    mechanism_flag = agent::parse_mechanism(*flags.mechanism);
-    if (!mechanism_flag)
-      return early.usage_error("--mechanism must be one of tool, native, auto (got \"" + *flags.mechanism + "\").");
-  }
-  {
-    std::string error;
-    if (flags.connect_timeout) {
-      flags.model.connect_timeout_seconds = parse_seconds("--connect-timeout", *flags.connect_timeout, error);
-      if (!flags.model.connect_timeout_seconds) return early.usage_error(error);
-    }
-    if (flags.idle_timeout) {
-      flags.model.idle_timeout_seconds = parse_seconds("--idle-timeout", *flags.idle_timeout, error);
-      if (!flags.model.idle_timeout_seconds) return early.usage_error(error);
-    }
-    if (flags.max_retries) {
-      const std::string& text = *flags.max_retries;
-      bool digits = !text.empty() && text.size() <= 3 && text.find_first_not_of("0123456789") == std::string::npos;
-      if (!digits || std::stoi(text) > 100)
-        return early.usage_error("--max-retries must be a whole number from 0 to 100 (got \"" + text + "\").");
-      flags.model.max_retries = std::stoi(text);
-    }
-  }
+  if (auto error = check_model_flags(flags.model_text, flags.model, mechanism_flag)) return early.usage_error(*error);
 
   Result<std::optional<agent::Prices>> prices = parse_prices(flags);
   if (!prices) return early.usage_error(prices.error().message);
@@ -353,17 +299,9 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
   for (const auto& tool : selection.tools) tools.push_back(tool.get());
 
   // The mechanism (SPEC §4): flag, WELD_MECHANISM, settings; default tool.
-  agent::Mechanism mechanism = agent::Mechanism::Tool;
-  if (mechanism_flag) {
-    mechanism = *mechanism_flag;
-  } else if (const char* env = std::getenv("WELD_MECHANISM"); env != nullptr && *env != '\0') {
-    std::optional<agent::Mechanism> parsed = agent::parse_mechanism(env);
-    if (!parsed)
-      return early.fail(52, std::string("WELD_MECHANISM must be one of tool, native, auto (got \"") + env + "\").");
-    mechanism = *parsed;
-  } else if (policy.settings.mechanism) {
-    mechanism = *agent::parse_mechanism(*policy.settings.mechanism);
-  }
+  Result<agent::Mechanism> chosen_mechanism = choose_mechanism(mechanism_flag, policy.settings);
+  if (!chosen_mechanism) return early.fail(52, chosen_mechanism.error().message);
+  agent::Mechanism mechanism = *chosen_mechanism;
 
   // Session (SPEC §2.8).
   agent::RunOptions options;
@@ -393,12 +331,7 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
   if (!choice) return early.fail(52, choice.error().message);
   for (const auto& note : choice->notes) write_stderr(note + "\n");
   if (choice->offline) {
-    write_stderr(choice->offline_by_default
-                     ? "weld: no model provider configured (no --provider, WELD_PROVIDER, API key or base URL); "
-                       "using the built-in offline model, which samples a schema-valid instance and is not a "
-                       "language model. See docs/run.md to point weld at a real model.\n"
-                     : "weld: using the built-in offline model (samples a schema-valid instance; not a language "
-                       "model).\n");
+    write_stderr(offline_notice(*choice));
     // The offline model answers through the structured_output tool only.
     if (loaded && mechanism == agent::Mechanism::Native)
       write_stderr("weld: the offline model answers through the structured_output tool; --mechanism native "

@@ -2,7 +2,10 @@
 // own variables. When nothing at all is configured, the built-in offline
 // model (SPEC §5) answers, so the README's first command works out of the box.
 
+#include <CLI/CLI.hpp>
 #include <array>
+#include <cmath>
+#include <cstdlib>
 
 #include "run_support.h"
 #include "weld/agent/subprocess.h"
@@ -43,9 +46,89 @@ Result<std::string> default_model(const provider::ProviderConfig& config) {
                "--model"};
 }
 
+// "--connect-timeout 2.5": seconds in (0, 86400]. nullopt with `error` set
+// when the text is not such a number.
+std::optional<double> parse_seconds(const std::string& flag, const std::string& text, std::string& error) {
+  char* end = nullptr;
+  double seconds = std::strtod(text.c_str(), &end);
+  if (text.empty() || end == text.c_str() || *end != '\0' || !std::isfinite(seconds) || seconds <= 0 ||
+      seconds > 86400) {
+    error = flag + " must be a number of seconds greater than 0 and at most 86400 (got \"" + text + "\").";
+    return std::nullopt;
+  }
+  return seconds;
+}
+
 }  // namespace
 
-Result<ModelChoice> choose_model(const ModelFlags& flags) {
+void add_model_flags(CLI::App& app, ModelFlags& flags, ModelFlagText& text) {
+  app.add_option("--provider", flags.provider, "openai | openai-responses | anthropic | offline");
+  app.add_option("-m,--model", flags.model, "Model name");
+  app.add_option("--base-url", flags.base_url, "API base URL (OpenAI: up to /v1; Anthropic: the host)");
+  app.add_option("--seed", flags.seed, "Seed of the offline model");
+  app.add_option("--mechanism", text.mechanism,
+                 "tool | native | auto: how the structured answer is obtained (default tool; also WELD_MECHANISM, "
+                 "settings \"mechanism\")")
+      ->type_name("MECHANISM");
+  app.add_option("--connect-timeout", text.connect_timeout,
+                 "Seconds to wait for a connection to the model server (default 10; also WELD_CONNECT_TIMEOUT)")
+      ->type_name("SECONDS");
+  app.add_option("--idle-timeout", text.idle_timeout,
+                 "Seconds of silence inside a response before it is abandoned (default 120; also WELD_IDLE_TIMEOUT)")
+      ->type_name("SECONDS");
+  app.add_option("--max-retries", text.max_retries,
+                 "Retries of a request after 429/5xx/connection errors (default 3; also WELD_MAX_RETRIES)")
+      ->type_name("N");
+}
+
+std::optional<std::string> check_model_flags(const ModelFlagText& text, ModelFlags& flags,
+                                             std::optional<agent::Mechanism>& mechanism) {
+  if (text.mechanism) {
+    mechanism = agent::parse_mechanism(*text.mechanism);
+    if (!mechanism) return "--mechanism must be one of tool, native, auto (got \"" + *text.mechanism + "\").";
+  }
+  std::string error;
+  if (text.connect_timeout) {
+    flags.connect_timeout_seconds = parse_seconds("--connect-timeout", *text.connect_timeout, error);
+    if (!flags.connect_timeout_seconds) return error;
+  }
+  if (text.idle_timeout) {
+    flags.idle_timeout_seconds = parse_seconds("--idle-timeout", *text.idle_timeout, error);
+    if (!flags.idle_timeout_seconds) return error;
+  }
+  if (text.max_retries) {
+    const std::string& value = *text.max_retries;
+    bool digits = !value.empty() && value.size() <= 3 && value.find_first_not_of("0123456789") == std::string::npos;
+    if (!digits || std::stoi(value) > 100)
+      return "--max-retries must be a whole number from 0 to 100 (got \"" + value + "\").";
+    flags.max_retries = std::stoi(value);
+  }
+  return std::nullopt;
+}
+
+Result<agent::Mechanism> choose_mechanism(const std::optional<agent::Mechanism>& flag, const agent::Settings& settings) {
+  if (flag) return *flag;
+  if (const char* env = std::getenv("WELD_MECHANISM"); env != nullptr && *env != '\0') {
+    std::optional<agent::Mechanism> parsed = agent::parse_mechanism(env);
+    if (!parsed)
+      return Error{"config", std::string("WELD_MECHANISM must be one of tool, native, auto (got \"") + env + "\").",
+                   "WELD_MECHANISM"};
+    return *parsed;
+  }
+  if (settings.mechanism) return *agent::parse_mechanism(*settings.mechanism);
+  return agent::Mechanism::Tool;
+}
+
+std::string offline_notice(const ModelChoice& choice) {
+  return choice.offline_by_default
+             ? "weld: no model provider configured (no --provider, WELD_PROVIDER, API key or base URL); "
+               "using the built-in offline model, which samples a schema-valid instance and is not a "
+               "language model. See docs/run.md to point weld at a real model.\n"
+             : "weld: using the built-in offline model (samples a schema-valid instance; not a language "
+               "model).\n";
+}
+
+Result<ModelChoice> choose_model(const ModelFlags& flags, const provider::ModelHooks& hooks) {
   provider::Environment env = provider::process_environment();
   constexpr std::array kConfiguring = {"WELD_PROVIDER",  "WELD_BASE_URL",     "WELD_API_KEY",
                                        "OPENAI_API_KEY", "OPENAI_BASE_URL",   "ANTHROPIC_API_KEY",
@@ -104,7 +187,7 @@ Result<ModelChoice> choose_model(const ModelFlags& flags) {
     }
     config->model = *model_name;
   }
-  Result<std::unique_ptr<provider::Model>> model = provider::make_model(*config);
+  Result<std::unique_ptr<provider::Model>> model = provider::make_model(*config, hooks);
   if (!model) return model.error();
   choice.model = std::move(*model);
   choice.model_name = config->model;

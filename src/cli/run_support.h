@@ -12,10 +12,17 @@
 #include <thread>
 #include <vector>
 
+#include "weld/agent/mechanism.h"
 #include "weld/agent/output.h"
+#include "weld/agent/settings.h"
 #include "weld/base/result.h"
 #include "weld/provider/http.h"
+#include "weld/provider/config.h"
 #include "weld/provider/model.h"
+
+namespace CLI {
+class App;
+}
 
 namespace weld::cli {
 
@@ -40,6 +47,29 @@ struct ModelFlags {
   std::optional<double> idle_timeout_seconds;
   std::optional<int> max_retries;
 };
+
+/// The model flags as typed, checked by `check_model_flags` (CLI11 would
+/// print its own message for a bad number; SPEC §2.5 wants ours).
+struct ModelFlagText {
+  std::optional<std::string> connect_timeout;
+  std::optional<std::string> idle_timeout;
+  std::optional<std::string> max_retries;
+  std::optional<std::string> mechanism;
+};
+
+/// Adds --provider, -m/--model, --base-url, --seed, --connect-timeout,
+/// --idle-timeout, --max-retries and --mechanism (shared by the run and
+/// `weld batch`).
+void add_model_flags(CLI::App& app, ModelFlags& flags, ModelFlagText& text);
+
+/// Checks the typed values into `flags` (and `mechanism`, when given);
+/// nullopt, or the usage error's message.
+std::optional<std::string> check_model_flags(const ModelFlagText& text, ModelFlags& flags,
+                                             std::optional<agent::Mechanism>& mechanism);
+
+/// The mechanism (SPEC §4): the flag, else WELD_MECHANISM, else settings;
+/// default tool. A bad WELD_MECHANISM is a configuration error (exit 52).
+Result<agent::Mechanism> choose_mechanism(const std::optional<agent::Mechanism>& flag, const agent::Settings& settings);
 
 /// The `--output-format` that argv asks for, found without CLI11 so that an
 /// argv CLI11 rejects still gets its error envelope in the JSON modes.
@@ -98,8 +128,12 @@ struct ModelChoice {
 };
 
 /// Picks the provider (SPEC §4; offline when nothing is configured, SPEC §5)
-/// and builds its model. Errors are configuration errors (exit 52).
-Result<ModelChoice> choose_model(const ModelFlags& flags);
+/// and builds its model (`hooks`: e.g. a transport wrapper). Errors are
+/// configuration errors (exit 52).
+Result<ModelChoice> choose_model(const ModelFlags& flags, const provider::ModelHooks& hooks = {});
+
+/// The stderr label of the offline model (SPEC §5), with its line end.
+std::string offline_notice(const ModelChoice& choice);
 
 /// Turns SIGINT/SIGTERM into cancellation (SPEC §2.5: exit 130 within a
 /// second). Construct before any other thread starts: it blocks the signals

@@ -141,14 +141,14 @@ test('the format is taken from -o and --output-format=… too', async () => {
 });
 
 for (const api of APIS) {
-  test(`${api}: --max-retries N: N+1 attempts on 500s, 0 means one`, async () => {
+  test(`${api}: --max-retries N: N+1 attempts on 500s, 0 means one; exit 75 (temporary) when they run out`, async () => {
     const failing = { status: 500, headers: { 'retry-after': '0' } };
     for (const [n, attempts] of [['0', 1], ['2', 3]]) {
       const server = await startServer([failing], { repeatLast: true });
       try {
         const r = await runWeld([...providerArgs(api, server.port), '-p', 'x', '--json-schema', SCHEMA_TEXT,
           '--max-retries', n, '--output-format', 'json'], { env: { ...env, WELD_MAX_RETRIES: 'junk' } });
-        assert.equal(r.code, 1, r.stderr);
+        assert.equal(r.code, 75, r.stderr);
         assert.equal((await server.requests()).length, attempts);
         const envelope = JSON.parse(r.stdout).at(-1);
         assert.equal(envelope.subtype, 'error_api');
@@ -157,12 +157,35 @@ for (const api of APIS) {
     }
   });
 
+  test(`${api}: exit 75 for 429s after the retries and for a server that cannot be reached; 1 for a 400`, async () => {
+    const server = await startServer([{ status: 429, headers: { 'retry-after': '0' } }], { repeatLast: true });
+    try {
+      const r = await runWeld([...providerArgs(api, server.port), '-p', 'x', '--json-schema', SCHEMA_TEXT,
+        '--max-retries', '1'], { env });
+      assert.equal(r.code, 75, r.stderr);
+      assert.match(r.stderr, /^HTTP 429 Too Many Requests after 2 attempts/);
+      assert.equal((await server.requests()).length, 2);
+    } finally { await server.close(); }
+    const closed = await startServer([so(OK)]);
+    const port = closed.port;
+    await closed.close();
+    const refused = await runWeld([...providerArgs(api, port), '-p', 'x', '--json-schema', SCHEMA_TEXT,
+      '--max-retries', '0'], { env });
+    assert.equal(refused.code, 75, refused.stderr);
+    assert.match(refused.stderr, /^could not connect/);
+    const bad = await startServer([{ status: 400 }]);
+    try {
+      const r = await runWeld([...providerArgs(api, bad.port), '-p', 'x', '--json-schema', SCHEMA_TEXT], { env });
+      assert.equal(r.code, 1, r.stderr);
+    } finally { await bad.close(); }
+  });
+
   test(`${api}: --idle-timeout abandons a stalled stream; the flag beats WELD_IDLE_TIMEOUT`, async () => {
     const server = await startServer([{ ...so(OK), stall_after: 2, stall_ms: 30000 }]);
     try {
       const r = await runWeld([...providerArgs(api, server.port), '-p', 'x', '--json-schema', SCHEMA_TEXT,
         '--idle-timeout', '0.5', '--max-retries', '0'], { env: { ...env, WELD_IDLE_TIMEOUT: '600' } });
-      assert.equal(r.code, 1, r.stderr);
+      assert.equal(r.code, 75, r.stderr);  // a stalled stream is a temporary failure
       assert.equal(r.stdout, '');
       assert.match(r.stderr, /^no data received for 0\.5 s \(idle timeout\); the response stream stalled/);
       assert.ok(r.ms < 10000, `took ${r.ms} ms`);

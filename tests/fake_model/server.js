@@ -440,7 +440,8 @@ const server = http.createServer((req, res) => {
     }
     let body = null;
     try { body = raw ? JSON.parse(raw) : null; } catch { body = null; }
-    const entry = { method: req.method, path: req.url, headers: req.headers, body, raw: body === null ? raw : undefined };
+    const entry = { method: req.method, path: req.url, headers: req.headers, body, raw: body === null ? raw : undefined,
+      at: Date.now() };
     received.push(entry);
     if (args.record) fs.appendFileSync(args.record, JSON.stringify(entry) + '\n');
     if (req.method === 'GET' && (url === '/v1/models' || url === '/models')) {

@@ -244,6 +244,15 @@ std::string error_text_from_body(std::string_view body) {
   return std::string(text);
 }
 
+std::optional<milliseconds> retry_after_of(const HttpHeaders& headers, std::chrono::system_clock::time_point now) {
+  if (const auto* ms = find_header(headers, "retry-after-ms")) {
+    // parse_retry_after reads seconds; this header is in milliseconds.
+    if (auto v = parse_retry_after(*ms, now)) return milliseconds(v->count() / 1000);
+  }
+  if (const auto* ra = find_header(headers, "retry-after")) return parse_retry_after(*ra, now);
+  return std::nullopt;
+}
+
 Status send_with_retries(const SendContext& context, const HttpRequest& request,
                          const std::function<BodyConsumer&()>& new_consumer, CancelToken& cancel) {
   std::mt19937_64 engine{std::random_device{}()};
@@ -252,9 +261,11 @@ Status send_with_retries(const SendContext& context, const HttpRequest& request,
     return std::uniform_real_distribution<double>(0.0, 1.0)(engine);
   };
   const std::string target = " (" + request.method + " " + request.url + ")";
-  auto make_error = [&](std::string code, std::string message) {
-    return Error{std::move(code), redact(message + target, context.secret),
-                 redact(request.method + " " + request.url, context.secret)};
+  auto make_error = [&](std::string code, std::string message, bool temporary = false) {
+    return Error{.code = std::move(code),
+                 .message = redact(message + target, context.secret),
+                 .where = redact(request.method + " " + request.url, context.secret),
+                 .temporary = temporary};
   };
   const int attempts_allowed = std::max(0, context.policy.max_retries) + 1;
   for (int attempt = 1;; ++attempt) {
@@ -274,7 +285,7 @@ Status send_with_retries(const SendContext& context, const HttpRequest& request,
         if (sink.consumer_error_) {
           if (sink.consumer_error_->code == kRetryableStreamError) {
             retry = can_retry;
-            failure = Error{"http", sink.consumer_error_->message + after, ""};
+            failure = Error{.code = "http", .message = sink.consumer_error_->message + after, .temporary = true};
           } else {
             return make_error(sink.consumer_error_->code, sink.consumer_error_->message);
           }
@@ -300,46 +311,43 @@ Status send_with_retries(const SendContext& context, const HttpRequest& request,
         if (should_retry && iequals(trim(*should_retry), "true")) retryable = true;
         if (status < 200 && status != 0) retryable = false;
         retry = retryable && can_retry;
-        failure = Error{"http", text, "", status};
-        if (const auto* ms = find_header(sink.headers_, "retry-after-ms")) {
-          if (auto v = parse_retry_after(*ms, std::chrono::system_clock::now()))
-            retry_after = milliseconds(v->count() / 1000);
-        }
-        if (!retry_after) {
-          if (const auto* ra = find_header(sink.headers_, "retry-after"))
-            retry_after = parse_retry_after(*ra, std::chrono::system_clock::now());
-        }
+        failure = Error{.code = "http",
+                        .message = text,
+                        .http_status = status,
+                        .temporary = status == 408 || status == 429 || status >= 500};
+        retry_after = retry_after_of(sink.headers_, std::chrono::system_clock::now());
         break;
       }
       case Kind::ConnectFailed:
         retry = can_retry;
-        failure = Error{"network", "could not connect" + after + ": " + outcome.detail, ""};
+        failure = Error{.code = "network", .message = "could not connect" + after + ": " + outcome.detail, .temporary = true};
         break;
       case Kind::ConnectTimeout:
         retry = can_retry;
-        failure = Error{"timeout",
-                        "no connection within " + seconds_text(request.connect_timeout) +
-                            " (connect timeout)" + after,
-                        ""};
+        failure = Error{.code = "timeout",
+                        .message = "no connection within " + seconds_text(request.connect_timeout) +
+                                   " (connect timeout)" + after,
+                        .temporary = true};
         break;
       case Kind::IdleTimeout:
         if (sink.body_started_)
-          return make_error("timeout", "no data received for " + seconds_text(request.idle_timeout) +
-                                           " (idle timeout); the response stream stalled");
+          return make_error("timeout",
+                            "no data received for " + seconds_text(request.idle_timeout) +
+                                " (idle timeout); the response stream stalled",
+                            true);
         retry = can_retry;
-        failure = Error{"timeout",
-                        "no response for " + seconds_text(request.idle_timeout) + " (idle timeout)" +
-                            after,
-                        ""};
+        failure = Error{.code = "timeout",
+                        .message = "no response for " + seconds_text(request.idle_timeout) + " (idle timeout)" + after,
+                        .temporary = true};
         break;
       case Kind::ConnectionLost:
         if (sink.body_started_)
-          return make_error("protocol", "the response stream ended early: the connection closed (" +
-                                            outcome.detail + ")");
+          return make_error("protocol",
+                            "the response stream ended early: the connection closed (" + outcome.detail + ")", true);
         retry = can_retry;
-        failure = Error{"network", "the connection closed before a response" + after + ": " +
-                                       outcome.detail,
-                        ""};
+        failure = Error{.code = "network",
+                        .message = "the connection closed before a response" + after + ": " + outcome.detail,
+                        .temporary = true};
         break;
       case Kind::Tls:
         return make_error("network", "TLS failure: " + outcome.detail);
@@ -347,7 +355,7 @@ Status send_with_retries(const SendContext& context, const HttpRequest& request,
         return make_error("network", "request failed: " + outcome.detail);
     }
     if (!retry) {
-      Error final_error = make_error(failure->code, failure->message);
+      Error final_error = make_error(failure->code, failure->message, failure->temporary);
       final_error.http_status = failure->http_status;
       return final_error;
     }

@@ -154,6 +154,7 @@ Result<std::unique_ptr<Model>> make_model(const ProviderConfig& config, const Mo
                  "--provider"};
   std::unique_ptr<Transport> transport =
       hooks.transport ? hooks.transport() : make_curl_transport(config.network);
+  if (hooks.wrap_transport) transport = hooks.wrap_transport(std::move(transport));
   return std::unique_ptr<Model>(
       std::make_unique<HttpModel>(protocol, config, std::move(transport), hooks.sleep));
 }

@@ -101,6 +101,9 @@ struct ModelHooks {
   ModelFactory offline;
   /// Transport to use instead of libcurl (tests); taken by the model.
   std::function<std::unique_ptr<Transport>()> transport;
+  /// Wraps the transport the model gets (libcurl's or the one above), e.g.
+  /// in `weld batch`'s request gate.
+  std::function<std::unique_ptr<Transport>(std::unique_ptr<Transport>)> wrap_transport;
   /// Sleeper for retry delays (tests); default sleeps for real.
   Sleeper sleep;
 };

@@ -133,6 +133,11 @@ bool sleep_unless_cancelled(std::chrono::milliseconds duration, CancelToken& can
 std::optional<std::chrono::milliseconds> parse_retry_after(
     std::string_view value, std::chrono::system_clock::time_point now);
 
+/// The wait a response asks for: its `retry-after-ms` header (milliseconds,
+/// as OpenAI sends), else its `Retry-After`; nullopt when neither parses.
+std::optional<std::chrono::milliseconds> retry_after_of(const HttpHeaders& headers,
+                                                         std::chrono::system_clock::time_point now);
+
 /// Receives the body of a 2xx response for one attempt.
 class BodyConsumer {
  public:

@@ -1,0 +1,76 @@
+// Row keys, the id set and shard choice (SPEC §7). See ids.h.
+
+#include "weld/batch/ids.h"
+
+#include <xxhash.h>
+
+#include <string>
+
+namespace weld::batch {
+
+RowKey key_of_id(std::string_view id) {
+  XXH128_hash_t hash = XXH3_128bits(id.data(), id.size());
+  return RowKey{hash.low64, hash.high64};
+}
+
+RowKey key_of_duplicate(std::uint64_t line) {
+  // A prefix no id can collide with by accident: ids are text, this starts
+  // with a NUL byte.
+  std::string text = std::string("\0duplicate-line:", 16) + std::to_string(line);
+  return key_of_id(text);
+}
+
+std::uint32_t shard_of(const RowKey& key, std::uint32_t count) {
+  return static_cast<std::uint32_t>((static_cast<unsigned __int128>(key.high) * count) >> 64);
+}
+
+IdSet::IdSet() : slots_(1024) {}
+
+std::size_t IdSet::find(const RowKey& key) const {
+  const std::size_t mask = slots_.size() - 1;
+  const std::uint64_t low = key.low & ~kMarks;
+  std::size_t index = static_cast<std::size_t>(low >> 2) & mask;
+  for (;;) {
+    const RowKey& slot = slots_[index];
+    if ((slot.low & kMarks) == 0) return index;  // empty
+    if ((slot.low & ~kMarks) == low && slot.high == key.high) return index;
+    index = (index + 1) & mask;
+  }
+}
+
+bool IdSet::mark(const RowKey& key, std::uint64_t mark) {
+  std::size_t index = find(key);
+  RowKey& slot = slots_[index];
+  if ((slot.low & kMarks) == 0) {
+    if ((size_ + 1) * 8 > slots_.size() * 7) {
+      grow();
+      return this->mark(key, mark);
+    }
+    slot = RowKey{(key.low & ~kMarks) | mark, key.high};
+    ++size_;
+    return true;
+  }
+  if ((slot.low & mark) != 0) return false;
+  slot.low |= mark;
+  return true;
+}
+
+void IdSet::grow() {
+  std::vector<RowKey> old(slots_.size() * 2);
+  old.swap(slots_);
+  for (const RowKey& slot : old) {
+    if ((slot.low & kMarks) == 0) continue;
+    slots_[find(slot)] = slot;
+  }
+}
+
+bool IdSet::mark_done(const RowKey& key) { return mark(key, kDone); }
+
+bool IdSet::mark_seen(const RowKey& key) { return mark(key, kSeen); }
+
+bool IdSet::is_done(const RowKey& key) const {
+  const RowKey& slot = slots_[find(key)];
+  return (slot.low & kDone) != 0;
+}
+
+}  // namespace weld::batch

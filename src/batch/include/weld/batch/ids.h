@@ -1,0 +1,68 @@
+#pragma once
+/// \file
+/// Row ids as 128-bit keys (SPEC §7: "at most 48 bytes per row" for the ids
+/// seen): the set that catches repeated ids and remembers the rows an
+/// earlier run already answered, and the stable hash that picks a row's
+/// shard. The hash is XXH3-128, whose output is fixed by its specification,
+/// so the same id lands in the same shard on every machine and version.
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace weld::batch {
+
+/// A row's key: the XXH3-128 hash of its id.
+struct RowKey {
+  std::uint64_t low = 0;
+  std::uint64_t high = 0;
+  friend bool operator==(const RowKey&, const RowKey&) = default;
+};
+
+/// The key of a row id.
+RowKey key_of_id(std::string_view id);
+
+/// The key of "line N repeats an earlier id" (its errored result line is
+/// recorded under this key, since its id belongs to the earlier line).
+RowKey key_of_duplicate(std::uint64_t line);
+
+/// Which of `count` shards a key belongs to (0-based): the key's high 64
+/// bits scaled to [0, count) — uniform, and independent of the other rows.
+std::uint32_t shard_of(const RowKey& key, std::uint32_t count);
+
+/// A set of row keys with two marks each: `seen` (the id occurred earlier
+/// in this input) and `done` (an earlier run wrote its result line). Open
+/// addressing over 16-byte slots, grown at 7/8 load: 16–37 bytes per key
+/// (two bits of the 128 are the marks, leaving 126 bits against collisions).
+class IdSet {
+ public:
+  IdSet();
+
+  /// Marks `key` done (resume). Returns false when it already was.
+  bool mark_done(const RowKey& key);
+  /// Whether `key` is marked done.
+  bool is_done(const RowKey& key) const;
+  /// Marks `key` seen. Returns false when it already was (a repeated id).
+  bool mark_seen(const RowKey& key);
+
+  /// Keys held.
+  std::size_t size() const { return size_; }
+  /// Bytes of the table (for the memory figures in docs/bench-batch.md).
+  std::size_t bytes() const { return slots_.size() * sizeof(RowKey); }
+
+ private:
+  static constexpr std::uint64_t kSeen = 1;
+  static constexpr std::uint64_t kDone = 2;
+  static constexpr std::uint64_t kMarks = 3;
+
+  // The slot holding `key` (marks ignored), or the empty slot where it goes.
+  std::size_t find(const RowKey& key) const;
+  // Adds `mark` to `key`; returns false when the mark was already there.
+  bool mark(const RowKey& key, std::uint64_t mark);
+  void grow();
+
+  std::vector<RowKey> slots_;  // empty slot: low == 0 (no marks) and high == 0
+  std::size_t size_ = 0;
+};
+
+}  // namespace weld::batch

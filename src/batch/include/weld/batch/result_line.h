@@ -1,0 +1,43 @@
+#pragma once
+/// \file
+/// Result lines of `weld batch` (SPEC §7): one JSON line per row, in weld's
+/// shape or as OpenAI Batch output lines (what vLLM's `run-batch` writes),
+/// and the reverse — the key a result line already in `-o FILE` answers,
+/// for resuming.
+///
+/// weld's shape:
+/// `{"custom_id":"r1","line":0,"status":"succeeded","structured_result":{…},"attempts":1,"repairs":[],"usage":{…},"duration_ms":3}`
+/// `{"custom_id":"r2","line":1,"status":"errored","error":{"type":"error_max_structured_output_retries","message":"…"},"last_candidate":…,"attempts":6,"usage":{…},"duration_ms":9}`
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "weld/agent/run_loop.h"
+#include "weld/batch/ids.h"
+#include "weld/batch/input.h"
+
+namespace weld::batch {
+
+/// `--output-format`.
+enum class OutputFormat { Weld, OpenAi };
+
+/// "weld" / "openai"; nullopt otherwise.
+std::optional<OutputFormat> parse_output_format(std::string_view text);
+
+/// The line (with its "\n") for a row whose run ended with `outcome` (any
+/// ending but the ones that leave a row unanswered: 41, 75, 130). `model` is
+/// the model the row asked for, for the OpenAI shape's body.
+std::string run_result_line(OutputFormat format, const Row& row, const agent::RunOutcome& outcome,
+                            std::string_view model);
+
+/// The errored line (with its "\n") of a row that was not run (`row.error`
+/// set, or `kind` DuplicateId).
+std::string input_error_line(OutputFormat format, const Row& row, InputErrorKind kind, std::string_view message);
+
+/// The key under which a result line (either shape) was written:
+/// `key_of_id(custom_id)`, or `key_of_duplicate(line)` for the errored line
+/// of a repeated id. nullopt when `line` is not a result line.
+std::optional<RowKey> key_of_result_line(std::string_view line);
+
+}  // namespace weld::batch

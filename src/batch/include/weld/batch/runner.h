@@ -1,0 +1,89 @@
+#pragma once
+/// \file
+/// `weld batch`'s loop (SPEC §7): reads rows, keeps this shard's, catches
+/// repeated ids and rows already answered, runs each remaining row as one
+/// headless run (agent::run, SPEC §2) on a pool of workers — one model, so
+/// one reused connection, per worker — and writes one result line per row.
+/// Memory is bounded by the pool: at most two rows per worker wait in the
+/// queue. It never prints and picks no exit code; the CLI does.
+///
+/// \code
+///   weld::batch::BatchOptions options;  options.run.schema = &loaded.schema; …
+///   std::vector<std::unique_ptr<weld::provider::Model>> models = …;  // one per worker
+///   weld::batch::BatchProgress progress;
+///   weld::batch::BatchOutcome out = weld::batch::run_batch(lines, *writer, ids, options, models, progress, cancel);
+/// \endcode
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "weld/agent/run_loop.h"
+#include "weld/agent/tool.h"
+#include "weld/batch/ids.h"
+#include "weld/batch/input.h"
+#include "weld/batch/result_file.h"
+#include "weld/batch/result_line.h"
+#include "weld/batch/shard.h"
+
+namespace weld::batch {
+
+/// What to run.
+struct BatchOptions {
+  InputOptions input;
+  OutputFormat format = OutputFormat::Weld;
+  Shard shard;
+  /// Each row's run starts from these options (schema compiled once, model,
+  /// system prompt, limits, repairs, mechanism); the row supplies the
+  /// prompt, earlier messages, and its own system prompt and model if any.
+  agent::RunOptions run;
+  /// Tools offered besides structured_output (none by default, SPEC §7).
+  std::vector<const agent::Tool*> tools;
+};
+
+/// Counters, updated as rows end; read them from any thread.
+struct BatchProgress {
+  std::atomic<std::uint64_t> lines{0};      ///< input lines read (all shards)
+  std::atomic<std::uint64_t> bytes{0};      ///< input bytes read
+  std::atomic<std::uint64_t> rows{0};       ///< rows of this shard (answered, skipped or not yet)
+  std::atomic<std::uint64_t> succeeded{0};
+  std::atomic<std::uint64_t> errored{0};
+  std::atomic<std::uint64_t> skipped{0};    ///< answered by an earlier run
+  std::atomic<std::uint64_t> attempts{0};   ///< structured_output calls evaluated
+  std::atomic<std::uint64_t> retries{0};    ///< of those, the ones after an invalid call
+  std::atomic<std::uint64_t> repairs{0};
+  std::atomic<std::uint64_t> turns{0};
+  std::atomic<std::uint64_t> input_tokens{0};
+  std::atomic<std::uint64_t> output_tokens{0};
+  std::atomic<std::uint64_t> in_flight{0};
+};
+
+/// Why the batch stopped.
+enum class BatchStop {
+  Finished,   ///< every row of the shard has a result line
+  Auth,       ///< the provider refused the credentials (every row would fail)
+  Temporary,  ///< a row's run ended on a temporary failure (408/429/5xx/network after retries)
+  Cancelled,  ///< `cancel` was set from outside (a signal)
+  InputError, ///< the input could not be read
+  OutputError ///< a result line could not be written
+};
+
+/// How the batch ended.
+struct BatchOutcome {
+  BatchStop stop = BatchStop::Finished;
+  /// For every stop but Finished: what happened (the row's error message
+  /// for Auth and Temporary).
+  std::string message;
+};
+
+/// Runs the batch with `models.size()` workers (at least one). Rows marked
+/// done in `ids` are skipped. A row whose run ends with exit 41 or 75 stops
+/// the batch (cancelling the rows in flight); such rows, and rows cut short
+/// by `cancel`, get no result line, so a rerun does them.
+BatchOutcome run_batch(LineReader& input, ResultWriter& output, IdSet& ids, const BatchOptions& options,
+                       const std::vector<std::unique_ptr<provider::Model>>& models, BatchProgress& progress,
+                       provider::CancelToken& cancel);
+
+}  // namespace weld::batch

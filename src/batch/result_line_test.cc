@@ -1,0 +1,92 @@
+#include "weld/batch/result_line.h"
+
+#include <gtest/gtest.h>
+
+#include "weld/json/parse.h"
+#include "weld/json/serialize.h"
+
+namespace weld::batch {
+namespace {
+
+agent::RunOutcome success() {
+  agent::RunOutcome outcome;
+  outcome.subtype = agent::Subtype::Success;
+  outcome.exit_code = 0;
+  outcome.structured = json::parse(R"({"b":1,"a":"x"})").value();
+  outcome.attempts = 1;
+  outcome.usage.input_tokens = 12;
+  outcome.usage.output_tokens = 5;
+  outcome.duration_ms = 3;
+  return outcome;
+}
+
+Row row(std::string id, std::uint64_t line) {
+  Row r;
+  r.id = std::move(id);
+  r.line = line;
+  return r;
+}
+
+TEST(ResultLine, WeldShapeSucceeded) {
+  EXPECT_EQ(run_result_line(OutputFormat::Weld, row("r1", 0), success(), "m"),
+            R"({"custom_id":"r1","line":0,"status":"succeeded","structured_result":{"b":1,"a":"x"},"attempts":1,)"
+            R"("repairs":[],"usage":{"input_tokens":12,"output_tokens":5},"duration_ms":3})"
+            "\n");
+}
+
+TEST(ResultLine, WeldShapeErroredCarriesTheSubtypeAndLastCandidate) {
+  agent::RunOutcome outcome;
+  outcome.subtype = agent::Subtype::ErrorMaxStructuredOutputRetries;
+  outcome.exit_code = 1;
+  outcome.error_message = "params must have required property 'a'";
+  outcome.last_candidate = json::parse(R"({"b":2})").value();
+  outcome.attempts = 6;
+  std::string line = run_result_line(OutputFormat::Weld, row("r2", 4), outcome, "m");
+  auto doc = json::parse(line);
+  ASSERT_TRUE(doc);
+  EXPECT_EQ(doc->find("status")->as_string(), "errored");
+  EXPECT_EQ(doc->find("error")->find("type")->as_string(), "error_max_structured_output_retries");
+  EXPECT_EQ(doc->find("error")->find("message")->as_string(), "params must have required property 'a'");
+  EXPECT_EQ(json::serialize(*doc->find("last_candidate")), R"({"b":2})");
+  EXPECT_EQ(doc->find("attempts")->as_integer(), 6);
+}
+
+TEST(ResultLine, OpenAiShapeIsABatchOutputLineWithAChatCompletion) {
+  auto doc = json::parse(run_result_line(OutputFormat::OpenAi, row("r1", 0), success(), "qwen"));
+  ASSERT_TRUE(doc);
+  EXPECT_EQ(doc->find("id")->as_string().rfind("batch_req_", 0), 0u);
+  EXPECT_EQ(doc->find("custom_id")->as_string(), "r1");
+  EXPECT_TRUE(doc->find("error")->is_null());
+  const json::Value& response = *doc->find("response");
+  EXPECT_EQ(response.find("status_code")->as_integer(), 200);
+  const json::Value& body = *response.find("body");
+  EXPECT_EQ(body.find("object")->as_string(), "chat.completion");
+  EXPECT_EQ(body.find("model")->as_string(), "qwen");
+  const json::Value& choice = body.find("choices")->as_array().at(0);
+  EXPECT_EQ(choice.find("message")->find("content")->as_string(), R"({"b":1,"a":"x"})");
+  EXPECT_EQ(choice.find("finish_reason")->as_string(), "stop");
+  EXPECT_EQ(body.find("usage")->find("total_tokens")->as_integer(), 17);
+}
+
+TEST(ResultLine, KeysRoundTripInBothShapes) {
+  for (OutputFormat format : {OutputFormat::Weld, OutputFormat::OpenAi}) {
+    std::string ok = run_result_line(format, row("r1", 0), success(), "m");
+    EXPECT_TRUE(key_of_result_line(ok) == key_of_id("r1"));
+    std::string bad = input_error_line(format, row("7", 7), InputErrorKind::InvalidLine, "line 7: nope");
+    EXPECT_TRUE(key_of_result_line(bad) == key_of_id("7"));
+    std::string duplicate = input_error_line(format, row("r1", 9), InputErrorKind::DuplicateId, "dup");
+    EXPECT_TRUE(key_of_result_line(duplicate) == key_of_duplicate(9));
+  }
+  EXPECT_FALSE(key_of_result_line("{\"no\":1}"));
+  EXPECT_FALSE(key_of_result_line("garbage"));
+}
+
+TEST(ResultLine, InputErrorLineInWeldShape) {
+  EXPECT_EQ(input_error_line(OutputFormat::Weld, row("3", 3), InputErrorKind::InvalidLine, "line 3: expected a JSON object, got array"),
+            R"({"custom_id":"3","line":3,"status":"errored","error":{"type":"error_invalid_input",)"
+            R"("message":"line 3: expected a JSON object, got array"},"attempts":0})"
+            "\n");
+}
+
+}  // namespace
+}  // namespace weld::batch

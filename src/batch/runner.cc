@@ -1,0 +1,212 @@
+// The batch loop (SPEC §7). The calling thread reads and sorts the input
+// (shard, repeated id, already answered, invalid line); workers run the
+// rest, each with its own model. Rows pass through a bounded queue, so the
+// input is never held in memory, only the 16-byte keys of the ids seen.
+
+#include "weld/batch/runner.h"
+
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+namespace weld::batch {
+namespace {
+
+// A bounded hand-off from the reader to the workers.
+class RowQueue {
+ public:
+  explicit RowQueue(std::size_t capacity) : capacity_(capacity) {}
+
+  // Blocks while full; false when the queue was closed meanwhile.
+  bool push(Row row) {
+    std::unique_lock lock(mutex_);
+    not_full_.wait(lock, [&] { return rows_.size() < capacity_ || closed_; });
+    if (closed_) return false;
+    rows_.push_back(std::move(row));
+    not_empty_.notify_one();
+    return true;
+  }
+  // Blocks while empty; nullopt once closed and drained (or abandoned).
+  std::optional<Row> pop() {
+    std::unique_lock lock(mutex_);
+    not_empty_.wait(lock, [&] { return !rows_.empty() || closed_; });
+    if (rows_.empty() || abandoned_) return std::nullopt;
+    Row row = std::move(rows_.front());
+    rows_.pop_front();
+    not_full_.notify_one();
+    return row;
+  }
+  // No more rows will come.
+  void close() {
+    std::lock_guard lock(mutex_);
+    closed_ = true;
+    not_empty_.notify_all();
+    not_full_.notify_all();
+  }
+  // Stop now: queued rows are left unanswered.
+  void abandon() {
+    std::lock_guard lock(mutex_);
+    closed_ = abandoned_ = true;
+    not_empty_.notify_all();
+    not_full_.notify_all();
+  }
+
+ private:
+  std::size_t capacity_;
+  std::mutex mutex_;
+  std::condition_variable not_full_;
+  std::condition_variable not_empty_;
+  std::deque<Row> rows_;
+  bool closed_ = false;
+  bool abandoned_ = false;
+};
+
+// Everything the reader and the workers share.
+class Batch {
+ public:
+  Batch(ResultWriter& output, const BatchOptions& options, BatchProgress& progress, provider::CancelToken& cancel,
+        std::size_t workers)
+      : output_(output), options_(options), progress_(progress), cancel_(cancel), queue_(2 * workers) {}
+
+  RowQueue& queue() { return queue_; }
+
+  // The first stop wins; it cancels the rows in flight.
+  void stop(BatchStop why, std::string message) {
+    {
+      std::lock_guard lock(mutex_);
+      if (outcome_.stop != BatchStop::Finished) return;
+      outcome_ = {why, std::move(message)};
+    }
+    cancel_.cancelled = true;
+    queue_.abandon();
+  }
+  bool stopped() {
+    std::lock_guard lock(mutex_);
+    return outcome_.stop != BatchStop::Finished;
+  }
+  BatchOutcome outcome() {
+    std::lock_guard lock(mutex_);
+    if (outcome_.stop == BatchStop::Finished && cancel_.cancelled.load())
+      return {BatchStop::Cancelled, "Operation cancelled."};
+    return outcome_;
+  }
+
+  void write(const std::string& line) {
+    Status written = output_.write(line);
+    if (!written) stop(BatchStop::OutputError, written.error().message);
+  }
+
+  void write_input_error(const Row& row, InputErrorKind kind, std::string_view message) {
+    write(input_error_line(options_.format, row, kind, message));
+    progress_.errored.fetch_add(1);
+  }
+
+  // One worker: runs rows until the queue is drained or abandoned.
+  void work(provider::Model& model) {
+    while (std::optional<Row> row = queue_.pop()) {
+      if (cancel_.cancelled.load()) return;
+      progress_.in_flight.fetch_add(1);
+      run_row(model, *row);
+      progress_.in_flight.fetch_sub(1);
+    }
+  }
+
+ private:
+  void run_row(provider::Model& model, Row& row) {
+    agent::RunOptions run = options_.run;
+    if (!row.request.model.empty()) run.model = row.request.model;
+    if (!row.request.system.empty()) run.system_prompt = row.request.system;
+    run.history = std::move(row.request.history);
+    run.prompt = std::move(row.request.prompt);
+
+    agent::RunOutcome outcome = agent::run(model, options_.tools, run, {}, cancel_);
+    // Endings that leave the row unanswered (SPEC §7): the rerun does it.
+    if (outcome.exit_code == 130 || cancel_.cancelled.load()) return;
+    if (outcome.exit_code == 41) return stop(BatchStop::Auth, outcome.error_message);
+    if (outcome.exit_code == 75) return stop(BatchStop::Temporary, outcome.error_message);
+
+    progress_.attempts.fetch_add(static_cast<std::uint64_t>(outcome.attempts));
+    if (outcome.attempts > 1) progress_.retries.fetch_add(static_cast<std::uint64_t>(outcome.attempts - 1));
+    progress_.repairs.fetch_add(outcome.repairs.size());
+    progress_.turns.fetch_add(static_cast<std::uint64_t>(outcome.num_turns));
+    progress_.input_tokens.fetch_add(static_cast<std::uint64_t>(outcome.usage.input_tokens));
+    progress_.output_tokens.fetch_add(static_cast<std::uint64_t>(outcome.usage.output_tokens));
+    write(run_result_line(options_.format, row, outcome, run.model));
+    if (outcome.exit_code == 0) progress_.succeeded.fetch_add(1);
+    else progress_.errored.fetch_add(1);
+  }
+
+  ResultWriter& output_;
+  const BatchOptions& options_;
+  BatchProgress& progress_;
+  provider::CancelToken& cancel_;
+  RowQueue queue_;
+  std::mutex mutex_;
+  BatchOutcome outcome_;
+};
+
+}  // namespace
+
+BatchOutcome run_batch(LineReader& input, ResultWriter& output, IdSet& ids, const BatchOptions& options,
+                       const std::vector<std::unique_ptr<provider::Model>>& models, BatchProgress& progress,
+                       provider::CancelToken& cancel) {
+  Batch batch(output, options, progress, cancel, models.size());
+  std::vector<std::thread> workers;
+  workers.reserve(models.size());
+  for (const auto& model : models) workers.emplace_back([&batch, &model] { batch.work(*model); });
+
+  while (!batch.stopped() && !cancel.cancelled.load()) {
+    Result<std::optional<InputLine>> line = input.next();
+    progress.bytes.store(input.bytes_read());
+    if (!line) {
+      batch.stop(BatchStop::InputError, line.error().message);
+      break;
+    }
+    if (!*line) break;
+    progress.lines.fetch_add(1);
+    const InputLine& in = **line;
+    Row row;
+    if (in.too_long) {
+      row.line = in.number;
+      row.id = std::to_string(in.number);
+      row.error = InputErrorKind::InvalidLine;
+      row.error_message = "line " + std::to_string(in.number) + ": longer than " +
+                          std::to_string(LineReader::kDefaultMaxLine >> 20) + " MiB; skipped unread";
+    } else {
+      row = read_row(in.text, in.number, options.input);
+    }
+    const RowKey key = key_of_id(row.id);
+    if (shard_of(key, options.shard.count) != options.shard.index) continue;
+    progress.rows.fetch_add(1);
+    // SPEC §7: for a repeated id the later line is the errored one; its
+    // result line is remembered under its own line's key.
+    if (!ids.mark_seen(key)) {
+      if (ids.is_done(key_of_duplicate(row.line))) {
+        progress.skipped.fetch_add(1);
+        continue;
+      }
+      batch.write_input_error(row, InputErrorKind::DuplicateId,
+                              "line " + std::to_string(row.line) + ": the id \"" + row.id +
+                                  "\" was already used by an earlier line; this line was not run");
+      continue;
+    }
+    if (ids.is_done(key)) {
+      progress.skipped.fetch_add(1);
+      continue;
+    }
+    if (row.error) {
+      batch.write_input_error(row, *row.error, row.error_message);
+      continue;
+    }
+    if (!batch.queue().push(std::move(row))) break;
+  }
+  batch.queue().close();
+  for (auto& worker : workers) worker.join();
+  Status flushed = output.flush();
+  if (!flushed) batch.stop(BatchStop::OutputError, flushed.error().message);
+  return batch.outcome();
+}
+
+}  // namespace weld::batch

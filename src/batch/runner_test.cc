@@ -1,0 +1,175 @@
+#include "weld/batch/runner.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "../agent/test_model.h"
+#include "offline_model.h"
+#include "weld/json/parse.h"
+#include "weld/json/serialize.h"
+#include "weld/schema/schema.h"
+
+namespace weld::batch {
+namespace {
+
+using agent::testing::answer;
+using agent::testing::call;
+using agent::testing::ScriptedModel;
+
+constexpr const char* kSchema =
+    R"({"type":"object","properties":{"label":{"enum":["a","b"]}},"required":["label"],"additionalProperties":false})";
+
+class RunnerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char pattern[] = "/tmp/weld-runner-test-XXXXXX";
+    dir_ = ::mkdtemp(pattern);
+    path_ = dir_ + "/out.jsonl";
+    source_ = json::parse(kSchema).value();
+    schema_.emplace(schema::Schema::compile(source_));
+    options_.run.schema = &*schema_;
+    options_.run.schema_source = source_;
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  // Runs `input` with `models`; returns the output file's lines.
+  std::vector<json::Value> run(const std::string& input, const std::vector<std::unique_ptr<provider::Model>>& models) {
+    IdSet ids;
+    auto scan = resume_from(path_, ids);
+    EXPECT_TRUE(scan);
+    auto writer = ResultWriter::open(path_);
+    EXPECT_TRUE(writer);
+    LineReader lines(memory_source(input));
+    progress_ = std::make_unique<BatchProgress>();
+    provider::CancelToken cancel;
+    outcome_ = run_batch(lines, **writer, ids, options_, models, *progress_, cancel);
+    writer->reset();
+    std::ifstream in(path_);
+    std::vector<json::Value> out;
+    for (std::string line; std::getline(in, line);) out.push_back(json::parse(line).value());
+    return out;
+  }
+
+  static std::vector<std::unique_ptr<provider::Model>> offline(int n) {
+    std::vector<std::unique_ptr<provider::Model>> models;
+    for (int i = 0; i < n; ++i) models.push_back(std::make_unique<sample::OfflineModel>(0));
+    return models;
+  }
+
+  std::string dir_, path_;
+  json::Value source_;
+  std::optional<schema::Schema> schema_;
+  BatchOptions options_;
+  std::unique_ptr<BatchProgress> progress_;
+  BatchOutcome outcome_;
+};
+
+std::string custom_id(const json::Value& line) { return line.find("custom_id")->as_string(); }
+
+TEST_F(RunnerTest, EveryShapeBadLinesAndDuplicatesGetOneLineEach) {
+  const std::string input =
+      R"({"custom_id":"o1","method":"POST","url":"/v1/chat/completions","body":{"messages":[{"role":"user","content":"x"}]}})"
+      "\n"
+      R"({"custom_id":"a1","params":{"messages":[{"role":"user","content":"x"}]}})"
+      "\n"
+      R"({"id":"d1","text":"row"})"
+      "\n"
+      "not json\n"
+      R"({"id":"d1","text":"again"})"
+      "\n";
+  auto lines = run(input, offline(3));
+  EXPECT_EQ(outcome_.stop, BatchStop::Finished);
+  ASSERT_EQ(lines.size(), 5u);
+  std::map<std::string, std::vector<std::string>> status;
+  for (const auto& line : lines) {
+    std::string what = line.find("status")->as_string();
+    if (const auto* error = line.find("error")) what += ":" + error->find("type")->as_string();
+    status[custom_id(line)].push_back(what);
+  }
+  EXPECT_EQ(status["o1"], std::vector<std::string>{"succeeded"});
+  EXPECT_EQ(status["a1"], std::vector<std::string>{"succeeded"});
+  EXPECT_EQ(status["3"], std::vector<std::string>{"errored:error_invalid_input"});
+  ASSERT_EQ(status["d1"].size(), 2u);
+  EXPECT_EQ(progress_->succeeded.load(), 3u);
+  EXPECT_EQ(progress_->errored.load(), 2u);
+}
+
+TEST_F(RunnerTest, ASecondRunSkipsAnsweredRowsIncludingTheDuplicateLine) {
+  const std::string input = "{\"id\":\"x\"}\n{\"id\":\"y\"}\n{\"id\":\"x\"}\n";
+  ASSERT_EQ(run(input, offline(2)).size(), 3u);
+  auto again = run(input, offline(2));
+  EXPECT_EQ(again.size(), 3u);
+  EXPECT_EQ(progress_->skipped.load(), 3u);
+  EXPECT_EQ(progress_->succeeded.load() + progress_->errored.load(), 0u);
+}
+
+TEST_F(RunnerTest, ShardsPartitionTheRows) {
+  std::string input;
+  for (int i = 0; i < 200; ++i) input += "{\"id\":\"row-" + std::to_string(i) + "\"}\n";
+  std::set<std::string> seen;
+  std::size_t total = 0;
+  for (std::uint32_t shard = 0; shard < 3; ++shard) {
+    std::filesystem::remove(path_);
+    options_.shard = Shard{shard, 3, "--shard"};
+    auto lines = run(input, offline(2));
+    EXPECT_GT(lines.size(), 30u);
+    for (const auto& line : lines) seen.insert(custom_id(line));
+    total += lines.size();
+  }
+  EXPECT_EQ(total, 200u);
+  EXPECT_EQ(seen.size(), 200u);
+}
+
+TEST_F(RunnerTest, RefusedCredentialsStopTheBatchWithoutALine) {
+  std::vector<std::unique_ptr<provider::Model>> models;
+  auto model = std::make_unique<ScriptedModel>();
+  model->push(answer("", {call("c1", "structured_output", R"({"label":"a"})")}));
+  model->push_error("auth", "the provider refused the credentials: HTTP 401");
+  model->repeat_last();
+  models.push_back(std::move(model));
+  auto lines = run("{\"id\":1}\n{\"id\":2}\n{\"id\":3}\n", models);
+  EXPECT_EQ(outcome_.stop, BatchStop::Auth);
+  EXPECT_EQ(outcome_.message, "the provider refused the credentials: HTTP 401");
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(custom_id(lines[0]), "1");
+}
+
+TEST_F(RunnerTest, ATemporaryFailureStopsTheBatchAndTheRowIsLeftForTheRerun) {
+  std::vector<std::unique_ptr<provider::Model>> models;
+  auto model = std::make_unique<ScriptedModel>();
+  model->push_step([](const provider::Request&, provider::CancelToken&) -> Result<provider::Response> {
+    return Error{"http", "HTTP 503 Service Unavailable after 4 attempts", "", true};
+  });
+  models.push_back(std::move(model));
+  auto lines = run("{\"id\":1}\n{\"id\":2}\n", models);
+  EXPECT_EQ(outcome_.stop, BatchStop::Temporary);
+  EXPECT_TRUE(lines.empty());
+  // The rerun does both rows.
+  auto rerun = run("{\"id\":1}\n{\"id\":2}\n", offline(1));
+  EXPECT_EQ(outcome_.stop, BatchStop::Finished);
+  EXPECT_EQ(rerun.size(), 2u);
+}
+
+TEST_F(RunnerTest, InvalidAnswersEndInAnErroredLineWithTheSubtype) {
+  options_.run.max_structured_retries = 1;
+  std::vector<std::unique_ptr<provider::Model>> models;
+  auto model = std::make_unique<ScriptedModel>();
+  model->push(answer("", {call("c1", "structured_output", R"({"label":"zzz"})")}));
+  model->repeat_last();
+  models.push_back(std::move(model));
+  auto lines = run("{\"id\":\"r\"}\n", models);
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0].find("status")->as_string(), "errored");
+  EXPECT_EQ(lines[0].find("error")->find("type")->as_string(), "error_max_structured_output_retries");
+  EXPECT_EQ(lines[0].find("attempts")->as_integer(), 2);
+  EXPECT_EQ(json::serialize(*lines[0].find("last_candidate")), R"({"label":"zzz"})");
+}
+
+}  // namespace
+}  // namespace weld::batch

@@ -1,0 +1,335 @@
+// `weld batch --json-schema SCHEMA [--prompt TEXT] INPUT [-o OUTPUT]` — the
+// run's contract for every row of a JSON Lines input (SPEC §7). Reads flags,
+// picks the shard, loads the schema once, builds one model per worker behind
+// one request gate, resumes from -o FILE, runs weld::batch::run_batch, and
+// turns how it ended into a summary and an exit code.
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "batch_support.h"
+#include "commands.h"
+#include "run_support.h"
+#include "weld/agent/session_log.h"
+#include "weld/agent/settings.h"
+#include "weld/batch/gate.h"
+#include "weld/batch/ids.h"
+#include "weld/batch/input.h"
+#include "weld/batch/result_file.h"
+#include "weld/batch/runner.h"
+#include "weld/batch/shard.h"
+#include "weld/schema/load.h"
+
+namespace weld::cli {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr const char* kUsage =
+    "Usage: weld batch --json-schema SCHEMA [--prompt TEXT] INPUT [-o OUTPUT] [OPTIONS]";
+
+struct BatchFlags {
+  std::string input;
+  std::string output = "-";
+  std::optional<std::string> json_schema;
+  std::optional<std::string> prompt;
+  std::optional<std::string> id_field;
+  std::string output_format = "weld";
+  int concurrency = 16;
+  double max_rps = 0;
+  std::optional<std::string> shard;
+  std::optional<std::uint32_t> shards;
+  std::optional<std::string> summary;
+  bool no_progress = false;
+  ModelFlags model;
+  ModelFlagText model_text;
+  std::optional<std::string> system_prompt;
+  int max_session_turns = -1;
+  int max_tool_calls = -1;
+  double max_wall_time = 0;
+  int max_structured_retries = 5;
+  bool no_repair = false;
+  bool clamp = false;
+  std::vector<std::string> core_tools;
+  bool yolo = false;
+  std::optional<std::string> approval_mode;
+};
+
+void write_stderr(const std::string& text) {
+  std::fwrite(text.data(), 1, text.size(), stderr);
+  std::fflush(stderr);
+}
+
+int fail(int code, const std::string& message) {
+  write_stderr(message + "\n");
+  return code;
+}
+
+int usage_error(const std::string& message) {
+  return fail(1, "weld batch: " + message + "\n" + kUsage + "\nRun 'weld batch --help' for all options.");
+}
+
+void add_flags(CLI::App& app, BatchFlags& f) {
+  app.add_option("input", f.input, "JSON Lines input: a file, or - for standard input")->required();
+  app.add_option("-o,--output", f.output,
+                 "Result lines: a file (resumed if it exists; {shard} is replaced by the shard index) or - "
+                 "(standard output, the default)");
+  app.add_option("--json-schema", f.json_schema, "JSON Schema (inline JSON or @path) every row's answer must validate against");
+  app.add_option("-p,--prompt", f.prompt, "Instruction sent after each data row (the row's JSON, a blank line, then this)");
+  app.add_option("--id-field", f.id_field, "Data row field holding the row's id (after custom_id; before id and the line number)");
+  app.add_option("--output-format", f.output_format, "weld (default) | openai (OpenAI Batch output lines)")
+      ->check(CLI::IsMember({"weld", "openai"}));
+  app.add_option("--concurrency", f.concurrency, "Rows run at once, over reused connections (default 16)")
+      ->check(CLI::Range(1, 1024));
+  app.add_option("--max-rps", f.max_rps, "At most R model requests started per second (default: no cap)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--shard", f.shard, "Run shard I of N (0-based), e.g. 2/8; default from JOB_COMPLETION_INDEX or "
+                                     "SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT");
+  app.add_option("--shards", f.shards, "Number of shards, with JOB_COMPLETION_INDEX (Kubernetes Indexed Jobs)");
+  app.add_option("--summary", f.summary, "Write the summary as JSON to FILE ({shard} is replaced)");
+  app.add_flag("--no-progress", f.no_progress, "No progress on stderr (the summary line is still written)");
+  add_model_flags(app, f.model, f.model_text);
+  app.add_option("--system-prompt", f.system_prompt, "System prompt of every row (a row's own system message wins)");
+  app.add_option("--max-session-turns", f.max_session_turns, "Per row: exit-53 ending after N model turns");
+  app.add_option("--max-tool-calls", f.max_tool_calls, "Per row: ending after N tool calls");
+  app.add_option("--max-wall-time", f.max_wall_time, "Per row: ending after SECONDS");
+  app.add_option("--max-structured-retries", f.max_structured_retries,
+                 "Per row: retries allowed after an invalid structured_output call (default 5)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_flag("--no-repair", f.no_repair, "Turn off every repair of structured_output arguments");
+  app.add_flag("--clamp", f.clamp, "Clamp numbers into minimum/maximum");
+  app.add_option("--core-tools", f.core_tools, "Offer these built-in tools to every row (default: none)");
+  app.add_flag("-y,--yolo", f.yolo, "Offer every built-in tool, side effects included");
+  app.add_option("--approval-mode", f.approval_mode, "plan | default | auto-edit | yolo (offers built-in tools)");
+}
+
+// The input's line count, for the bar's percentage: only for a regular file
+// (one fast pass over it; the file is then read again, from the page cache).
+std::optional<std::uint64_t> count_lines(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::vector<char> buffer(1 << 20);
+  std::uint64_t lines = 0;
+  while (in) {
+    in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+    for (std::streamsize i = 0; i < in.gcount(); ++i) lines += buffer[static_cast<std::size_t>(i)] == '\n';
+  }
+  return lines;
+}
+
+int exit_code_for(const batch::BatchOutcome& outcome, const batch::BatchProgress& progress) {
+  switch (outcome.stop) {
+    case batch::BatchStop::Finished: return progress.errored.load() > 0 ? 1 : 0;
+    case batch::BatchStop::Auth: return 41;
+    case batch::BatchStop::Temporary: return 75;
+    case batch::BatchStop::Cancelled: return 130;
+    case batch::BatchStop::InputError:
+    case batch::BatchStop::OutputError: return 1;
+  }
+  return 1;
+}
+
+int batch_command(int argc, char** argv) {
+  CLI::App app{"weld batch: the run's contract (SPEC §2) for every row of a JSON Lines input (SPEC §7)", "weld batch"};
+  BatchFlags flags;
+  add_flags(app, flags);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    return usage_error(e.what());
+  }
+  if (!flags.json_schema) return usage_error("--json-schema is required: every row's answer must validate against it.");
+  std::optional<agent::Mechanism> mechanism_flag;
+  if (auto error = check_model_flags(flags.model_text, flags.model, mechanism_flag)) return usage_error(*error);
+  if (flags.no_repair && flags.clamp) return usage_error("--clamp cannot be used with --no-repair.");
+  if (flags.max_wall_time < 0) return usage_error("--max-wall-time must not be negative.");
+  if (flags.yolo && flags.approval_mode && *flags.approval_mode != "yolo")
+    return usage_error("Cannot use both --yolo (-y) and --approval-mode together. Use --approval-mode=yolo instead.");
+  std::optional<agent::ApprovalMode> approval =
+      flags.yolo ? agent::ApprovalMode::Yolo : agent::parse_approval_mode(flags.approval_mode.value_or("default"));
+  if (!approval)
+    return usage_error("--approval-mode must be one of plan, default, auto-edit, yolo (got \"" + *flags.approval_mode + "\").");
+
+  // The shard (SPEC §7): flag, then the scheduler's variables.
+  const provider::Environment env = provider::process_environment();
+  Result<batch::Shard> shard = batch::choose_shard(flags.shard, flags.shards, env);
+  if (!shard) return usage_error(shard.error().message);
+  const std::string output_path = batch::expand_shard(flags.output, *shard);
+  if (shard->count > 1 && output_path != "-" && flags.output.find("{shard}") == std::string::npos)
+    return usage_error("with " + std::to_string(shard->count) + " shards, -o needs {shard} in its name (e.g. -o "
+                       "out-{shard}.jsonl) so that the shards do not write the same file.");
+
+  std::error_code ec;
+  std::string cwd = std::filesystem::current_path(ec).string();
+  if (ec) cwd = ".";
+
+  // The schema, compiled once for the whole batch (SPEC §1.1: exit 52).
+  Result<schema::LoadedSchema> loaded = schema::load_json_schema(*flags.json_schema, {}, "--json-schema", cwd);
+  if (!loaded) return fail(52, loaded.error().message);
+  for (const auto& warning : loaded->warnings) {
+    write_stderr("weld: warning: --json-schema " + warning.message +
+                 (warning.pointer.empty() ? std::string() : " (at " + warning.pointer + ")") + "\n");
+  }
+
+  // Tools: none unless asked (rows are data, SPEC §7).
+  agent::ToolSelection selection;
+  const bool tools_asked = !flags.core_tools.empty() || flags.yolo || flags.approval_mode;
+  agent::ToolPolicy policy;
+  if (const char* home = std::getenv("HOME"); home != nullptr) {
+    Result<agent::Settings> settings = agent::load_settings(home, cwd);
+    if (!settings) return fail(52, settings.error().message);
+    policy.settings = std::move(*settings);
+  }
+  if (tools_asked) {
+    policy.approval = *approval;
+    for (const auto& list : flags.core_tools)
+      for (auto& name : agent::split_tool_list(list)) policy.core_tools.push_back(std::move(name));
+    selection = agent::select_tools(policy);
+  }
+  Result<agent::Mechanism> mechanism = choose_mechanism(mechanism_flag, policy.settings);
+  if (!mechanism) return fail(52, mechanism.error().message);
+
+  // One model per worker, all behind one gate (429 pauses, --max-rps).
+  batch::RequestGate gate(flags.max_rps);
+  provider::ModelHooks hooks;
+  hooks.wrap_transport = [&gate](std::unique_ptr<provider::Transport> inner) {
+    return batch::gate_transport(std::move(inner), gate);
+  };
+  std::vector<std::unique_ptr<provider::Model>> models;
+  ModelChoice first;
+  for (int worker = 0; worker < flags.concurrency; ++worker) {
+    Result<ModelChoice> choice = choose_model(flags.model, hooks);
+    if (!choice) return fail(52, choice.error().message);
+    models.push_back(std::move(choice->model));
+    if (worker == 0) first = std::move(*choice);
+  }
+  if (first.offline) write_stderr(offline_notice(first));
+
+  batch::BatchOptions options;
+  options.input.id_field = flags.id_field.value_or("");
+  options.input.prompt = flags.prompt.value_or("");
+  options.format = *batch::parse_output_format(flags.output_format);
+  options.shard = *shard;
+  options.run.model = first.model_name;
+  options.run.system_prompt = flags.system_prompt.value_or("");
+  options.run.schema = &loaded->schema;
+  options.run.schema_source = loaded->source;
+  options.run.offer_structured_output = selection.structured_output_allowed;
+  options.run.mechanism = first.offline ? agent::Mechanism::Tool : *mechanism;
+  if (options.run.mechanism == agent::Mechanism::Auto) {
+    if (const char* home = std::getenv("HOME"); home != nullptr) {
+      options.run.mechanism_cache_path = agent::mechanism_cache_path(home);
+      options.run.mechanism_cache_key = agent::mechanism_cache_key(first.provider, first.base_url, first.model_name);
+    }
+  }
+  options.run.max_session_turns = flags.max_session_turns;
+  options.run.max_tool_calls = flags.max_tool_calls;
+  options.run.max_wall_time_seconds = flags.max_wall_time;
+  options.run.max_structured_retries = flags.max_structured_retries;
+  if (flags.no_repair) options.run.repair = {false, false, false};
+  options.run.repair.clamp = flags.clamp;
+  options.run.cwd = cwd;
+  options.run.session_id = agent::new_session_id();
+  for (const auto& tool : selection.tools) options.tools.push_back(tool.get());
+
+  // The input.
+  int input_fd = STDIN_FILENO;
+  if (flags.input != "-") {
+    input_fd = ::open(flags.input.c_str(), O_RDONLY | O_CLOEXEC);
+    if (input_fd < 0) return fail(1, "weld batch: could not open the input \"" + flags.input + "\": " + std::strerror(errno));
+  }
+
+  // Resume (SPEC §7): rows already answered in -o FILE are skipped.
+  batch::IdSet ids;
+  if (output_path != "-") {
+    Result<batch::ResumeScan> scan = batch::resume_from(output_path, ids);
+    if (!scan) return fail(52, "weld batch: " + scan.error().message);
+    if (scan->lines > 0 || scan->torn_bytes > 0) {
+      write_stderr("weld batch: resuming \"" + output_path + "\": " + std::to_string(scan->lines) +
+                   " rows already answered" +
+                   (scan->torn_bytes > 0 ? ", a torn last line of " + std::to_string(scan->torn_bytes) + " bytes cut off"
+                                         : std::string()) +
+                   "\n");
+    }
+  }
+  Result<std::unique_ptr<batch::ResultWriter>> writer = batch::ResultWriter::open(output_path);
+  if (!writer) return fail(1, "weld batch: " + writer.error().message);
+
+  batch::BatchProgress progress;
+  BatchSummaryInfo info;
+  info.shard = *shard;
+  const Clock::time_point started = Clock::now();
+  auto finish = [&](int exit_code) {
+    info.wall = Clock::now() - started;
+    info.pauses = gate.pauses();
+    info.exit_code = exit_code;
+    write_stderr(batch_summary_line(progress, info));
+    if (flags.summary) {
+      std::ofstream out(batch::expand_shard(*flags.summary, *shard), std::ios::trunc);
+      out << batch_summary_json(progress, info);
+      if (!out) write_stderr("weld batch: warning: could not write the summary to \"" + *flags.summary + "\"\n");
+    }
+    return exit_code;
+  };
+
+  // SIGINT/SIGTERM: rows in flight are cancelled (no line: the rerun does
+  // them); every line already finished is flushed before exit 130.
+  provider::CancelToken cancel;
+  SignalGuard signals(cancel, [&] {
+    (void)(*writer)->flush();
+    write_stderr("Operation cancelled.\n");
+    std::_Exit(finish(130));
+  });
+
+  const bool terminal = ::isatty(STDERR_FILENO) != 0;
+  std::optional<std::uint64_t> total;
+  if (terminal && flags.input != "-") total = count_lines(flags.input);
+  batch::LineReader lines(batch::fd_source(input_fd));
+  batch::BatchOutcome outcome;
+  {
+    std::optional<ProgressDisplay> display;
+    if (!flags.no_progress) display.emplace(progress, **writer, terminal, total);
+    outcome = batch::run_batch(lines, **writer, ids, options, models, progress, cancel);
+  }
+  signals.run_ended();
+  if (input_fd != STDIN_FILENO) ::close(input_fd);
+  const int exit_code = exit_code_for(outcome, progress);
+  switch (outcome.stop) {
+    case batch::BatchStop::Finished: break;
+    case batch::BatchStop::Cancelled: write_stderr("Operation cancelled.\n"); break;
+    case batch::BatchStop::Auth:
+    case batch::BatchStop::Temporary:
+      write_stderr(outcome.message + "\nweld batch: stopped; run the same command again to resume.\n");
+      break;
+    default: write_stderr("weld batch: " + outcome.message + "\n"); break;
+  }
+  return finish(exit_code);
+}
+
+}  // namespace
+
+int batch_main(int argc, char** argv) {
+  // A closed output pipe must end in a write error, not a silent SIGPIPE death.
+  ::signal(SIGPIPE, SIG_IGN);
+  try {
+    return batch_command(argc, argv);
+  } catch (const std::exception& e) {
+    return fail(1, std::string("weld batch: internal error: ") + e.what());
+  }
+}
+
+}  // namespace weld::cli

@@ -1,0 +1,145 @@
+// `weld batch` against tests/fake_model/server.js over both wire protocols:
+// each row is a real run (requests, validation, retries), a 429 with
+// Retry-After pauses the whole batch, and the endings that stop a batch
+// (41, 75, 130) leave exactly the unfinished rows for the rerun.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  runWeld, startServer, providerArgs, tempDir, SCHEMA_TEXT, API_KEY, writeRows, resultLines, dataRows,
+  assertExactlyOnce, waitFor, firstUserText,
+} from './lib.mjs';
+
+const OK = '{"summary":"ok","risk_level":"low"}';
+const so = (args) => ({ tool_calls: [{ name: 'structured_output', arguments: args }] });
+const APIS = ['openai', 'anthropic'];
+const env = { WELD_API_KEY: API_KEY };
+
+for (const api of APIS) {
+  test(`${api}: rows run as runs: the prompt is the row, a blank line, then --prompt; invalid answers are retried`, async () => {
+    const server = await startServer([so('{"summary":"x"}'), so(OK)], { repeatLast: true });
+    try {
+      const dir = tempDir();
+      const input = writeRows(dir, 'in.jsonl', [{ id: 'r0', text: 'first' }]);
+      const r = await runWeld(['batch', ...providerArgs(api, server.port), '--json-schema', SCHEMA_TEXT,
+        '--prompt', 'Assess the risk', input, '--concurrency', '1'], { env });
+      assert.equal(r.code, 0, r.stderr);
+      const [line] = resultLines(r.stdout);
+      assert.equal(line.custom_id, 'r0');
+      assert.equal(line.status, 'succeeded');
+      assert.deepEqual(line.structured_result, { summary: 'ok', risk_level: 'low' });
+      assert.equal(line.attempts, 2);
+      const requests = await server.requests();
+      assert.equal(requests.length, 2);
+      assert.equal(firstUserText(requests[0]), '{"id":"r0","text":"first"}\n\nAssess the risk');
+      assert.ok(!r.stderr.includes(API_KEY));
+    } finally { await server.close(); }
+  });
+
+  test(`${api}: a 429 with Retry-After pauses every new request of the batch`, async () => {
+    const server = await startServer([{ status: 429, headers: { 'retry-after': '1' } }, so(OK)], { repeatLast: true });
+    try {
+      const dir = tempDir();
+      const rows = dataRows(12);
+      const input = writeRows(dir, 'in.jsonl', rows);
+      const r = await runWeld(['batch', ...providerArgs(api, server.port), '--json-schema', SCHEMA_TEXT, '-p', 'x',
+        input, '--concurrency', '4'], { env });
+      assert.equal(r.code, 0, r.stderr);
+      assertExactlyOnce(resultLines(r.stdout), rows.map((x) => x.id));
+      assert.match(r.stderr, /1 rate-limit pauses/);
+      const requests = await server.requests();
+      const t429 = requests[0].at;
+      // Requests already on their way when the 429 was answered may land
+      // just after it; no request may start later than that before the
+      // second has passed.
+      const early = requests.slice(1).filter((q) => q.at > t429 + 100 && q.at < t429 + 1000);
+      assert.deepEqual(early.map((q) => q.at - t429), []);
+      assert.ok(requests.filter((q) => q.at >= t429 + 1000).length >= 9, 'most rows ran after the pause');
+    } finally { await server.close(); }
+  });
+
+  test(`${api}: refused credentials stop the batch with 41 and no line for the unanswered rows`, async () => {
+    const server = await startServer([so(OK), { status: 401 }], { repeatLast: true });
+    try {
+      const dir = tempDir();
+      const out = path.join(dir, 'out.jsonl');
+      const input = writeRows(dir, 'in.jsonl', dataRows(20));
+      const r = await runWeld(['batch', ...providerArgs(api, server.port), '--json-schema', SCHEMA_TEXT, '-p', 'x',
+        input, '-o', out, '--concurrency', '1'], { env });
+      assert.equal(r.code, 41, r.stderr);
+      assert.match(r.stderr, /the provider refused the credentials: HTTP 401/);
+      assert.match(r.stderr, /weld batch: stopped; run the same command again to resume\./);
+      assert.equal(resultLines(fs.readFileSync(out, 'utf8')).length, 1);
+      assert.ok((await server.requests()).length <= 3, 'the batch stopped instead of failing every row');
+    } finally { await server.close(); }
+  });
+
+  test(`${api}: 503s that outlast the retries stop the batch with 75; the rerun finishes it`, async () => {
+    const server = await startServer([so(OK), so(OK), { status: 503, headers: { 'retry-after': '0' } }], { repeatLast: true });
+    const dir = tempDir();
+    const out = path.join(dir, 'out.jsonl');
+    const rows = dataRows(10);
+    const input = writeRows(dir, 'in.jsonl', rows);
+    const args = ['batch', ...providerArgs(api, server.port), '--json-schema', SCHEMA_TEXT, '-p', 'x', input, '-o', out,
+      '--concurrency', '1', '--max-retries', '1'];
+    try {
+      const r = await runWeld(args, { env });
+      assert.equal(r.code, 75, r.stderr);
+      assert.match(r.stderr, /HTTP 503 Service Unavailable after 2 attempts/);
+      assert.equal(resultLines(fs.readFileSync(out, 'utf8')).length, 2);
+    } finally { await server.close(); }
+    const healthy = await startServer([so(OK)], { repeatLast: true });
+    try {
+      const port = healthy.port;
+      const rerun = await runWeld(['batch', ...providerArgs(api, port), ...args.slice(7)], { env });
+      assert.equal(rerun.code, 0, rerun.stderr);
+      assert.match(rerun.stderr, /2 rows already answered/);
+      assertExactlyOnce(resultLines(fs.readFileSync(out, 'utf8')), rows.map((x) => x.id));
+      assert.equal((await healthy.requests()).length, 8);
+    } finally { await healthy.close(); }
+  });
+}
+
+test('SIGINT: exit 130 within a second, finished rows written; the rerun completes exactly once', async () => {
+  const server = await startServer([{ ...so(OK), delay_ms: 100 }], { repeatLast: true });
+  try {
+    const dir = tempDir();
+    const out = path.join(dir, 'out.jsonl');
+    const rows = dataRows(200);
+    const input = writeRows(dir, 'in.jsonl', rows);
+    const args = ['batch', ...providerArgs('openai', server.port), '--json-schema', SCHEMA_TEXT, '-p', 'x', input,
+      '-o', out, '--concurrency', '4'];
+    let sentAt = 0;
+    const r = await runWeld(args, {
+      env,
+      onStart: async (child) => {
+        await waitFor(async () => (await server.requests()).length >= 12);
+        sentAt = Date.now();
+        child.kill('SIGINT');
+      },
+    });
+    assert.equal(r.code, 130, r.stderr);
+    assert.ok(Date.now() - sentAt < 1500, 'ended promptly');
+    assert.match(r.stderr, /Operation cancelled\.\n/);
+    const partial = resultLines(fs.readFileSync(out, 'utf8'));
+    assert.ok(partial.length >= 4 && partial.length < 200, `${partial.length} lines`);
+    const rerun = await runWeld(args, { env, timeoutMs: 60000 });
+    assert.equal(rerun.code, 0, rerun.stderr);
+    assertExactlyOnce(resultLines(fs.readFileSync(out, 'utf8')), rows.map((x) => x.id));
+  } finally { await server.close(); }
+});
+
+test('--max-rps spaces the request starts', async () => {
+  const server = await startServer([so(OK)], { repeatLast: true });
+  try {
+    const dir = tempDir();
+    const input = writeRows(dir, 'in.jsonl', dataRows(6));
+    const r = await runWeld(['batch', ...providerArgs('openai', server.port), '--json-schema', SCHEMA_TEXT, '-p', 'x',
+      input, '--max-rps', '10', '--concurrency', '6'], { env });
+    assert.equal(r.code, 0, r.stderr);
+    const at = (await server.requests()).map((q) => q.at).sort((a, b) => a - b);
+    assert.ok(at.at(-1) - at[0] >= 450, `6 requests at 10/s took ${at.at(-1) - at[0]} ms`);
+  } finally { await server.close(); }
+});
