@@ -12,7 +12,10 @@ $SUDO apt-get install -y -qq --no-install-recommends \
   libcurl4-openssl-dev libssl-dev libboost1.74-dev libboost-system1.74-dev \
   libgtest-dev libgmock-dev googletest libbenchmark-dev libmimalloc-dev \
   clang libclang-rt-14-dev \
-  python3 curl jq
+  python3 curl jq libxxhash-dev
+# weld batch's engine tests (tests/batch): a one-node Slurm cluster and a
+# Dask LocalCluster run weld as their users would (never part of the product).
+$SUDO apt-get install -y -qq --no-install-recommends slurm-wlm munge python3-distributed
 # Node.js 20 (tests drive weld with the official npm SDKs; never used by the
 # product). Only install Debian's when none is present, so a NodeSource
 # install is left alone.

@@ -83,7 +83,7 @@ test('a 4-task Slurm job array covers every row exactly once', { skip, timeout: 
       'InactiveLimit=0',
       'KillWait=5',
       'MaxArraySize=16',
-      `NodeName=${host} NodeAddr=127.0.0.1 CPUs=4 State=UNKNOWN`,
+      `NodeName=${host} NodeAddr=127.0.0.1 CPUs=${os.cpus().length} State=UNKNOWN`,
       `PartitionName=debug Nodes=${host} Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:4`,
       '',
     ].join('\n'));
