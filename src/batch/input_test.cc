@@ -90,7 +90,7 @@ TEST(ReadRow, DataRowIsItsJsonABlankLineThenThePrompt) {
 }
 
 TEST(ReadRow, IdsFallBackToIdThenTheLineNumber) {
-  EXPECT_EQ(read_row(R"({"id":"abc"})", 3, {.id_field = "missing"}).id, "abc");
+  EXPECT_EQ(read_row(R"({"id":"abc"})", 3, {.id_field = "missing", .prompt = ""}).id, "abc");
   EXPECT_EQ(read_row(R"({"id":1.5,"x":1})", 3, {}).id, "3");
   EXPECT_EQ(read_row(R"({"x":1})", 17, {}).id, "17");
 }

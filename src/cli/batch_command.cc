@@ -56,12 +56,7 @@ struct BatchFlags {
   ModelFlags model;
   ModelFlagText model_text;
   std::optional<std::string> system_prompt;
-  int max_session_turns = -1;
-  int max_tool_calls = -1;
-  double max_wall_time = 0;
-  int max_structured_retries = 5;
-  bool no_repair = false;
-  bool clamp = false;
+  RunLimitFlags limits;
   std::vector<std::string> core_tools;
   bool yolo = false;
   std::optional<std::string> approval_mode;
@@ -102,14 +97,7 @@ void add_flags(CLI::App& app, BatchFlags& f) {
   app.add_flag("--no-progress", f.no_progress, "No progress on stderr (the summary line is still written)");
   add_model_flags(app, f.model, f.model_text);
   app.add_option("--system-prompt", f.system_prompt, "System prompt of every row (a row's own system message wins)");
-  app.add_option("--max-session-turns", f.max_session_turns, "Per row: exit-53 ending after N model turns");
-  app.add_option("--max-tool-calls", f.max_tool_calls, "Per row: ending after N tool calls");
-  app.add_option("--max-wall-time", f.max_wall_time, "Per row: ending after SECONDS");
-  app.add_option("--max-structured-retries", f.max_structured_retries,
-                 "Per row: retries allowed after an invalid structured_output call (default 5)")
-      ->check(CLI::NonNegativeNumber);
-  app.add_flag("--no-repair", f.no_repair, "Turn off every repair of structured_output arguments");
-  app.add_flag("--clamp", f.clamp, "Clamp numbers into minimum/maximum");
+  add_run_limit_flags(app, f.limits);
   app.add_option("--core-tools", f.core_tools, "Offer these built-in tools to every row (default: none)");
   app.add_flag("-y,--yolo", f.yolo, "Offer every built-in tool, side effects included");
   app.add_option("--approval-mode", f.approval_mode, "plan | default | auto-edit | yolo (offers built-in tools)");
@@ -155,8 +143,8 @@ int batch_command(int argc, char** argv) {
   if (!flags.json_schema) return usage_error("--json-schema is required: every row's answer must validate against it.");
   std::optional<agent::Mechanism> mechanism_flag;
   if (auto error = check_model_flags(flags.model_text, flags.model, mechanism_flag)) return usage_error(*error);
-  if (flags.no_repair && flags.clamp) return usage_error("--clamp cannot be used with --no-repair.");
-  if (flags.max_wall_time < 0) return usage_error("--max-wall-time must not be negative.");
+  batch::BatchOptions options;
+  if (auto error = apply_run_limit_flags(flags.limits, options.run)) return usage_error(*error);
   if (flags.yolo && flags.approval_mode && *flags.approval_mode != "yolo")
     return usage_error("Cannot use both --yolo (-y) and --approval-mode together. Use --approval-mode=yolo instead.");
   std::optional<agent::ApprovalMode> approval =
@@ -219,7 +207,6 @@ int batch_command(int argc, char** argv) {
   }
   if (first.offline) write_stderr(offline_notice(first));
 
-  batch::BatchOptions options;
   options.input.id_field = flags.id_field.value_or("");
   options.input.prompt = flags.prompt.value_or("");
   options.format = *batch::parse_output_format(flags.output_format);
@@ -236,12 +223,6 @@ int batch_command(int argc, char** argv) {
       options.run.mechanism_cache_key = agent::mechanism_cache_key(first.provider, first.base_url, first.model_name);
     }
   }
-  options.run.max_session_turns = flags.max_session_turns;
-  options.run.max_tool_calls = flags.max_tool_calls;
-  options.run.max_wall_time_seconds = flags.max_wall_time;
-  options.run.max_structured_retries = flags.max_structured_retries;
-  if (flags.no_repair) options.run.repair = {false, false, false};
-  options.run.repair.clamp = flags.clamp;
   options.run.cwd = cwd;
   options.run.session_id = agent::new_session_id();
   for (const auto& tool : selection.tools) options.tools.push_back(tool.get());

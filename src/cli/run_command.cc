@@ -37,12 +37,7 @@ struct RunFlags {
   std::optional<std::string> json_schema;
   ModelFlags model;
   std::string output_format = "text";
-  int max_session_turns = -1;
-  int max_tool_calls = -1;
-  double max_wall_time = 0;
-  int max_structured_retries = 5;
-  bool no_repair = false;
-  bool clamp = false;
+  RunLimitFlags limits;
   bool yolo = false;
   std::optional<std::string> approval_mode;
   std::vector<std::string> exclude_tools;
@@ -96,14 +91,7 @@ void add_flags(CLI::App& app, RunFlags& f) {
   app.add_option("-o,--output-format", f.output_format,
                  "text | json | stream-json | result (only the result envelope, as claude -p --output-format json)")
       ->check(CLI::IsMember({"text", "json", "stream-json", "result"}));
-  app.add_option("--max-session-turns", f.max_session_turns, "End with exit 53 after N model turns (default: no limit)");
-  app.add_option("--max-tool-calls", f.max_tool_calls, "End with exit 55 after N tool calls (structured_output excluded)");
-  app.add_option("--max-wall-time", f.max_wall_time, "End with exit 55 after SECONDS");
-  app.add_option("--max-structured-retries", f.max_structured_retries,
-                 "Retries allowed after an invalid structured_output call (default 5)")
-      ->check(CLI::NonNegativeNumber);
-  app.add_flag("--no-repair", f.no_repair, "Turn off every repair of structured_output arguments");
-  app.add_flag("--clamp", f.clamp, "Clamp numbers into minimum/maximum");
+  add_run_limit_flags(app, f.limits);
   app.add_flag("-y,--yolo", f.yolo, "Offer every tool, side effects included (= --approval-mode yolo)");
   app.add_option("--approval-mode", f.approval_mode, "plan | default | auto-edit | yolo");
   app.add_option("--exclude-tools", f.exclude_tools, "Tools never offered (comma-separated; repeatable)");
@@ -210,10 +198,10 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
     return early.usage_error("--approval-mode must be one of plan, default, auto-edit, yolo (got \"" +
                              *flags.approval_mode + "\").");
   }
-  if (flags.no_repair && flags.clamp) return early.usage_error("--clamp cannot be used with --no-repair.");
   if (flags.continue_session && flags.resume)
     return early.usage_error("--continue and --resume cannot be used together.");
-  if (flags.max_wall_time < 0) return early.usage_error("--max-wall-time must not be negative.");
+  agent::RunOptions options;
+  if (auto error = apply_run_limit_flags(flags.limits, options)) return early.usage_error(*error);
   if (flags.include_partial_messages && flags.output_format != "stream-json") {
     return early.usage_error("--include-partial-messages requires --output-format stream-json.");
   }
@@ -304,7 +292,6 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
   agent::Mechanism mechanism = *chosen_mechanism;
 
   // Session (SPEC §2.8).
-  agent::RunOptions options;
   options.session_id = early.session_id();
   if (flags.continue_session || flags.resume) {
     if (home.empty()) return early.fail(1, "Cannot resume a session: HOME is not set (or not a directory).");
@@ -352,12 +339,6 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
     options.mechanism_cache_path = agent::mechanism_cache_path(home);
     options.mechanism_cache_key = agent::mechanism_cache_key(choice->provider, choice->base_url, choice->model_name);
   }
-  options.max_session_turns = flags.max_session_turns;
-  options.max_tool_calls = flags.max_tool_calls;
-  options.max_wall_time_seconds = flags.max_wall_time;
-  options.max_structured_retries = flags.max_structured_retries;
-  if (flags.no_repair) options.repair = {false, false, false};
-  options.repair.clamp = flags.clamp;
   options.cwd = cwd;
   options.partial_results = flags.include_partial_messages;  // only with stream-json (checked above)
 

@@ -106,6 +106,29 @@ std::optional<std::string> check_model_flags(const ModelFlagText& text, ModelFla
   return std::nullopt;
 }
 
+void add_run_limit_flags(CLI::App& app, RunLimitFlags& flags) {
+  app.add_option("--max-session-turns", flags.max_session_turns, "End with exit 53 after N model turns (default: no limit)");
+  app.add_option("--max-tool-calls", flags.max_tool_calls, "End with exit 55 after N tool calls (structured_output excluded)");
+  app.add_option("--max-wall-time", flags.max_wall_time, "End with exit 55 after SECONDS");
+  app.add_option("--max-structured-retries", flags.max_structured_retries,
+                 "Retries allowed after an invalid structured_output call (default 5)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_flag("--no-repair", flags.no_repair, "Turn off every repair of structured_output arguments");
+  app.add_flag("--clamp", flags.clamp, "Clamp numbers into minimum/maximum");
+}
+
+std::optional<std::string> apply_run_limit_flags(const RunLimitFlags& flags, agent::RunOptions& options) {
+  if (flags.no_repair && flags.clamp) return "--clamp cannot be used with --no-repair.";
+  if (flags.max_wall_time < 0) return "--max-wall-time must not be negative.";
+  options.max_session_turns = flags.max_session_turns;
+  options.max_tool_calls = flags.max_tool_calls;
+  options.max_wall_time_seconds = flags.max_wall_time;
+  options.max_structured_retries = flags.max_structured_retries;
+  if (flags.no_repair) options.repair = {false, false, false};
+  options.repair.clamp = flags.clamp;
+  return std::nullopt;
+}
+
 Result<agent::Mechanism> choose_mechanism(const std::optional<agent::Mechanism>& flag, const agent::Settings& settings) {
   if (flag) return *flag;
   if (const char* env = std::getenv("WELD_MECHANISM"); env != nullptr && *env != '\0') {

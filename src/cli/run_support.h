@@ -14,6 +14,7 @@
 
 #include "weld/agent/mechanism.h"
 #include "weld/agent/output.h"
+#include "weld/agent/run_loop.h"
 #include "weld/agent/settings.h"
 #include "weld/base/result.h"
 #include "weld/provider/http.h"
@@ -66,6 +67,25 @@ void add_model_flags(CLI::App& app, ModelFlags& flags, ModelFlagText& text);
 /// nullopt, or the usage error's message.
 std::optional<std::string> check_model_flags(const ModelFlagText& text, ModelFlags& flags,
                                              std::optional<agent::Mechanism>& mechanism);
+
+/// The limits and repair flags of a run (SPEC §2.1, §1.3), shared by the
+/// run and every row of `weld batch`.
+struct RunLimitFlags {
+  int max_session_turns = -1;
+  int max_tool_calls = -1;
+  double max_wall_time = 0;
+  int max_structured_retries = 5;
+  bool no_repair = false;
+  bool clamp = false;
+};
+
+/// Adds --max-session-turns, --max-tool-calls, --max-wall-time,
+/// --max-structured-retries, --no-repair and --clamp.
+void add_run_limit_flags(CLI::App& app, RunLimitFlags& flags);
+
+/// Checks the combination (nullopt, or the usage error's message) and
+/// copies the limits into `options`.
+std::optional<std::string> apply_run_limit_flags(const RunLimitFlags& flags, agent::RunOptions& options);
 
 /// The mechanism (SPEC §4): the flag, else WELD_MECHANISM, else settings;
 /// default tool. A bad WELD_MECHANISM is a configuration error (exit 52).

@@ -152,7 +152,7 @@ test('exit 1: usage errors name the flag', async () => {
     [['--json-schema', SCHEMA_TEXT, '--shard', '3/3', input], /^weld batch: --shard must be I\/N with 0 <= I < N/],
     [['--json-schema', SCHEMA_TEXT, '--shard', '1/3', input, '-o', path.join(dir, 'o.jsonl')],
       /^weld batch: with 3 shards, -o needs \{shard\} in its name/],
-    [['--json-schema', SCHEMA_TEXT, '--concurrency', '0', input], /^weld batch: --concurrency: Value 0 not in range/],
+    [['--json-schema', SCHEMA_TEXT, '--concurrency', '0', input], /^weld batch: --concurrency: Value 0 not in range 1 to 1024/],
     [['--json-schema', SCHEMA_TEXT, path.join(dir, 'missing.jsonl')], /^weld batch: could not open the input ".*missing\.jsonl": No such file or directory/],
   ];
   for (const [args, pattern] of cases) {

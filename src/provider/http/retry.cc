@@ -311,10 +311,14 @@ Status send_with_retries(const SendContext& context, const HttpRequest& request,
         if (should_retry && iequals(trim(*should_retry), "true")) retryable = true;
         if (status < 200 && status != 0) retryable = false;
         retry = retryable && can_retry;
+        // Temporary (exit 75) unless the server said the answer is final
+        // (x-should-retry: false, as weld's own proxy does for a structured
+        // output failure, SPEC §3.3).
+        const bool final_answer = should_retry && iequals(trim(*should_retry), "false");
         failure = Error{.code = "http",
                         .message = text,
                         .http_status = status,
-                        .temporary = status == 408 || status == 429 || status >= 500};
+                        .temporary = (status == 408 || status == 429 || status >= 500) && !final_answer};
         retry_after = retry_after_of(sink.headers_, std::chrono::system_clock::now());
         break;
       }

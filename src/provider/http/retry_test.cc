@@ -235,6 +235,28 @@ TEST(SendWithRetries, CancelledDuringBackoff) {
   EXPECT_EQ(st.error().message, "the request was cancelled (POST http://h/v1/chat/completions)");
 }
 
+// SPEC §2.5: exit 75 when the same request may well succeed later.
+TEST(SendWithRetries, TemporaryMarksWhatOutlastedTheRetries) {
+  auto failure = [](std::deque<Scripted> script) {
+    Harness h(std::move(script));
+    h.context.policy.max_retries = 0;
+    Status st = h.send();
+    EXPECT_FALSE(st);
+    return st.error();
+  };
+  EXPECT_TRUE(failure({status(503)}).temporary);
+  EXPECT_TRUE(failure({status(429)}).temporary);
+  EXPECT_TRUE(failure({status(408)}).temporary);
+  EXPECT_TRUE(failure({Scripted{TransportOutcome::Kind::ConnectFailed, 0, {}, {}, "refused"}}).temporary);
+  EXPECT_TRUE(failure({Scripted{TransportOutcome::Kind::ConnectionLost, 200, {}, {"data: x"}, "reset"}}).temporary);
+  EXPECT_FALSE(failure({status(400)}).temporary);
+  EXPECT_FALSE(failure({status(409)}).temporary);
+  EXPECT_FALSE(failure({status(404)}).temporary);
+  EXPECT_FALSE(failure({status(401)}).temporary);
+  EXPECT_FALSE(failure({status(502, {{"x-should-retry", "false"}})}).temporary);  // a final answer (weld's proxy)
+  EXPECT_FALSE(failure({Scripted{TransportOutcome::Kind::Tls, 0, {}, {}, "bad certificate"}}).temporary);
+}
+
 TEST(ErrorTextFromBody, KnownShapes) {
   EXPECT_EQ(error_text_from_body(R"({"error":{"message":"m","type":"t"}})"), "m (t)");
   EXPECT_EQ(error_text_from_body(R"({"type":"error","error":{"type":"not_found_error","message":"model: x"}})"),
