@@ -61,7 +61,7 @@ bool RequestGate::wait_turn(provider::CancelToken& cancel) {
       std::lock_guard lock(mutex_);
       const Clock::time_point now = Clock::now();
       if (now >= paused_until_ && now >= next_start_) {
-        if (interval_.count() > 0) next_start_ = std::max(next_start_ + interval_, now);
+        if (interval_.count() > 0) next_start_ = now + interval_;
         return true;
       }
       wake = std::max(paused_until_, next_start_);
@@ -86,6 +86,10 @@ std::optional<std::chrono::milliseconds> pause_for_response(int status, const pr
     asked = kDefaultPause;
   }
   return std::clamp(*asked, std::chrono::milliseconds(0), kMaxPause);
+}
+
+std::unique_ptr<provider::Transport> gate_transport(std::unique_ptr<provider::Transport> inner, RequestGate& gate) {
+  return std::make_unique<GatedTransport>(std::move(inner), gate);
 }
 
 }  // namespace weld::batch

@@ -30,7 +30,8 @@ Row row(std::string id, std::uint64_t line) {
 TEST(ResultLine, WeldShapeSucceeded) {
   EXPECT_EQ(run_result_line(OutputFormat::Weld, row("r1", 0), success(), "m"),
             R"({"custom_id":"r1","line":0,"status":"succeeded","structured_result":{"b":1,"a":"x"},"attempts":1,)"
-            R"("repairs":[],"usage":{"input_tokens":12,"output_tokens":5},"duration_ms":3})"
+            R"("repairs":[],"usage":{"input_tokens":12,"output_tokens":5,"cache_read_input_tokens":0,"cache_creation_input_tokens":0},)"
+            R"("duration_ms":3})"
             "\n");
 }
 

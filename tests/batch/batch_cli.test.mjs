@@ -42,7 +42,7 @@ test('every input shape, a bad line and a repeated id: one line each, exit 1', a
     assert.ok(validAgainstSchema(byLine.get(n).structured_result), JSON.stringify(byLine.get(n)));
     assert.equal(byLine.get(n).attempts, 1);
     assert.deepEqual(byLine.get(n).repairs, []);
-    assert.deepEqual(Object.keys(byLine.get(n).usage), ['input_tokens', 'output_tokens']);
+    assert.deepEqual(Object.keys(byLine.get(n).usage), ['input_tokens', 'output_tokens', 'cache_read_input_tokens', 'cache_creation_input_tokens']);
   }
   assert.deepEqual([byLine.get(0).custom_id, byLine.get(1).custom_id, byLine.get(2).custom_id], ['o1', 'a1', 'T-1']);
   assert.deepEqual(byLine.get(3), { custom_id: '3', line: 3, status: 'errored', attempts: 0,
