@@ -161,6 +161,13 @@ int batch_command(int argc, char** argv) {
     return usage_error("with " + std::to_string(shard->count) + " shards, -o needs {shard} in its name (e.g. -o "
                        "out-{shard}.jsonl) so that the shards do not write the same file.");
 
+  // The input.
+  int input_fd = STDIN_FILENO;
+  if (flags.input != "-") {
+    input_fd = ::open(flags.input.c_str(), O_RDONLY | O_CLOEXEC);
+    if (input_fd < 0) return fail(1, "weld batch: could not open the input \"" + flags.input + "\": " + std::strerror(errno));
+  }
+
   std::error_code ec;
   std::string cwd = std::filesystem::current_path(ec).string();
   if (ec) cwd = ".";
@@ -226,13 +233,6 @@ int batch_command(int argc, char** argv) {
   options.run.cwd = cwd;
   options.run.session_id = agent::new_session_id();
   for (const auto& tool : selection.tools) options.tools.push_back(tool.get());
-
-  // The input.
-  int input_fd = STDIN_FILENO;
-  if (flags.input != "-") {
-    input_fd = ::open(flags.input.c_str(), O_RDONLY | O_CLOEXEC);
-    if (input_fd < 0) return fail(1, "weld batch: could not open the input \"" + flags.input + "\": " + std::strerror(errno));
-  }
 
   // Resume (SPEC §7): rows already answered in -o FILE are skipped.
   batch::IdSet ids;

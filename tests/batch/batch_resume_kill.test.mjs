@@ -7,46 +7,43 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import {
-  runWeld, startServer, providerArgs, tempDir, SCHEMA_TEXT, API_KEY, writeRows, resultLines, dataRows,
-  assertExactlyOnce,
-} from './lib.mjs';
-
-const so = (args) => ({ tool_calls: [{ name: 'structured_output', arguments: args }] });
+import { runWeld, tempDir, SCHEMA_TEXT, writeRows, resultLines, dataRows, assertExactlyOnce } from './lib.mjs';
 
 for (const format of ['weld', 'openai']) {
   test(`${format}: SIGKILL at 24 random moments, then the same command: exactly one line per row`, async () => {
-    const server = await startServer([{ ...so('{"summary":"ok","risk_level":"low"}'), delay_ms: 4 }], { repeatLast: true });
-    try {
+    {
       const dir = tempDir();
       const out = path.join(dir, 'out.jsonl');
-      const rows = dataRows(1500);
+      const rows = dataRows(20000);
       // A repeated id and a bad line, so their errored lines are resumed too.
       const input = writeRows(dir, 'in.jsonl', [...rows, { id: 'row-7', text: 'again' }, 'not json']);
-      const args = ['batch', ...providerArgs('openai', server.port), '--json-schema', SCHEMA_TEXT, '-p', 'x',
+      // The offline model: a kill lands among rows finishing thousands a second.
+      const args = ['batch', '--json-schema', SCHEMA_TEXT, '-p', 'x',
         input, '-o', out, '--concurrency', '8', '--output-format', format];
       let seed = format === 'weld' ? 7 : 11;
       const random = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
       const counts = [];
       let killed = 0;
       for (let i = 0; i < 24; ++i) {
-        const delay = Math.floor(random() * 250);
+        const delay = 50 + Math.floor(random() * 550);
         const r = await runWeld(args, {
-          env: { WELD_API_KEY: API_KEY },
           onStart: (child) => setTimeout(() => child.kill('SIGKILL'), delay),
         });
         if (r.signal === 'SIGKILL') ++killed;
         counts.push(fs.existsSync(out) ? fs.readFileSync(out, 'utf8').split('\n').length - 1 : 0);
       }
       assert.ok(killed >= 20, `only ${killed} of 24 runs were killed before they ended`);
-      const last = await runWeld(args, { env: { WELD_API_KEY: API_KEY }, timeoutMs: 120000 });
-      assert.equal(last.code, 1, last.stderr);  // the repeated id and the bad line are errored rows
+      const last = await runWeld(args, { timeoutMs: 300000 });
+      // 1: the repeated id and the bad line are errored rows; 0 when the
+      // killed runs already wrote every line (skipped rows count as done).
+      assert.ok(last.code === 0 || last.code === 1, last.stderr);
       const lines = resultLines(fs.readFileSync(out, 'utf8'));
       // The repeated id's errored line carries the earlier line's id.
       const repeats = lines.filter((l) => (l.error?.type ?? l.error?.code) === 'error_duplicate_id');
       assert.deepEqual(repeats.map((l) => l.custom_id), ['row-7']);
-      assertExactlyOnce(lines.filter((l) => !repeats.includes(l)), [...rows.map((x) => x.id), '1501']);
-      assert.ok(counts.some((n, i) => i > 0 && n > counts[i - 1]), `progress across kills: ${counts.join(',')}`);
-    } finally { await server.close(); }
+      assertExactlyOnce(lines.filter((l) => !repeats.includes(l)), [...rows.map((x) => x.id), '20001']);
+      assert.ok(counts.filter((n, i) => i > 0 && n > counts[i - 1]).length >= 1,
+        `no killed run wrote a line: ${counts.join(',')}`);
+    }
   });
 }

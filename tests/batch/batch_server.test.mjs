@@ -51,11 +51,12 @@ for (const api of APIS) {
       assert.match(r.stderr, /1 rate-limit pauses/);
       const requests = await server.requests();
       const t429 = requests[0].at;
-      // Requests already on their way when the 429 was answered may land
-      // just after it; no request may start later than that before the
-      // second has passed.
-      const early = requests.slice(1).filter((q) => q.at > t429 + 100 && q.at < t429 + 1000);
-      assert.deepEqual(early.map((q) => q.at - t429), []);
+      // Only the other workers' requests already on their way when the 429
+      // was answered (at most concurrency - 1 = 3; under load they can land
+      // late) may arrive before the second has passed. Without the pause the
+      // workers would run the other 11 rows within that second.
+      const early = requests.slice(1).filter((q) => q.at < t429 + 1000);
+      assert.ok(early.length <= 3, `${early.length} requests within the pause: ${early.map((q) => q.at - t429)}`);
       assert.ok(requests.filter((q) => q.at >= t429 + 1000).length >= 9, 'most rows ran after the pause');
     } finally { await server.close(); }
   });
