@@ -25,7 +25,7 @@ test('a Dask LocalCluster piping partitions through weld batch covers every row 
     fs.mkdirSync(path.join(dir, 'bin'));
     fs.mkdirSync(path.join(dir, 'results'));
     fs.symlinkSync(WELD, path.join(dir, 'bin', 'weld'));
-    const rows = dataRows(3000);
+    const rows = dataRows(6000);
     const input = writeRows(dir, 'tickets.jsonl', rows);
     assert.ok(fs.statSync(input).size > 3 * 64 * 1024, 'the input spans several 64 KiB partitions');
     fs.writeFileSync(path.join(dir, 'schema.json'), SCHEMA_TEXT);
