@@ -144,7 +144,7 @@ TEST_F(RunnerTest, ATemporaryFailureStopsTheBatchAndTheRowIsLeftForTheRerun) {
   std::vector<std::unique_ptr<provider::Model>> models;
   auto model = std::make_unique<ScriptedModel>();
   model->push_step([](const provider::Request&, provider::CancelToken&) -> Result<provider::Response> {
-    return Error{"http", "HTTP 503 Service Unavailable after 4 attempts", "", true};
+    return Error{.code = "http", .message = "HTTP 503 Service Unavailable after 4 attempts", .http_status = 503, .temporary = true};
   });
   models.push_back(std::move(model));
   auto lines = run("{\"id\":1}\n{\"id\":2}\n", models);

@@ -210,8 +210,14 @@ int batch_command(int argc, char** argv) {
     Result<ModelChoice> choice = choose_model(flags.model, hooks);
     if (!choice) return fail(52, choice.error().message);
     models.push_back(std::move(choice->model));
-    if (worker == 0) first = std::move(*choice);
+    if (worker == 0) {
+      first = std::move(*choice);
+      // The other workers use the model the first one settled on (no
+      // second look at the server's models list).
+      flags.model.model = first.model_name;
+    }
   }
+  for (const auto& note : first.notes) write_stderr(note + "\n");
   if (first.offline) write_stderr(offline_notice(first));
 
   options.input.id_field = flags.id_field.value_or("");
