@@ -7,33 +7,41 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { runWeld, tempDir, SCHEMA_TEXT, writeRows, resultLines, dataRows, assertExactlyOnce } from './lib.mjs';
+import {
+  runWeld, startServer, providerArgs, tempDir, SCHEMA_TEXT, API_KEY, writeRows, resultLines, dataRows, assertExactlyOnce,
+} from './lib.mjs';
+
+const so = (args) => ({ tool_calls: [{ name: 'structured_output', arguments: args }] });
 
 for (const format of ['weld', 'openai']) {
   test(`${format}: SIGKILL at 24 random moments, then the same command: exactly one line per row`, async () => {
-    {
+    // Each answer takes 20 ms, so a whole run lasts 15 s or more however fast
+    // the machine is, and every kill below lands mid-run.
+    const server = await startServer([{ ...so('{"summary":"ok","risk_level":"low"}'), delay_ms: 20 }], { repeatLast: true });
+    try {
       const dir = tempDir();
       const out = path.join(dir, 'out.jsonl');
-      const rows = dataRows(20000);
+      const rows = dataRows(3000);
       // A repeated id and a bad line, so their errored lines are resumed too.
       const input = writeRows(dir, 'in.jsonl', [...rows, { id: 'row-7', text: 'again' }, 'not json']);
-      // The offline model: a kill lands among rows finishing thousands a second.
-      const args = ['batch', '--json-schema', SCHEMA_TEXT, '-p', 'x',
-        input, '-o', out, '--concurrency', '8', '--output-format', format];
+      const args = ['batch', ...providerArgs('openai', server.port), '--json-schema', SCHEMA_TEXT, '-p', 'x',
+        input, '-o', out, '--concurrency', '4', '--output-format', format];
+      const env = { WELD_API_KEY: API_KEY };
       let seed = format === 'weld' ? 7 : 11;
       const random = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
       const counts = [];
       let killed = 0;
       for (let i = 0; i < 24; ++i) {
-        const delay = 50 + Math.floor(random() * 550);
+        const delay = 100 + Math.floor(random() * 1400);
         const r = await runWeld(args, {
+          env,
           onStart: (child) => setTimeout(() => child.kill('SIGKILL'), delay),
         });
         if (r.signal === 'SIGKILL') ++killed;
         counts.push(fs.existsSync(out) ? fs.readFileSync(out, 'utf8').split('\n').length - 1 : 0);
       }
       assert.ok(killed >= 20, `only ${killed} of 24 runs were killed before they ended`);
-      const last = await runWeld(args, { timeoutMs: 300000 });
+      const last = await runWeld(args, { env, timeoutMs: 300000 });
       // 1: the repeated id and the bad line are errored rows; 0 when the
       // killed runs already wrote every line (skipped rows count as done).
       assert.ok(last.code === 0 || last.code === 1, last.stderr);
@@ -41,9 +49,9 @@ for (const format of ['weld', 'openai']) {
       // The repeated id's errored line carries the earlier line's id.
       const repeats = lines.filter((l) => (l.error?.type ?? l.error?.code) === 'error_duplicate_id');
       assert.deepEqual(repeats.map((l) => l.custom_id), ['row-7']);
-      assertExactlyOnce(lines.filter((l) => !repeats.includes(l)), [...rows.map((x) => x.id), '20001']);
+      assertExactlyOnce(lines.filter((l) => !repeats.includes(l)), [...rows.map((x) => x.id), '3001']);
       assert.ok(counts.filter((n, i) => i > 0 && n > counts[i - 1]).length >= 1,
         `no killed run wrote a line: ${counts.join(',')}`);
-    }
+    } finally { await server.close(); }
   });
 }
