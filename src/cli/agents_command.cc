@@ -11,6 +11,7 @@
 #include <iostream>
 
 #include "commands.h"
+#include "usage.h"
 #include "weld/json/serialize.h"
 #include "weld/proxy/registry.h"
 
@@ -211,12 +212,7 @@ int agents_main(int argc, char** argv) {
   export_cmd->add_option("--claude-code", export_dir, "Target folder, e.g. .claude")->required();
   export_cmd->add_option("--agents", export_file, "Registry (default: the built-in one)");
   export_cmd->add_option("--base-model", base_model, "Model the upstream serves (default: $ANTHROPIC_MODEL; one of them is required)");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    int code = app.exit(e);
-    return code == 0 ? 0 : 52;
-  }
+  if (std::optional<int> code = parse_command_line(app, argc, argv)) return *code;
   if (check_cmd->parsed()) return check(check_file, as_json);
   // Issue 17: each sub-agent's `model` is what Claude Code sends, and weld
   // forwards it upstream without the suffix; a guessed base model would be

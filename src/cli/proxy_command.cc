@@ -11,6 +11,7 @@
 #include <mutex>
 
 #include "commands.h"
+#include "usage.h"
 #include "weld/json/serialize.h"
 #include "weld/proxy/server.h"
 
@@ -62,12 +63,7 @@ int proxy_main(int argc, char** argv) {
   app.add_option("--ready-path", config.ready_path, "Upstream path probed by /readyz")->default_val(config.ready_path);
   app.add_flag("--upstream-insecure", config.upstream_insecure, "Do not verify the upstream's TLS certificate");
   app.add_flag("--no-access-log", no_access_log, "Do not log one line per request");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    int code = app.exit(e);
-    return code == 0 ? 0 : 52;
-  }
+  if (std::optional<int> code = parse_command_line(app, argc, argv)) return *code;
   config.upstream_timeout = seconds_flag(upstream_timeout);
   config.connect_timeout = seconds_flag(connect_timeout);
   config.idle_timeout = seconds_flag(idle_timeout);

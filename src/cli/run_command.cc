@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "help_text.h"
 #include "run_support.h"
 #include "weld/agent/mcp.h"
 #include "weld/agent/mechanism.h"
@@ -172,6 +173,7 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
   CLI::App app{"weld: a headless agent run that ends on the first schema-valid answer (SPEC §2)", "weld"};
   RunFlags flags;
   add_flags(app, flags);
+  app.footer(kMainHelpFooter);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -1,9 +1,9 @@
 // `weld sample SCHEMA [-n N] [--seed S]` (SPEC §1.4, §5): N schema-valid
 // example instances, one compact JSON document per line. The schema is read
 // as `weld schema` reads it (inline JSON, a path, or @path; SPEC §1.1 steps
-// 1-4 and 6 — any schema, not only object roots). Exit 0; 52 for a schema
-// that cannot be loaded or compiled; 1 when an instance cannot be sampled;
-// 2 for bad flags.
+// 1-3 and 6 — any schema: `true`, `false`, any root type). Exit 0; 52 for a
+// schema that cannot be loaded or compiled; 1 when an instance cannot be
+// sampled, and for a usage error (usage.h).
 
 #include <CLI/CLI.hpp>
 
@@ -14,6 +14,7 @@
 
 #include "commands.h"
 #include "schema_input.h"
+#include "usage.h"
 #include "weld/json/serialize.h"
 #include "weld/sample/sample.h"
 #include "weld/schema/load.h"
@@ -22,7 +23,6 @@ namespace weld::cli {
 namespace {
 
 constexpr int kExitSampleFailed = 1;
-constexpr int kExitConfig = 52;
 constexpr std::string_view kFlag = "schema";
 
 }  // namespace
@@ -37,24 +37,13 @@ int sample_main(int argc, char** argv) {
   app.add_option("SCHEMA", schema_arg, "A schema: path, @path or inline JSON")->required();
   app.add_option("-n,--count", count, "Number of instances (default 1)")->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1000000}));
   app.add_option("--seed", seed, "Seed: the same seed prints the same instances (default 0)");
-  app.add_option("--dialect", dialect, "Dialect for schemas without $schema: draft4, draft6, draft7, 2019-09, 2020-12");
+  add_dialect_flag(app, dialect);
   app.add_flag("--no-strict", no_strict, "Skip the strict (Ajv strictSchema) checks");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& error) {
-    return app.exit(error);
-  }
+  if (std::optional<int> code = parse_command_line(app, argc, argv)) return *code;
 
   schema::CompileOptions options;
   options.strict = !no_strict;
-  if (!dialect.empty()) {
-    options.default_dialect = schema::parse_dialect_name(dialect);
-    if (!options.default_dialect) {
-      std::cerr << "weld: unknown --dialect \"" << dialect
-                << "\" (expected draft4, draft6, draft7, 2019-09 or 2020-12)\n";
-      return kExitConfig;
-    }
-  }
+  if (!dialect.empty()) options.default_dialect = schema::parse_dialect_name(dialect);
   Result<schema::LoadedSchema> loaded = schema::load_schema_document(schema_argument(schema_arg), options, kFlag);
   if (!loaded) {
     std::cerr << loaded.error().message << "\n";

@@ -1,6 +1,8 @@
 // `weld schema check SCHEMA…` and `weld schema validate SCHEMA FILE…`
-// (SPEC §1.4, issue 2 item 6). Loading follows SPEC §1.1 steps 1-4 and 6;
-// the root-accepts-object rule (step 5) belongs to --json-schema only.
+// (SPEC §1.4, issues 2 and 16): a general JSON Schema tool. Loading follows
+// SPEC §1.1 steps 1-3 and 6: `true`, `false` and any root are schemas here;
+// the must-be-an-object and root-accepts-object rules belong to
+// --json-schema and the registry.
 
 #include <unistd.h>
 
@@ -15,7 +17,9 @@
 
 #include "commands.h"
 #include "schema_input.h"
+#include "usage.h"
 #include "weld/json/serialize.h"
+#include "weld/schema/directory_resolver.h"
 #include "weld/schema/load.h"
 #include "weld/schema/schema.h"
 
@@ -23,46 +27,58 @@ namespace weld::cli {
 namespace {
 
 constexpr int kExitInvalid = 1;
-constexpr int kExitConfig = 52;
 // Messages name the argument the way the user gave it: "schema …".
 constexpr std::string_view kFlag = "schema";
 
 struct SchemaFlags {
   std::string dialect;
   bool no_strict = false;
+  std::string format = "assert";
   std::vector<std::string> resolve;
   bool json = false;
 };
 
 void add_common_flags(CLI::App& command, SchemaFlags& flags) {
-  command.add_option("--dialect", flags.dialect,
-                     "Dialect for schemas without $schema: draft4, draft6, draft7, 2019-09, 2020-12");
+  add_dialect_flag(command, flags.dialect);
   command.add_flag("--no-strict", flags.no_strict, "Skip the strict (Ajv strictSchema) checks");
+  command.add_option("--format", flags.format,
+                     "assert: `format` is checked (default); annotate: it never fails (each dialect's own "
+                     "default, as the official test suite expects)")
+      ->check(CLI::IsMember({"assert", "annotate"}));
   command.add_option("--resolve", flags.resolve, "PREFIX=DIR: documents under DIR answer for URIs under PREFIX")
-      ->allow_extra_args(false);  // one value per --resolve; repeat the flag for more
+      ->allow_extra_args(false)  // one value per --resolve; repeat the flag for more
+      ->check([](const std::string& spec) {
+        Result<schema::DirectoryMapping> mapping = schema::parse_directory_mapping(spec);
+        return mapping ? std::string() : mapping.error().message;
+      });
   command.add_flag("--json", flags.json, "Print JSON, one object per line");
 }
 
-// Builds CompileOptions from the flags; prints the problem and returns
-// nullopt when a flag value is wrong.
-std::optional<schema::CompileOptions> compile_options(const SchemaFlags& flags) {
+// CompileOptions from flags CLI11 has already checked.
+schema::CompileOptions compile_options(const SchemaFlags& flags) {
   schema::CompileOptions options;
   options.strict = !flags.no_strict;
-  if (!flags.dialect.empty()) {
-    options.default_dialect = schema::parse_dialect_name(flags.dialect);
-    if (!options.default_dialect) {
-      std::cerr << "weld: unknown --dialect \"" << flags.dialect
-                << "\" (expected draft4, draft6, draft7, 2019-09 or 2020-12)\n";
-      return std::nullopt;
-    }
-  }
-  Result<schema::Resolver> resolver = make_resolver(flags.resolve);
-  if (!resolver) {
-    std::cerr << "weld: " << resolver.error().message << "\n";
-    return std::nullopt;
-  }
-  options.resolver = std::move(*resolver);
+  options.assert_formats = flags.format == "assert";
+  if (!flags.dialect.empty()) options.default_dialect = schema::parse_dialect_name(flags.dialect);
+  std::vector<schema::DirectoryMapping> mappings;
+  for (const std::string& spec : flags.resolve) mappings.push_back(*schema::parse_directory_mapping(spec));
+  options.resolver = schema::directory_resolver(std::move(mappings));
   return options;
+}
+
+// One line of text for a violation: "/age must be >= 0", or the message
+// alone at the root. No `params` prefix: that name means something only in
+// a tool call.
+std::string violation_text(const schema::Violation& violation) {
+  return violation.instance_path.empty() ? violation.message : violation.instance_path + " " + violation.message;
+}
+
+// The start of a --json line for an instance: which file, and which line
+// of a JSON Lines input.
+json::Object instance_origin(const Instance& instance) {
+  json::Object origin{{"file", instance.file}};
+  if (instance.line > 0) origin.emplace_back("line", static_cast<std::int64_t>(instance.line));
+  return origin;
 }
 
 void print_warnings(const std::vector<schema::Warning>& warnings, const std::string& prefix) {
@@ -81,12 +97,11 @@ json::Value warnings_json(const std::vector<schema::Warning>& warnings) {
 }
 
 int run_check(const std::vector<std::string>& schemas, const SchemaFlags& flags) {
-  std::optional<schema::CompileOptions> options = compile_options(flags);
-  if (!options) return kExitConfig;
+  schema::CompileOptions options = compile_options(flags);
   bool all_ok = true;
   bool several = schemas.size() > 1;
   for (const std::string& arg : schemas) {
-    Result<schema::LoadedSchema> loaded = schema::load_schema_document(schema_argument(arg), *options, kFlag);
+    Result<schema::LoadedSchema> loaded = schema::load_schema_document(schema_argument(arg), options, kFlag);
     std::string prefix = several ? arg + ": " : "";
     if (flags.json) {
       json::Value line = json::Object{{"schema", arg}, {"valid", loaded.ok()}};
@@ -133,15 +148,14 @@ double benchmark_mean_ns(const schema::Schema& compiled, const std::vector<const
 
 int run_validate(const std::string& schema_arg, const std::vector<std::string>& files, const SchemaFlags& flags,
                  const ValidateFlags& validate_flags) {
-  std::optional<schema::CompileOptions> options = compile_options(flags);
-  if (!options) return kExitConfig;
-  Result<json::Value> document = schema::read_schema_argument(schema_argument(schema_arg), kFlag);
+  schema::CompileOptions options = compile_options(flags);
+  Result<json::Value> document = schema::read_json_argument(schema_argument(schema_arg), kFlag);
   if (!document) {
     std::cerr << document.error().message << "\n";
     return kExitConfig;
   }
   auto compile_start = std::chrono::steady_clock::now();
-  Result<schema::LoadedSchema> loaded = schema::compile_schema_document(std::move(*document), *options, kFlag);
+  Result<schema::LoadedSchema> loaded = schema::compile_schema_document(std::move(*document), options, kFlag);
   auto compile_ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - compile_start).count();
   if (!loaded) {
     std::cerr << loaded.error().message << "\n";
@@ -155,9 +169,11 @@ int run_validate(const std::string& schema_arg, const std::vector<std::string>& 
     if (!instance.value) {
       all_valid = false;
       if (flags.json) {
-        json::Value line = json::Object{{"valid", false}, {"errors", json::Array{}},
-                                        {"error", instance.value.error().message}};
-        std::cout << json::serialize(line) << "\n";
+        json::Object line = instance_origin(instance);
+        line.emplace_back("valid", false);
+        line.emplace_back("errors", json::Array{});
+        line.emplace_back("error", instance.value.error().message);
+        std::cout << json::serialize(json::Value(std::move(line))) << "\n";
       } else {
         std::cout << instance.value.error().message << "\n";
       }
@@ -169,10 +185,13 @@ int run_validate(const std::string& schema_arg, const std::vector<std::string>& 
     if (flags.json) {
       json::Array errors;
       for (const schema::Violation& violation : result.violations) errors.push_back(schema::to_json(violation));
-      std::cout << json::serialize(json::Object{{"valid", result.valid}, {"errors", std::move(errors)}}) << "\n";
+      json::Object line = instance_origin(instance);
+      line.emplace_back("valid", result.valid);
+      line.emplace_back("errors", std::move(errors));
+      std::cout << json::serialize(json::Value(std::move(line))) << "\n";
     } else {
       for (const schema::Violation& violation : result.violations) {
-        std::cout << instance.label << ": " << schema::describe(violation, "params") << "\n";
+        std::cout << instance.label << ": " << violation_text(violation) << "\n";
       }
     }
   }
@@ -191,7 +210,10 @@ int run_validate(const std::string& schema_arg, const std::vector<std::string>& 
 }  // namespace
 
 int schema_main(int argc, char** argv) {
-  CLI::App app{"Check JSON Schemas and validate JSON documents against them (SPEC §1.4).", "weld schema"};
+  CLI::App app{"Check JSON Schemas and validate JSON documents against them: a general JSON Schema tool "
+               "(draft-04 to 2020-12; boolean schemas and any root type). Exit codes: 0 all valid, 1 something "
+               "invalid or a usage error, 52 the schema of `validate` could not be loaded.",
+               "weld schema"};
   app.require_subcommand(1, 1);
 
   SchemaFlags check_flags;
@@ -213,12 +235,7 @@ int schema_main(int argc, char** argv) {
                        "Validate every instance N times and print the mean ns per validation as the last line")
       ->check(CLI::PositiveNumber);
 
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& error) {
-    int code = app.exit(error);
-    return code == 0 ? 0 : kExitInvalid;
-  }
+  if (std::optional<int> code = parse_command_line(app, argc, argv)) return *code;
   if (check->parsed()) return run_check(check_schemas, check_flags);
   return run_validate(validate_schema, validate_files, validate_flags, validate_only);
 }

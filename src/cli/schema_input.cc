@@ -41,9 +41,9 @@ void add_lines(const std::string& name, const std::string& content, std::vector<
       std::string label = name + ":" + std::to_string(line_number);
       Result<json::Value> value = json::parse(line);
       if (value) {
-        out.push_back(Instance{label, std::move(value)});
+        out.push_back(Instance{label, name, line_number, std::move(value)});
       } else {
-        out.push_back(Instance{label, parse_error(label, value.error())});
+        out.push_back(Instance{label, name, line_number, parse_error(label, value.error())});
       }
     }
     if (end == content.size()) break;
@@ -54,9 +54,9 @@ void add_lines(const std::string& name, const std::string& content, std::vector<
 void add_document(const std::string& name, const std::string& content, std::vector<Instance>& out) {
   Result<json::Value> value = json::parse(content);
   if (value) {
-    out.push_back(Instance{name, std::move(value)});
+    out.push_back(Instance{name, name, 0, std::move(value)});
   } else {
-    out.push_back(Instance{name, parse_error(name, value.error())});
+    out.push_back(Instance{name, name, 0, parse_error(name, value.error())});
   }
 }
 
@@ -64,7 +64,10 @@ void add_document(const std::string& name, const std::string& content, std::vect
 
 std::string schema_argument(const std::string& arg) {
   std::string_view text = trim(arg);
-  if (text.empty() || text.front() == '@' || text.front() == '{' || text.front() == '[') return arg;
+  if (text.empty() || text.front() == '@' || text.front() == '{' || text.front() == '[' || text == "true" ||
+      text == "false") {
+    return arg;
+  }
   return "@" + std::string(text);
 }
 
@@ -84,7 +87,7 @@ std::vector<Instance> read_instances(const std::vector<std::string>& files, bool
       } else if (error.code == "too_large") {
         reason = file == "-" ? error.message : "it is more than " + std::to_string(kMaxInstanceBytes) + " bytes";
       }
-      out.push_back(Instance{file, Error{"io", file + ": could not read: " + reason, file}});
+      out.push_back(Instance{file, file, 0, Error{"io", file + ": could not read: " + reason, file}});
       continue;
     }
     std::string content = std::move(*read);
@@ -95,36 +98,6 @@ std::vector<Instance> read_instances(const std::vector<std::string>& files, bool
     }
   }
   return out;
-}
-
-Result<schema::Resolver> make_resolver(const std::vector<std::string>& specs) {
-  std::vector<std::pair<std::string, std::string>> mappings;
-  for (const std::string& spec : specs) {
-    std::size_t eq = spec.find('=');
-    if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size()) {
-      return Error{"usage", "--resolve expects PREFIX=DIR, got \"" + spec + "\"", spec};
-    }
-    std::string dir = spec.substr(eq + 1);
-    while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
-    mappings.emplace_back(spec.substr(0, eq), dir);
-  }
-  if (mappings.empty()) return schema::Resolver();
-  return schema::Resolver([mappings](std::string_view uri) -> std::optional<json::Value> {
-    std::string_view base = uri.substr(0, uri.find('#'));
-    for (const auto& [prefix, dir] : mappings) {
-      if (base.substr(0, prefix.size()) != prefix) continue;
-      std::string rest(base.substr(prefix.size()));
-      if (rest.find("..") != std::string::npos) continue;  // stay under DIR
-      std::string path = dir + "/" + (rest.empty() || rest.front() != '/' ? rest : rest.substr(1));
-      std::ifstream in(path, std::ios::binary);
-      if (!in) continue;
-      std::ostringstream buffer;
-      buffer << in.rdbuf();
-      Result<json::Value> doc = json::parse(buffer.str());
-      if (doc) return std::move(*doc);
-    }
-    return std::nullopt;
-  });
 }
 
 }  // namespace weld::cli

@@ -1,6 +1,7 @@
 #pragma once
-// Inputs of `weld schema check|validate` (SPEC §1.4): schema arguments,
-// instance files (JSON, JSON Lines, stdin) and --resolve PREFIX=DIR.
+// Inputs of `weld schema check|validate` (SPEC §1.4): schema arguments and
+// instance files (JSON, JSON Lines, stdin). --resolve PREFIX=DIR is
+// weld/schema/directory_resolver.h.
 
 #include <cstdint>
 #include <string>
@@ -12,8 +13,8 @@
 
 namespace weld::cli {
 
-/// A SCHEMA argument as §1.1 reads it: inline JSON stays, `@path` stays, and
-/// a bare path becomes `@path`.
+/// A SCHEMA argument as §1.1 reads it: inline JSON (an object, an array,
+/// `true` or `false`) stays, `@path` stays, and a bare path becomes `@path`.
 std::string schema_argument(const std::string& arg);
 
 /// Instance files (and standard input) larger than this are refused.
@@ -24,6 +25,10 @@ inline constexpr std::uint64_t kMaxInstanceBytes = 256 * 1024 * 1024;
 struct Instance {
   /// "file.json", "file.jsonl:3", "-", "-:2".
   std::string label;
+  /// The FILE argument it came from ("-" for stdin).
+  std::string file;
+  /// Its line in a JSON Lines input (1-based); 0 for a whole-file document.
+  std::size_t line = 0;
   Result<json::Value> value = json::Value();
 };
 
@@ -33,9 +38,5 @@ struct Instance {
 /// holding the error, as do a file that is not a regular one and a file or
 /// stdin larger than kMaxInstanceBytes.
 std::vector<Instance> read_instances(const std::vector<std::string>& files, bool jsonl, int stdin_fd);
-
-/// Parses --resolve values (`PREFIX=DIR`) into a resolver; an Error names
-/// a malformed value.
-Result<schema::Resolver> make_resolver(const std::vector<std::string>& specs);
 
 }  // namespace weld::cli

@@ -11,9 +11,7 @@
 #include <sstream>
 
 #include "weld/json/parse.h"
-#ifdef WELD_PROXY_HAVE_SCHEMA_LOAD
 #include "weld/schema/load.h"
-#endif
 #include "weld/schema/schema.h"
 
 namespace weld::proxy {
@@ -147,11 +145,9 @@ Result<RegistryPtr> load_registry(std::string_view text, std::string_view origin
       if (!parsed) return registry_error(origin, name, parsed.error().message);
       agent.passthrough = std::move(*parsed);
     }
-#ifdef WELD_PROXY_HAVE_SCHEMA_LOAD
     if (auto problem = schema::check_root_accepts_object(*input_schema, "input_schema")) {
       return registry_error(origin, name, *problem);
     }
-#endif
     try {
       schema::CompileOptions options;
       options.strict = true;

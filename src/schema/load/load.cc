@@ -18,7 +18,7 @@ Result<LoadedSchema> compile_schema_document(json::Value document, const Compile
 
 Result<LoadedSchema> load_schema_document(std::string_view value, const CompileOptions& options,
                                           std::string_view flag, const std::string& cwd) {
-  Result<json::Value> document = read_schema_argument(value, flag, cwd);
+  Result<json::Value> document = read_json_argument(value, flag, cwd);
   if (!document) return document.error();
   return compile_schema_document(std::move(*document), options, flag);
 }

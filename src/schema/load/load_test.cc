@@ -70,6 +70,21 @@ TEST(LoadSchemaDocument, NoRootRule) {
   EXPECT_TRUE(ref->schema.is_valid(json::Value(3)));
 }
 
+TEST(LoadSchemaDocument, BooleanSchemasAreSchemas) {
+  Result<LoadedSchema> accept_all = load_schema_document("true");
+  ASSERT_TRUE(accept_all.ok()) << accept_all.error().message;
+  EXPECT_TRUE(accept_all->schema.is_valid(json::Value("anything")));
+  Result<LoadedSchema> reject_all = load_schema_document(" false ");
+  ASSERT_TRUE(reject_all.ok()) << reject_all.error().message;
+  EXPECT_FALSE(reject_all->schema.is_valid(json::Value(1)));
+}
+
+TEST(LoadSchemaDocument, NonSchemaRootNamesTheProblem) {
+  Result<LoadedSchema> r = load_schema_document("[1]", {}, "schema");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message.rfind("schema is not a valid JSON Schema: ", 0), 0u) << r.error().message;
+}
+
 TEST(LoadSchemaDocument, NonStrictSkipsStrictRules) {
   CompileOptions options;
   options.strict = false;

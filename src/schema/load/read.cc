@@ -1,5 +1,5 @@
-// SPEC §1.1 steps 1-4: trim, @path (stat before open, 4 MiB cap), parse,
-// must be an object. Messages are the spec's, word for word; a file's
+// SPEC §1.1 steps 1-4: trim, @path (stat before open, 4 MiB cap), parse
+// (read_json_argument), must be an object (read_schema_argument). Messages are the spec's, word for word; a file's
 // content never appears in one (a secret file must not leak to stderr).
 
 #include <fcntl.h>
@@ -73,7 +73,7 @@ Result<std::string> read_schema_file(const std::string& path, std::string_view f
 
 }  // namespace
 
-Result<json::Value> read_schema_argument(std::string_view value, std::string_view flag, const std::string& cwd) {
+Result<json::Value> read_json_argument(std::string_view value, std::string_view flag, const std::string& cwd) {
   std::string f(flag);
   std::string_view text = trim(value);
   if (text.empty()) return config_error(f + " cannot be empty.");
@@ -101,7 +101,14 @@ Result<json::Value> read_schema_argument(std::string_view value, std::string_vie
       return config_error(f + " is not valid JSON: " + e.message + (e.where.empty() ? "" : " at " + e.where));
     }
   }
-  if (!document->is_object()) return config_error(f + " must be a JSON object describing a schema.");
+  return document;
+}
+
+Result<json::Value> read_schema_argument(std::string_view value, std::string_view flag, const std::string& cwd) {
+  Result<json::Value> document = read_json_argument(value, flag, cwd);
+  if (document && !document->is_object()) {
+    return config_error(std::string(flag) + " must be a JSON object describing a schema.");
+  }
   return document;
 }
 

@@ -26,6 +26,11 @@ namespace weld::schema {
 Result<json::Value> read_schema_argument(std::string_view value, std::string_view flag = "--json-schema",
                                          const std::string& cwd = {});
 
+/// Steps 1–3 of SPEC §1.1 (trim, `@path`, parse) for any JSON value: the
+/// schema commands accept `true`, `false` and any root as a schema.
+Result<json::Value> read_json_argument(std::string_view value, std::string_view flag = "--json-schema",
+                                       const std::string& cwd = {});
+
 /// Step 5: the root must accept object values. Returns the error message
 /// (starting with `flag`), or nullopt when the root can accept an object.
 std::optional<std::string> check_root_accepts_object(const json::Value& schema,
@@ -46,8 +51,9 @@ struct LoadedSchema {
 Result<LoadedSchema> load_json_schema(std::string_view value, const CompileOptions& options = {},
                                       std::string_view flag = "--json-schema", const std::string& cwd = {});
 
-/// Steps 1-4 and 6 without the root-accepts-object rule (`weld schema
-/// check|validate`, SPEC §1.4).
+/// Steps 1-3 and 6 for the schema commands (`weld schema check|validate`,
+/// `weld sample`, SPEC §1.4): any root is compiled, `true` and `false`
+/// included; neither the must-be-an-object nor the root-accepts-object rule.
 Result<LoadedSchema> load_schema_document(std::string_view value, const CompileOptions& options = {},
                                           std::string_view flag = "--json-schema", const std::string& cwd = {});
 
