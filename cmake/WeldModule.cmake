@@ -1,5 +1,9 @@
 # Helpers the modules use to join the weld CMake package (docs/library.md).
 include(GNUInstallDirs)
+# The .pc files find the prefix from where they are installed (relocatable:
+# `cmake --install --prefix` anywhere).
+file(RELATIVE_PATH WELD_PC_TO_PREFIX "/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/")
+string(REGEX REPLACE "/$" "" WELD_PC_TO_PREFIX "${WELD_PC_TO_PREFIX}")
 
 # weld_library(<target> <name> [INCLUDE <dir>...]): makes <target> a public
 # part of the package: the alias weld::<name> (the same name as after

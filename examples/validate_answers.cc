@@ -1,6 +1,7 @@
 // Example for docs/library.md: compile a schema once, then check model
 // answers with repair, as weld's run and proxy do. Built with the tests
-// (examples/CMakeLists.txt) so the page cannot drift from the API.
+// (tests/consumer, as an outside project) so the page cannot drift from
+// the API.
 //
 //   ./validate_answers '{"type":"object","properties":{"ok":{"type":"boolean"}},"required":["ok"]}' '{"ok":"true"}'
 

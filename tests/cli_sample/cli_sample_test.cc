@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -175,10 +177,20 @@ TEST(CliSample, ZeroInstancesAndBadFlags) {
   EXPECT_EQ(0, zero.exit_code);
   EXPECT_EQ("", zero.out);
   Outcome bad_count = run_weld({"sample", kSchema, "-n", "lots"});
-  EXPECT_NE(0, bad_count.exit_code);
+  EXPECT_EQ(1, bad_count.exit_code);  // a usage error; CLI11's own code (105) never leaks
   EXPECT_EQ("", bad_count.out);
+  EXPECT_EQ(0u, bad_count.err.rfind("weld sample: ", 0)) << bad_count.err;
+  EXPECT_NE(std::string::npos, bad_count.err.find("Usage: weld sample [OPTIONS] SCHEMA")) << bad_count.err;
   Outcome no_schema = run_weld({"sample"});
-  EXPECT_NE(0, no_schema.exit_code);
+  EXPECT_EQ(1, no_schema.exit_code);  // was CLI11's 106
+  Outcome bad_dialect = run_weld({"sample", kSchema, "--dialect", "draft5"});
+  EXPECT_EQ(1, bad_dialect.exit_code);
+}
+
+TEST(CliSample, Issue16BooleanSchemaTrueIsASchema) {
+  Outcome run = run_weld({"sample", "true", "-n", "3"});
+  EXPECT_EQ(0, run.exit_code) << run.err;
+  EXPECT_EQ(3, std::count(run.out.begin(), run.out.end(), '\n'));
 }
 
 }  // namespace

@@ -174,14 +174,14 @@ TEST_F(CliSchema, ValidateInvalidFilePrintsAjvLines) {
   std::string instance = write("bad.json", R"({"age":-1})");
   Outcome run = run_weld({"schema", "validate", kPerson, instance});
   EXPECT_EQ(run.exit_code, 1);
-  EXPECT_EQ(run.out, instance + ": params must have required property 'name'\n" + instance + ": params/age must be >= 0\n");
+  EXPECT_EQ(run.out, instance + ": must have required property 'name'\n" + instance + ": /age must be >= 0\n");
 }
 
 TEST_F(CliSchema, ValidateJsonLinesNamesTheLine) {
   std::string instances = write("many.jsonl", "{\"name\":\"a\"}\n\n{\"name\":1}\n{\"name\":\"c\"}\n");
   Outcome run = run_weld({"schema", "validate", kPerson, instances});
   EXPECT_EQ(run.exit_code, 1);
-  EXPECT_EQ(run.out, instances + ":3: params/name must be string\n");
+  EXPECT_EQ(run.out, instances + ":3: /name must be string\n");
 }
 
 TEST_F(CliSchema, ValidateJsonOutputInInputOrder) {
@@ -190,10 +190,11 @@ TEST_F(CliSchema, ValidateJsonOutputInInputOrder) {
   Outcome run = run_weld({"schema", "validate", "--json", kPerson, instances, single});
   EXPECT_EQ(run.exit_code, 1);
   EXPECT_EQ(run.out,
-            "{\"valid\":true,\"errors\":[]}\n"
-            "{\"valid\":false,\"errors\":[{\"instancePath\":\"\",\"schemaPath\":\"#/required\",\"keyword\":\"required\","
-            "\"params\":{\"missingProperty\":\"name\"},\"message\":\"must have required property 'name'\"}]}\n"
-            "{\"valid\":true,\"errors\":[]}\n");
+            "{\"file\":\"" + instances + "\",\"line\":1,\"valid\":true,\"errors\":[]}\n"
+            "{\"file\":\"" + instances + "\",\"line\":2,\"valid\":false,\"errors\":[{\"instancePath\":\"\","
+            "\"schemaPath\":\"#/required\",\"keyword\":\"required\",\"params\":{\"missingProperty\":\"name\"},"
+            "\"message\":\"must have required property 'name'\"}]}\n"
+            "{\"file\":\"" + single + "\",\"valid\":true,\"errors\":[]}\n");
 }
 
 TEST_F(CliSchema, ValidateStdin) {
@@ -201,7 +202,7 @@ TEST_F(CliSchema, ValidateStdin) {
   EXPECT_EQ(one.exit_code, 0);
   Outcome lines = run_weld({"schema", "validate", "--jsonl", kPerson, "-"}, "{\"name\":\"x\"}\n{\"name\":false}\n");
   EXPECT_EQ(lines.exit_code, 1);
-  EXPECT_EQ(lines.out, "-:2: params/name must be string\n");
+  EXPECT_EQ(lines.out, "-:2: /name must be string\n");
 }
 
 TEST_F(CliSchema, ValidateInstanceThatIsNotJson) {
@@ -276,12 +277,14 @@ TEST_F(CliSchema, DialectFlag) {
   const char* draft4 = R"({"type":"object","properties":{"a":{"minimum":5,"exclusiveMinimum":true}}})";
   Outcome run = run_weld({"schema", "validate", "--dialect", "draft4", draft4, "-"}, "{\"a\":5}");
   EXPECT_EQ(run.exit_code, 1);
-  EXPECT_EQ(run.out, "-: params/a must be > 5\n");
+  EXPECT_EQ(run.out, "-: /a must be > 5\n");
   Outcome modern = run_weld({"schema", "validate", draft4, "-"}, "{\"a\":5}");  // 2020-12: boolean exclusiveMinimum
   EXPECT_EQ(modern.exit_code, 52);
   Outcome bad = run_weld({"schema", "check", "--dialect", "draft5", kPerson});
-  EXPECT_EQ(bad.exit_code, 52);
-  EXPECT_EQ(bad.err, "weld: unknown --dialect \"draft5\" (expected draft4, draft6, draft7, 2019-09 or 2020-12)\n");
+  EXPECT_EQ(bad.exit_code, 1);  // a usage error, as in every subcommand
+  EXPECT_EQ(bad.err.rfind("weld schema check: --dialect: unknown dialect \"draft5\" (expected draft4, draft6, draft7, "
+                          "2019-09 or 2020-12)", 0), 0u) << bad.err;
+  EXPECT_NE(bad.err.find("\nUsage: weld schema check [OPTIONS] SCHEMA..."), std::string::npos) << bad.err;
 }
 
 TEST_F(CliSchema, NoStrictFlag) {
@@ -303,14 +306,14 @@ TEST_F(CliSchema, ResolveFlag) {
                       "-", "--jsonl"},
                      "{\"n\":1}\n{\"n\":\"x\"}\n");
   EXPECT_EQ(run.exit_code, 1);
-  EXPECT_EQ(run.out, "-:2: params/n must be integer\n");
+  EXPECT_EQ(run.out, "-:2: /n must be integer\n");
   Outcome twice = run_weld({"schema", "validate", "--resolve", "http://a.test/=" + dir_, "--resolve",
                             "http://example.test/schemas/=" + dir_ + "/remotes", schema, "-"},
                            "{\"n\":\"x\"}");
-  EXPECT_EQ(twice.out, "-: params/n must be integer\n");
+  EXPECT_EQ(twice.out, "-: /n must be integer\n");
   Outcome bad = run_weld({"schema", "check", "--resolve", "nodir", schema});
-  EXPECT_EQ(bad.exit_code, 52);
-  EXPECT_EQ(bad.err, "weld: --resolve expects PREFIX=DIR, got \"nodir\"\n");
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_EQ(bad.err.rfind("weld schema check: --resolve: --resolve expects PREFIX=DIR, got \"nodir\"", 0), 0u) << bad.err;
 }
 
 TEST_F(CliSchema, JsonSchemaTestSuiteRemotes) {
@@ -320,7 +323,7 @@ TEST_F(CliSchema, JsonSchemaTestSuiteRemotes) {
                       R"({"$ref":"http://localhost:1234/integer.json"})", "-"},
                      "\"a\"");
   EXPECT_EQ(run.exit_code, 1);
-  EXPECT_EQ(run.out, "-: params must be integer\n");
+  EXPECT_EQ(run.out, "-: must be integer\n");
 }
 
 TEST_F(CliSchema, CatastrophicPatternIsDecidedNotHung) {
@@ -328,7 +331,7 @@ TEST_F(CliSchema, CatastrophicPatternIsDecidedNotHung) {
   Outcome run = run_weld({"schema", "validate", R"({"pattern":"(a+)+b"})", instance});
   EXPECT_FALSE(run.timed_out);
   EXPECT_EQ(run.exit_code, 1);
-  EXPECT_EQ(run.out, instance + ": params must match pattern \"(a+)+b\"\n");
+  EXPECT_EQ(run.out, instance + ": must match pattern \"(a+)+b\"\n");
 }
 
 TEST_F(CliSchema, StepBudgetOverrunIsAValidationError) {
@@ -342,11 +345,86 @@ TEST_F(CliSchema, StepBudgetOverrunIsAValidationError) {
 TEST_F(CliSchema, UsageErrors) {
   Outcome none = run_weld({"schema"});
   EXPECT_EQ(none.exit_code, 1);
+  EXPECT_NE(none.err.find("Usage: weld schema [OPTIONS] SUBCOMMAND"), std::string::npos) << none.err;
   Outcome missing = run_weld({"schema", "validate", kPerson});
   EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_EQ(missing.out, "");
+  EXPECT_EQ(missing.err.rfind("weld schema validate: FILE is required", 0), 0u) << missing.err;
+  EXPECT_NE(missing.err.find("\nUsage: weld schema validate [OPTIONS] SCHEMA FILE..."), std::string::npos) << missing.err;
+  Outcome unknown = run_weld({"schema", "validate", "--frobnicate", kPerson, "-"});
+  EXPECT_EQ(unknown.exit_code, 1);  // CLI11's own code (109) never leaks
+  EXPECT_NE(unknown.err.find("--frobnicate"), std::string::npos) << unknown.err;
   Outcome help = run_weld({"schema", "validate", "--help"});
   EXPECT_EQ(help.exit_code, 0);
   EXPECT_NE(help.out.find("--benchmark"), std::string::npos);
+}
+
+TEST_F(CliSchema, Issue16BooleanSchemasAndAnyRootAreSchemas) {
+  Outcome accept = run_weld({"schema", "validate", "true", "-"}, "[1,2]");
+  EXPECT_EQ(accept.exit_code, 0) << accept.err;
+  EXPECT_EQ(accept.out, "");
+  Outcome reject = run_weld({"schema", "validate", "false", "-"}, "{}");
+  EXPECT_EQ(reject.exit_code, 1) << reject.err;
+  EXPECT_EQ(reject.out, "-: boolean schema is false\n");
+  std::string file = write("false.json", " false\n");
+  Outcome from_file = run_weld({"schema", "check", file});
+  EXPECT_EQ(from_file.exit_code, 0);
+  EXPECT_EQ(from_file.out, "ok\n");
+  Outcome array_root = run_weld({"schema", "validate", R"({"type":"array","items":{"type":"integer"}})", "-"}, "[1,\"x\"]");
+  EXPECT_EQ(array_root.exit_code, 1);
+  EXPECT_EQ(array_root.out, "-: /1 must be integer\n");
+}
+
+TEST_F(CliSchema, Issue16FormatAssertOrAnnotate) {
+  const char* email = R"({"format":"email"})";
+  Outcome asserted = run_weld({"schema", "validate", email, "-"}, "\"not an address\"");
+  EXPECT_EQ(asserted.exit_code, 1);
+  EXPECT_EQ(asserted.out, "-: must match format \"email\"\n");
+  Outcome explicit_assert = run_weld({"schema", "validate", "--format", "assert", email, "-"}, "\"not an address\"");
+  EXPECT_EQ(explicit_assert.exit_code, 1);
+  Outcome annotated = run_weld({"schema", "validate", "--format", "annotate", email, "-"}, "\"not an address\"");
+  EXPECT_EQ(annotated.exit_code, 0) << annotated.out;
+  EXPECT_EQ(annotated.out, "");
+  Outcome bad = run_weld({"schema", "validate", "--format", "loose", email, "-"}, "\"x\"");
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.err.find("--format"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("Usage: weld schema validate"), std::string::npos) << bad.err;
+}
+
+TEST_F(CliSchema, Issue16JsonLinesNameTheFileOfAnUnparsableInstance) {
+  std::string instances = write("bad.jsonl", "{\"name\":\"a\"}\n{nope\n");
+  Outcome run = run_weld({"schema", "validate", "--json", kPerson, instances});
+  EXPECT_EQ(run.exit_code, 1);
+  std::size_t second = run.out.find('\n') + 1;
+  weld::Result<weld::json::Value> line = weld::json::parse(run.out.substr(second, run.out.find('\n', second) - second));
+  ASSERT_TRUE(line.ok()) << run.out;
+  EXPECT_EQ(line->find("file")->as_string(), instances);
+  EXPECT_EQ(line->find("line")->as_integer(), 2);
+  EXPECT_FALSE(line->find("valid")->as_bool());
+  EXPECT_EQ(line->find("error")->as_string().rfind(instances + ":2: not valid JSON: ", 0), 0u) << run.out;
+}
+
+TEST(CliHelp, Issue16MainHelpListsSubcommandsExitCodesAndEnvironment) {
+  Outcome help = run_weld({"--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  for (const char* expected : {"weld schema validate SCHEMA FILE...", "weld sample SCHEMA", "weld proxy",
+                               "weld agents check|export", "Exit codes", "52   schema or configuration error",
+                               "75   temporary failure", "WELD_API_KEY", "OPENAI_API_KEY", "WELD_MECHANISM"}) {
+    EXPECT_NE(help.out.find(expected), std::string::npos) << expected;
+  }
+}
+
+TEST(CliExitCodes, Issue16NoSubcommandLeaksCli11Codes) {
+  // A usage error is 1 everywhere, with the message and the usage line.
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{{"sample"}, {"sample", "{}", "-n", "lots"}, {"agents"},
+                                             {"agents", "check", "--nope"}, {"proxy", "--idle-timeout", "x"},
+                                             {"schema", "check"}}) {
+    Outcome run = run_weld(args);
+    EXPECT_EQ(run.exit_code, 1) << args[0] << " " << run.err;
+    EXPECT_NE(run.err.find("Usage: weld " + args[0]), std::string::npos) << run.err;
+    EXPECT_EQ(run.out, "");
+  }
 }
 
 }  // namespace
