@@ -66,6 +66,11 @@ weld_status fail(weld_status status, std::string_view text, char** message) {
   return status;
 }
 
+// "<what> is not valid JSON: <parser detail> at <line and column>".
+std::string not_json(std::string_view what, const weld::Error& error) {
+  return std::string(what) + " is not valid JSON: " + error.message + (error.where.empty() ? "" : " at " + error.where);
+}
+
 // Runs `body`, turning any exception into a status and a message.
 template <typename Body>
 weld_status guarded(char** message, Body&& body) {
@@ -112,9 +117,10 @@ weld::schema::Resolver make_resolver(const weld_options& options) {
   };
 }
 
-const weld_result::Entry* entry(const weld_result* result, std::size_t index) {
+// One string field of error `index`; null when out of range.
+const char* error_field(const weld_result* result, std::size_t index, std::string weld_result::Entry::*field) {
   if (result == nullptr || index >= result->errors.size()) return nullptr;
-  return &result->errors[index];
+  return (result->errors[index].*field).c_str();
 }
 
 }  // namespace
@@ -172,12 +178,7 @@ weld_status weld_schema_compile(const char* json, std::size_t length, const weld
   if (json == nullptr) return fail(WELD_ERROR_ARGUMENT, "schema text is NULL", message);
   return guarded(message, [&] {
     weld::Result<weld::json::Value> document = weld::json::parse(text_of(json, length));
-    if (!document) {
-      const weld::Error& error = document.error();
-      return fail(WELD_ERROR_SCHEMA,
-                  "schema is not valid JSON: " + error.message + (error.where.empty() ? "" : " at " + error.where),
-                  message);
-    }
+    if (!document) return fail(WELD_ERROR_SCHEMA, not_json("schema", document.error()), message);
     weld::schema::CompileOptions compile;
     if (options != nullptr) {
       compile = options->compile;
@@ -216,12 +217,7 @@ weld_status weld_validate(const weld_schema* schema, const char* json, std::size
   if (schema == nullptr || json == nullptr) return fail(WELD_ERROR_ARGUMENT, "schema or instance is NULL", message);
   return guarded(message, [&] {
     weld::Result<weld::json::Value> instance = weld::json::parse(text_of(json, length));
-    if (!instance) {
-      const weld::Error& error = instance.error();
-      return fail(WELD_ERROR_JSON,
-                  "instance is not valid JSON: " + error.message + (error.where.empty() ? "" : " at " + error.where),
-                  message);
-    }
+    if (!instance) return fail(WELD_ERROR_JSON, not_json("instance", instance.error()), message);
     weld::schema::ValidationResult validation = schema->compiled.validate(*instance, weld::schema::Collect::All);
     auto out = std::make_unique<weld_result>();
     out->valid = validation.valid;
@@ -254,28 +250,23 @@ std::size_t weld_result_error_count(const weld_result* result) {
 }
 
 const char* weld_result_error_instance_path(const weld_result* result, std::size_t index) {
-  const weld_result::Entry* found = entry(result, index);
-  return found == nullptr ? nullptr : found->instance_path.c_str();
+  return error_field(result, index, &weld_result::Entry::instance_path);
 }
 
 const char* weld_result_error_schema_path(const weld_result* result, std::size_t index) {
-  const weld_result::Entry* found = entry(result, index);
-  return found == nullptr ? nullptr : found->schema_path.c_str();
+  return error_field(result, index, &weld_result::Entry::schema_path);
 }
 
 const char* weld_result_error_keyword(const weld_result* result, std::size_t index) {
-  const weld_result::Entry* found = entry(result, index);
-  return found == nullptr ? nullptr : found->keyword.c_str();
+  return error_field(result, index, &weld_result::Entry::keyword);
 }
 
 const char* weld_result_error_message(const weld_result* result, std::size_t index) {
-  const weld_result::Entry* found = entry(result, index);
-  return found == nullptr ? nullptr : found->message.c_str();
+  return error_field(result, index, &weld_result::Entry::message);
 }
 
 const char* weld_result_error_params(const weld_result* result, std::size_t index) {
-  const weld_result::Entry* found = entry(result, index);
-  return found == nullptr ? nullptr : found->params.c_str();
+  return error_field(result, index, &weld_result::Entry::params);
 }
 
 void weld_result_free(weld_result* result) { delete result; }
