@@ -71,7 +71,7 @@ for (const api of ['openai', 'anthropic']) {
       assert.match(run.stderr, /^2 attempt\(s\), 0 repair\(s\), \d+\+\d+ tokens\n$/);
       const requests = await server.requests();
       assert.equal(requests.length, 2);
-      assert.match(JSON.stringify(requests[1].body), /risk_level/);  // the retry names what was missing
+      assert.match(JSON.stringify(requests[1].body), /must have required property 'risk_level'/);  // the retry says what was missing
     } finally {
       server.stop();
     }
