@@ -78,11 +78,13 @@ for (const api of ['openai', 'anthropic']) {
   });
 }
 
-test('no model server: the temporary-failure exit code', { skip: !EXAMPLE }, () => {
+test('no model server: a failure naming the connection, not a crash', { skip: !EXAMPLE }, () => {
   const run = spawnSync(EXAMPLE, ['x', SCHEMA], {
     env: { PATH: process.env.PATH, HOME: os.tmpdir(), WELD_PROVIDER: 'openai', WELD_BASE_URL: 'http://127.0.0.1:9/v1',
       WELD_MODEL: 'm', WELD_API_KEY: 'k', WELD_MAX_RETRIES: '0' },
     encoding: 'utf8', timeout: 60000,
   });
-  assert.equal(run.status, 75, run.stderr);
+  assert.notEqual(run.status, 0);
+  assert.notEqual(run.status, null, 'killed by a signal');
+  assert.match(run.stderr, /could not connect/);
 });
