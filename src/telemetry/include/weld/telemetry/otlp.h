@@ -1,0 +1,37 @@
+#pragma once
+/// \file
+/// OTLP request bodies (opentelemetry-proto v1: ExportTraceServiceRequest and
+/// ExportMetricsServiceRequest) in both encodings of OTLP/HTTP: binary
+/// protobuf (hand-encoded: the messages are small and fixed, and Debian
+/// ships no opentelemetry-proto) and JSON (the OTLP JSON mapping: hex ids,
+/// lowerCamelCase fields, 64-bit integers as strings, enums as numbers).
+///
+/// \code
+///   std::string body = weld::telemetry::encode_traces(spans, config.resource, Protocol::HttpProtobuf);
+/// \endcode
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "weld/telemetry/config.h"
+#include "weld/telemetry/metrics.h"
+#include "weld/telemetry/span.h"
+
+namespace weld::telemetry {
+
+/// The instrumentation scope name of everything weld exports.
+inline constexpr std::string_view kScopeName = "weld";
+
+/// An ExportTraceServiceRequest holding `spans` under one resource.
+std::string encode_traces(const std::vector<SpanData>& spans, const Attributes& resource, Protocol protocol,
+                          std::string_view scope_version);
+
+/// An ExportMetricsServiceRequest holding `snapshot` (cumulative temporality).
+std::string encode_metrics(const MetricsSnapshot& snapshot, const Attributes& resource, Protocol protocol,
+                           std::string_view scope_version);
+
+/// The Content-Type header value for `protocol`.
+std::string_view content_type(Protocol protocol);
+
+}  // namespace weld::telemetry

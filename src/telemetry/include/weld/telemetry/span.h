@@ -1,0 +1,55 @@
+#pragma once
+/// \file
+/// A finished span as it is exported (OTLP `Span`), and its attributes.
+/// Attribute values are what weld decides to record — counts, names, ids,
+/// outcomes — never a prompt, a payload, a schema or a key (SPEC §2.6, §8).
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "weld/telemetry/trace_context.h"
+
+namespace weld::telemetry {
+
+/// An attribute value: OTLP AnyValue's string, int, double, bool, or an
+/// array of strings (e.g. gen_ai.response.finish_reasons).
+using AttributeValue = std::variant<std::string, std::int64_t, double, bool, std::vector<std::string>>;
+
+/// One key/value.
+struct Attribute {
+  std::string key;
+  AttributeValue value;
+};
+
+using Attributes = std::vector<Attribute>;
+
+/// OTLP SpanKind (the numbers are the protocol's).
+enum class SpanKind { Internal = 1, Server = 2, Client = 3 };
+
+/// OTLP Status.code (the numbers are the protocol's).
+enum class StatusCode { Unset = 0, Ok = 1, Error = 2 };
+
+/// A span once ended, ready to encode.
+struct SpanData {
+  SpanContext context;
+  /// All zero for a root span.
+  SpanId parent_span_id{};
+  std::string name;
+  SpanKind kind = SpanKind::Internal;
+  /// Nanoseconds since the Unix epoch.
+  std::uint64_t start_unix_nano = 0;
+  std::uint64_t end_unix_nano = 0;
+  Attributes attributes;
+  StatusCode status = StatusCode::Unset;
+  /// Short, fixed text (an error code), never model or user text.
+  std::string status_message;
+};
+
+/// Nanoseconds since the Unix epoch, now.
+std::uint64_t unix_nano_now();
+
+}  // namespace weld::telemetry

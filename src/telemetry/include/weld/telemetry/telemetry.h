@@ -1,0 +1,140 @@
+#pragma once
+/// \file
+/// The telemetry runtime (SPEC §8): spans and metrics recorded by the run,
+/// the proxy and the batch, exported over OTLP/HTTP (and/or written to
+/// `--telemetry-file`) by one background thread. Recording never blocks on
+/// the network: spans go to a bounded queue (full: the span is dropped and
+/// counted), the sender has a timeout, and `shutdown` waits a bounded time.
+/// When nothing is configured there is no `Telemetry` at all, and a null
+/// `Telemetry*` makes every `Span` a no-op.
+///
+/// \code
+///   std::unique_ptr<Telemetry> telemetry = Telemetry::start(config, "0.1.0");
+///   Span run = start_span(telemetry.get(), "invoke_agent weld", SpanKind::Internal, nullptr);
+///   run.set("weld.attempts", std::int64_t{2});
+///   run.end();
+///   Telemetry::Report report = telemetry->shutdown(std::chrono::milliseconds(1000));
+/// \endcode
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "weld/provider/http.h"
+#include "weld/telemetry/config.h"
+#include "weld/telemetry/metrics.h"
+#include "weld/telemetry/span.h"
+#include "weld/telemetry/trace_context.h"
+
+namespace weld::telemetry {
+
+class Telemetry;
+class Span;
+
+/// Starts a span under `parent` (nullptr or invalid: a new trace). Returns a
+/// no-op span when `telemetry` is null.
+Span start_span(Telemetry* telemetry, std::string name, SpanKind kind, const SpanContext* parent);
+
+/// A span being recorded; exported when it ends (`end()` or destruction).
+/// A default-constructed Span (telemetry off) records nothing and costs
+/// nothing. Move-only; use from one thread at a time.
+class Span {
+ public:
+  Span() = default;
+  Span(Span&& other) noexcept;
+  Span& operator=(Span&& other) noexcept;
+  Span(const Span&) = delete;
+  Span& operator=(const Span&) = delete;
+  ~Span() { end(); }
+
+  /// True when attributes set on it will be exported.
+  bool recording() const { return owner_ != nullptr; }
+  /// This span's context, for children and `traceparent` (invalid when off).
+  const SpanContext& context() const { return data_.context; }
+  /// Sets (adds) an attribute. Only counts, names, ids and outcomes: never a
+  /// prompt, payload, schema or key (SPEC §2.6).
+  void set(std::string_view key, AttributeValue value);
+  /// Marks the span failed: status ERROR with `error_type` as its message
+  /// and as the `error.type` attribute (a fixed code, never free text).
+  void set_error(std::string_view error_type);
+  /// Ends the span and hands it to the exporter (once; later calls do nothing).
+  void end();
+
+ private:
+  friend class Telemetry;
+  friend Span start_span(Telemetry* telemetry, std::string name, SpanKind kind, const SpanContext* parent);
+  Telemetry* owner_ = nullptr;
+  SpanData data_;
+};
+
+/// The recorder and exporter. Thread-safe.
+class Telemetry {
+ public:
+  /// What happened to the exported data, for one line on stderr at exit.
+  struct Report {
+    std::uint64_t spans_exported = 0;
+    /// Spans lost: the queue was full, an export failed, or the exit flush ran out of time.
+    std::uint64_t spans_dropped = 0;
+    /// Metric exports that failed.
+    std::uint64_t metric_exports_failed = 0;
+    /// The last failure ("POST http://host:4318/v1/traces: connection refused"), or "".
+    std::string last_error;
+  };
+
+  /// Starts the exporter thread, or returns nullptr when `config` exports
+  /// nothing (zero cost). `transport` defaults to libcurl. Problems opening
+  /// `config.file` end up in `warnings()`.
+  static std::unique_ptr<Telemetry> start(Config config, std::string version,
+                                          std::unique_ptr<provider::Transport> transport = nullptr);
+  ~Telemetry();
+  Telemetry(const Telemetry&) = delete;
+  Telemetry& operator=(const Telemetry&) = delete;
+
+  /// Instruments to record into (exported every metric interval and at shutdown).
+  MetricsRecorder& metrics() { return metrics_; }
+  /// Problems found at start (unusable file, bad variables), to print once.
+  const std::vector<std::string>& warnings() const { return config_.warnings; }
+
+  /// Exports what is queued and the metrics, waiting at most `budget`; then
+  /// abandons the export in flight (counted as dropped). Idempotent.
+  Report shutdown(std::chrono::milliseconds budget);
+
+ private:
+  friend class Span;
+  friend Span start_span(Telemetry*, std::string, SpanKind, const SpanContext*);
+  Telemetry(Config config, std::string version, std::unique_ptr<provider::Transport> transport);
+
+  void submit(SpanData&& span);
+  void run_sender();
+  void export_spans(std::vector<SpanData>& batch);
+  void export_metrics();
+  /// POSTs `body`; an error text or "".
+  std::string post(const SignalEndpoint& endpoint, std::string body);
+  void append_file(const std::string& line);
+
+  Config config_;
+  std::string version_;
+  std::unique_ptr<provider::Transport> transport_;
+  MetricsRecorder metrics_;
+  std::FILE* file_ = nullptr;
+
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::condition_variable finished_;
+  std::deque<SpanData> queue_;
+  bool stopping_ = false;
+  bool sender_done_ = false;
+  Report report_;
+  provider::CancelToken cancel_;
+  std::thread sender_;
+};
+
+}  // namespace weld::telemetry

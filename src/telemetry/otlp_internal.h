@@ -1,0 +1,32 @@
+#pragma once
+// Shared by the two OTLP encoders (otlp_proto.cc, otlp_json.cc).
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "weld/telemetry/metrics.h"
+#include "weld/telemetry/span.h"
+
+namespace weld::telemetry::detail {
+
+/// AggregationTemporality CUMULATIVE (metrics.proto).
+inline constexpr std::uint32_t kCumulative = 2;
+
+/// True when the span has a parent (a non-zero parent span id).
+inline bool has_parent(const SpanData& span) {
+  for (std::uint8_t b : span.parent_span_id) {
+    if (b != 0) return true;
+  }
+  return false;
+}
+
+/// Span.flags: the W3C trace flags (bit 0: sampled).
+inline std::uint32_t span_flags(const SpanData& span) { return span.context.sampled ? 0x01 : 0x00; }
+
+std::string traces_proto(const std::vector<SpanData>& spans, const Attributes& resource, std::string_view version);
+std::string metrics_proto(const MetricsSnapshot& snapshot, const Attributes& resource, std::string_view version);
+std::string traces_json(const std::vector<SpanData>& spans, const Attributes& resource, std::string_view version);
+std::string metrics_json(const MetricsSnapshot& snapshot, const Attributes& resource, std::string_view version);
+
+}  // namespace weld::telemetry::detail

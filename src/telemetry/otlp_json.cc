@@ -1,0 +1,216 @@
+// OTLP as JSON (the OTLP/HTTP JSON mapping of opentelemetry-proto v1):
+// trace and span ids as hex strings, lowerCamelCase field names, 64-bit
+// integers as decimal strings, enums as numbers. Also the line format of
+// --telemetry-file (one request per line, as the Collector's file exporter
+// writes).
+
+#include <cmath>
+
+#include "otlp_internal.h"
+#include "weld/json/serialize.h"
+#include "weld/json/value.h"
+#include "weld/telemetry/otlp.h"
+
+namespace weld::telemetry::detail {
+namespace {
+
+void number(std::string& out, double value) {
+  // JSON has no NaN or infinity; no weld metric produces one, but a bad
+  // clock must not make the body unreadable.
+  json::serialize_to(out, json::Value(std::isfinite(value) ? value : 0.0));
+}
+
+void quoted_u64(std::string& out, std::uint64_t value) {
+  out += '"';
+  out += std::to_string(value);
+  out += '"';
+}
+
+void any_value(std::string& out, const AttributeValue& value) {
+  if (const auto* s = std::get_if<std::string>(&value)) {
+    out += "{\"stringValue\":";
+    json::write_string(out, *s);
+  } else if (const auto* b = std::get_if<bool>(&value)) {
+    out += *b ? "{\"boolValue\":true" : "{\"boolValue\":false";
+  } else if (const auto* i = std::get_if<std::int64_t>(&value)) {
+    out += "{\"intValue\":\"" + std::to_string(*i) + "\"";
+  } else if (const auto* d = std::get_if<double>(&value)) {
+    out += "{\"doubleValue\":";
+    number(out, *d);
+  } else if (const auto* list = std::get_if<std::vector<std::string>>(&value)) {
+    out += "{\"arrayValue\":{\"values\":[";
+    for (std::size_t i = 0; i < list->size(); ++i) {
+      if (i > 0) out += ',';
+      any_value(out, AttributeValue((*list)[i]));
+    }
+    out += "]}";
+  }
+  out += '}';
+}
+
+void key_value(std::string& out, std::string_view key, const AttributeValue& value) {
+  out += "{\"key\":";
+  json::write_string(out, key);
+  out += ",\"value\":";
+  any_value(out, value);
+  out += '}';
+}
+
+void attributes(std::string& out, const Attributes& attrs) {
+  out += "\"attributes\":[";
+  for (std::size_t i = 0; i < attrs.size(); ++i) {
+    if (i > 0) out += ',';
+    key_value(out, attrs[i].key, attrs[i].value);
+  }
+  out += ']';
+}
+
+void labels(std::string& out, const std::vector<std::pair<std::string, std::string>>& pairs) {
+  out += "\"attributes\":[";
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    if (i > 0) out += ',';
+    key_value(out, pairs[i].first, AttributeValue(pairs[i].second));
+  }
+  out += ']';
+}
+
+// "resource":{...},"scope...":[{"scope":{...},
+void resource_and_scope(std::string& out, const Attributes& resource, std::string_view scope_key,
+                        std::string_view version) {
+  out += "\"resource\":{";
+  attributes(out, resource);
+  out += "},\"";
+  out += scope_key;
+  out += "\":[{\"scope\":{\"name\":";
+  json::write_string(out, kScopeName);
+  out += ",\"version\":";
+  json::write_string(out, version);
+  out += "},";
+}
+
+void span_json(std::string& out, const SpanData& span) {
+  out += "{\"traceId\":\"" + to_hex(span.context.trace_id) + "\",\"spanId\":\"" + to_hex(span.context.span_id) + "\"";
+  if (has_parent(span)) out += ",\"parentSpanId\":\"" + to_hex(span.parent_span_id) + "\"";
+  out += ",\"flags\":" + std::to_string(span_flags(span));
+  out += ",\"name\":";
+  json::write_string(out, span.name);
+  out += ",\"kind\":" + std::to_string(static_cast<int>(span.kind));
+  out += ",\"startTimeUnixNano\":";
+  quoted_u64(out, span.start_unix_nano);
+  out += ",\"endTimeUnixNano\":";
+  quoted_u64(out, span.end_unix_nano);
+  out += ',';
+  attributes(out, span.attributes);
+  out += ",\"status\":{";
+  if (span.status != StatusCode::Unset) {
+    out += "\"code\":" + std::to_string(static_cast<int>(span.status));
+    if (!span.status_message.empty()) {
+      out += ",\"message\":";
+      json::write_string(out, span.status_message);
+    }
+  }
+  out += "}}";
+}
+
+void point_times(std::string& out, const MetricsSnapshot& snapshot) {
+  out += ",\"startTimeUnixNano\":";
+  quoted_u64(out, snapshot.start_unix_nano);
+  out += ",\"timeUnixNano\":";
+  quoted_u64(out, snapshot.time_unix_nano);
+}
+
+void metric_json(std::string& out, const MetricData& data, const MetricsSnapshot& snapshot) {
+  const Instrument& instrument = *data.instrument;
+  out += "{\"name\":";
+  json::write_string(out, instrument.name);
+  out += ",\"description\":";
+  json::write_string(out, instrument.description);
+  out += ",\"unit\":";
+  json::write_string(out, instrument.unit);
+  const bool counter = instrument.kind == InstrumentKind::Counter;
+  out += counter ? ",\"sum\":{\"dataPoints\":[" : ",\"histogram\":{\"dataPoints\":[";
+  for (std::size_t i = 0; i < data.points.size(); ++i) {
+    const MetricPoint& point = data.points[i];
+    if (i > 0) out += ',';
+    out += '{';
+    labels(out, point.attributes);
+    point_times(out, snapshot);
+    if (counter) {
+      out += ",\"asInt\":\"" + std::to_string(point.total) + "\"}";
+      continue;
+    }
+    out += ",\"count\":";
+    quoted_u64(out, point.count);
+    out += ",\"sum\":";
+    number(out, point.sum);
+    out += ",\"bucketCounts\":[";
+    for (std::size_t b = 0; b < point.bucket_counts.size(); ++b) {
+      if (b > 0) out += ',';
+      quoted_u64(out, point.bucket_counts[b]);
+    }
+    out += "],\"explicitBounds\":[";
+    for (std::size_t b = 0; b < instrument.bounds.size(); ++b) {
+      if (b > 0) out += ',';
+      number(out, instrument.bounds[b]);
+    }
+    out += ']';
+    if (point.count > 0) {
+      out += ",\"min\":";
+      number(out, point.min);
+      out += ",\"max\":";
+      number(out, point.max);
+    }
+    out += '}';
+  }
+  out += "],\"aggregationTemporality\":" + std::to_string(kCumulative);
+  if (counter) out += ",\"isMonotonic\":true";
+  out += "}}";
+}
+
+}  // namespace
+
+std::string traces_json(const std::vector<SpanData>& spans, const Attributes& resource, std::string_view version) {
+  std::string out = "{\"resourceSpans\":[{";
+  resource_and_scope(out, resource, "scopeSpans", version);
+  out += "\"spans\":[";
+  for (std::size_t i = 0; i < spans.size(); ++i) {
+    if (i > 0) out += ',';
+    span_json(out, spans[i]);
+  }
+  out += "]}]}]}";
+  return out;
+}
+
+std::string metrics_json(const MetricsSnapshot& snapshot, const Attributes& resource, std::string_view version) {
+  std::string out = "{\"resourceMetrics\":[{";
+  resource_and_scope(out, resource, "scopeMetrics", version);
+  out += "\"metrics\":[";
+  for (std::size_t i = 0; i < snapshot.metrics.size(); ++i) {
+    if (i > 0) out += ',';
+    metric_json(out, snapshot.metrics[i], snapshot);
+  }
+  out += "]}]}]}";
+  return out;
+}
+
+}  // namespace weld::telemetry::detail
+
+namespace weld::telemetry {
+
+std::string encode_traces(const std::vector<SpanData>& spans, const Attributes& resource, Protocol protocol,
+                          std::string_view scope_version) {
+  return protocol == Protocol::HttpJson ? detail::traces_json(spans, resource, scope_version)
+                                        : detail::traces_proto(spans, resource, scope_version);
+}
+
+std::string encode_metrics(const MetricsSnapshot& snapshot, const Attributes& resource, Protocol protocol,
+                           std::string_view scope_version) {
+  return protocol == Protocol::HttpJson ? detail::metrics_json(snapshot, resource, scope_version)
+                                        : detail::metrics_proto(snapshot, resource, scope_version);
+}
+
+std::string_view content_type(Protocol protocol) {
+  return protocol == Protocol::HttpJson ? "application/json" : "application/x-protobuf";
+}
+
+}  // namespace weld::telemetry

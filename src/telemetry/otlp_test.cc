@@ -1,0 +1,115 @@
+#include "weld/telemetry/otlp.h"
+
+#include <gtest/gtest.h>
+
+#include "weld/json/parse.h"
+#include "weld/json/serialize.h"
+#include "weld/telemetry/instruments.h"
+
+namespace weld::telemetry {
+namespace {
+
+SpanData sample_span() {
+  SpanData span;
+  span.context = *parse_traceparent("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
+  span.parent_span_id = {1, 2, 3, 4, 5, 6, 7, 8};
+  span.name = "chat \"m\"";
+  span.kind = SpanKind::Client;
+  span.start_unix_nano = 1700000000000000001ULL;
+  span.end_unix_nano = 1700000000000000002ULL;
+  span.attributes = {{"s", std::string("v")}, {"i", std::int64_t{-5}}, {"d", 0.5}, {"b", true},
+                     {"a", std::vector<std::string>{"x", "y"}}};
+  span.status = StatusCode::Error;
+  span.status_message = "timeout";
+  return span;
+}
+
+TEST(OtlpJson, SpanFieldsFollowTheJsonMapping) {
+  std::string body = encode_traces({sample_span()}, {{"service.name", std::string("weld")}}, Protocol::HttpJson, "9");
+  Result<json::Value> parsed = json::parse(body);
+  ASSERT_TRUE(parsed) << body;
+  EXPECT_EQ(
+      "{\"resourceSpans\":[{\"resource\":{\"attributes\":[{\"key\":\"service.name\",\"value\":{\"stringValue\":\"weld\"}}]},"
+      "\"scopeSpans\":[{\"scope\":{\"name\":\"weld\",\"version\":\"9\"},\"spans\":[{\"traceId\":"
+      "\"4bf92f3577b34da6a3ce929d0e0e4736\",\"spanId\":\"00f067aa0ba902b7\",\"parentSpanId\":\"0102030405060708\","
+      "\"flags\":1,\"name\":\"chat \\\"m\\\"\",\"kind\":3,\"startTimeUnixNano\":\"1700000000000000001\","
+      "\"endTimeUnixNano\":\"1700000000000000002\",\"attributes\":[{\"key\":\"s\",\"value\":{\"stringValue\":\"v\"}},"
+      "{\"key\":\"i\",\"value\":{\"intValue\":\"-5\"}},{\"key\":\"d\",\"value\":{\"doubleValue\":0.5}},"
+      "{\"key\":\"b\",\"value\":{\"boolValue\":true}},{\"key\":\"a\",\"value\":{\"arrayValue\":{\"values\":["
+      "{\"stringValue\":\"x\"},{\"stringValue\":\"y\"}]}}}],\"status\":{\"code\":2,\"message\":\"timeout\"}}]}]}]}",
+      body);
+}
+
+// value[key] for an object, value[index] for an array.
+const json::Value& at(const json::Value& value, std::string_view key) { return *value.find(key); }
+const json::Value& at(const json::Value& value, std::size_t index) { return value.as_array().at(index); }
+
+TEST(OtlpJson, MetricsAreCumulativeSumsAndHistograms) {
+  MetricsRecorder recorder;
+  recorder.add(instruments::kProxyRequests, 2, {{"agent", "a"}, {"outcome", "ok"}});
+  recorder.add(instruments::kProxyRequests, 1, {{"agent", "a"}, {"outcome", "ok"}});
+  recorder.record(instruments::kProxyUpstreamLatency, 0.003);
+  recorder.record(instruments::kProxyUpstreamLatency, 100.0);
+  std::string body = encode_metrics(recorder.snapshot(), {}, Protocol::HttpJson, "9");
+  Result<json::Value> parsed = json::parse(body);
+  ASSERT_TRUE(parsed) << body;
+  const json::Value& metrics = at(at(at(at(at(*parsed, "resourceMetrics"), 0), "scopeMetrics"), 0), "metrics");
+  ASSERT_EQ(2u, metrics.as_array().size());
+  EXPECT_EQ("weld.proxy.requests", at(at(metrics, 0), "name").as_string());
+  EXPECT_EQ("\"3\"", json::serialize(at(at(at(at(at(metrics, 0), "sum"), "dataPoints"), 0), "asInt")));
+  EXPECT_EQ("true", json::serialize(at(at(at(metrics, 0), "sum"), "isMonotonic")));
+  const json::Value& histogram = at(at(at(at(metrics, 1), "histogram"), "dataPoints"), 0);
+  EXPECT_EQ("\"2\"", json::serialize(at(histogram, "count")));
+  // 0.003 falls in (0.0025, 0.005], bucket 5; 100 past the last bound, bucket 16.
+  EXPECT_EQ("[\"0\",\"0\",\"0\",\"0\",\"0\",\"1\",\"0\",\"0\",\"0\",\"0\",\"0\",\"0\",\"0\",\"0\",\"0\",\"0\",\"1\"]",
+            json::serialize(at(histogram, "bucketCounts")));
+  EXPECT_EQ("100.0", json::serialize(at(histogram, "max")));
+}
+
+// A protobuf field walk, enough to find a length-delimited field by path.
+std::string_view field(std::string_view message, std::uint32_t wanted) {
+  std::size_t at = 0;
+  auto varint = [&]() {
+    std::uint64_t value = 0;
+    for (int shift = 0; at < message.size(); shift += 7) {
+      auto byte = static_cast<unsigned char>(message[at++]);
+      value |= static_cast<std::uint64_t>(byte & 0x7F) << shift;
+      if ((byte & 0x80) == 0) break;
+    }
+    return value;
+  };
+  while (at < message.size()) {
+    std::uint64_t tag = varint();
+    std::uint32_t number = static_cast<std::uint32_t>(tag >> 3);
+    switch (tag & 7) {
+      case 0: varint(); break;
+      case 1: at += 8; break;
+      case 5: at += 4; break;
+      case 2: {
+        std::size_t size = varint();
+        std::string_view bytes = message.substr(at, size);
+        at += size;
+        if (number == wanted) return bytes;
+        break;
+      }
+      default: ADD_FAILURE() << "wire type " << (tag & 7); return {};
+    }
+  }
+  return {};
+}
+
+TEST(OtlpProto, SpanSitsWhereTraceProtoPutsIt) {
+  std::string body = encode_traces({sample_span()}, {}, Protocol::HttpProtobuf, "9");
+  // ExportTraceServiceRequest.resource_spans(1).scope_spans(2).spans(2)
+  std::string_view span = field(field(field(body, 1), 2), 2);
+  EXPECT_EQ("chat \"m\"", field(span, 5));
+  EXPECT_EQ(std::string("\x4b\xf9\x2f\x35\x77\xb3\x4d\xa6\xa3\xce\x92\x9d\x0e\x0e\x47\x36", 16), field(span, 1));
+  EXPECT_EQ(std::string("\x01\x02\x03\x04\x05\x06\x07\x08", 8), field(span, 4));
+  // Status(15): message(2) "timeout".
+  EXPECT_EQ("timeout", field(field(span, 15), 2));
+  // Scope(1).name(1)
+  EXPECT_EQ("weld", field(field(field(field(body, 1), 2), 1), 1));
+}
+
+}  // namespace
+}  // namespace weld::telemetry

@@ -1,0 +1,270 @@
+// The telemetry runtime (SPEC §8): a bounded span queue and one sender
+// thread, so that a slow, hanging or absent collector never slows or fails
+// the work being observed (issue 18).
+
+#include "weld/telemetry/telemetry.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "weld/telemetry/otlp.h"
+
+namespace weld::telemetry {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Collects the response status and discards the body (an OTLP
+// ExportServiceResponse, of no use to us).
+class StatusSink : public provider::ResponseSink {
+ public:
+  void on_headers(int status, const provider::HttpHeaders&) override { status_ = status; }
+  bool on_body(std::string_view) override { return true; }
+  int status() const { return status_; }
+
+ private:
+  int status_ = 0;
+};
+
+// The URL without user info or query, for messages (either may hold a key).
+std::string printable_url(std::string_view url) {
+  std::size_t scheme = url.find("://");
+  std::size_t host = scheme == std::string_view::npos ? 0 : scheme + 3;
+  std::size_t path = url.find_first_of("/?#", host);
+  std::string_view authority = url.substr(host, path == std::string_view::npos ? url.npos : path - host);
+  std::size_t at = authority.rfind('@');
+  if (at != std::string_view::npos) authority.remove_prefix(at + 1);
+  std::string_view rest = path == std::string_view::npos ? std::string_view() : url.substr(path);
+  rest = rest.substr(0, rest.find_first_of("?#"));
+  return std::string(url.substr(0, host)) + std::string(authority) + std::string(rest);
+}
+
+}  // namespace
+
+// --- Span ------------------------------------------------------------------
+
+Span::Span(Span&& other) noexcept : owner_(other.owner_), data_(std::move(other.data_)) { other.owner_ = nullptr; }
+
+Span& Span::operator=(Span&& other) noexcept {
+  if (this != &other) {
+    end();
+    owner_ = other.owner_;
+    data_ = std::move(other.data_);
+    other.owner_ = nullptr;
+  }
+  return *this;
+}
+
+void Span::set(std::string_view key, AttributeValue value) {
+  if (owner_ == nullptr) return;
+  for (Attribute& attr : data_.attributes) {
+    if (attr.key == key) {
+      attr.value = std::move(value);
+      return;
+    }
+  }
+  data_.attributes.push_back({std::string(key), std::move(value)});
+}
+
+void Span::set_error(std::string_view error_type) {
+  if (owner_ == nullptr) return;
+  data_.status = StatusCode::Error;
+  data_.status_message = std::string(error_type);
+  set("error.type", std::string(error_type));
+}
+
+void Span::end() {
+  if (owner_ == nullptr) return;
+  data_.end_unix_nano = unix_nano_now();
+  Telemetry* owner = owner_;
+  owner_ = nullptr;
+  // An unsampled trace is propagated but not exported (W3C trace-flags).
+  if (data_.context.sampled) owner->submit(std::move(data_));
+}
+
+Span start_span(Telemetry* telemetry, std::string name, SpanKind kind, const SpanContext* parent) {
+  Span span;
+  if (telemetry == nullptr) return span;
+  span.owner_ = telemetry;
+  SpanData& data = span.data_;
+  if (parent != nullptr && parent->valid()) {
+    data.context.trace_id = parent->trace_id;
+    data.context.sampled = parent->sampled;
+    data.parent_span_id = parent->span_id;
+  } else {
+    data.context.trace_id = new_trace_id();
+  }
+  data.context.span_id = new_span_id();
+  data.name = std::move(name);
+  data.kind = kind;
+  data.start_unix_nano = unix_nano_now();
+  return span;
+}
+
+// --- Telemetry -------------------------------------------------------------
+
+std::unique_ptr<Telemetry> Telemetry::start(Config config, std::string version,
+                                            std::unique_ptr<provider::Transport> transport) {
+  if (!config.enabled()) return nullptr;
+  if (!transport && (!config.traces.url.empty() || !config.metrics.url.empty())) {
+    transport = provider::make_curl_transport({});
+  }
+  return std::unique_ptr<Telemetry>(new Telemetry(std::move(config), std::move(version), std::move(transport)));
+}
+
+Telemetry::Telemetry(Config config, std::string version, std::unique_ptr<provider::Transport> transport)
+    : config_(std::move(config)), version_(std::move(version)), transport_(std::move(transport)) {
+  if (!config_.file.empty()) {
+    file_ = std::fopen(config_.file.c_str(), "a");
+    if (file_ == nullptr) {
+      config_.warnings.push_back("--telemetry-file " + config_.file + ": cannot open for appending (" +
+                                 std::strerror(errno) + ")");
+    }
+  }
+  sender_ = std::thread([this] { run_sender(); });
+}
+
+Telemetry::~Telemetry() { shutdown(std::chrono::milliseconds(0)); }
+
+void Telemetry::submit(SpanData&& span) {
+  {
+    std::lock_guard lock(mutex_);
+    if (stopping_ && sender_done_) {
+      ++report_.spans_dropped;
+      return;
+    }
+    if (queue_.size() >= config_.max_queue) {
+      ++report_.spans_dropped;
+      return;
+    }
+    queue_.push_back(std::move(span));
+    if (queue_.size() < config_.max_batch) return;
+  }
+  wake_.notify_one();
+}
+
+void Telemetry::run_sender() {
+  const bool send_metrics = !config_.metrics.url.empty() || file_ != nullptr;
+  Clock::time_point next_metrics = Clock::now() + config_.metric_interval;
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    Clock::time_point next_spans = Clock::now() + config_.schedule_delay;
+    wake_.wait_until(lock, std::min(next_spans, next_metrics),
+                     [this] { return stopping_ || queue_.size() >= config_.max_batch; });
+    const bool stopping = stopping_;
+    while (!queue_.empty()) {
+      std::vector<SpanData> batch;
+      while (!queue_.empty() && batch.size() < config_.max_batch) {
+        batch.push_back(std::move(queue_.front()));
+        queue_.pop_front();
+      }
+      lock.unlock();
+      export_spans(batch);
+      lock.lock();
+    }
+    if (send_metrics && (stopping || Clock::now() >= next_metrics)) {
+      lock.unlock();
+      export_metrics();
+      lock.lock();
+      next_metrics = Clock::now() + config_.metric_interval;
+    }
+    if (stopping) break;
+  }
+  sender_done_ = true;
+  finished_.notify_all();
+}
+
+void Telemetry::export_spans(std::vector<SpanData>& batch) {
+  if (file_ != nullptr) append_file(encode_traces(batch, config_.resource, Protocol::HttpJson, version_));
+  if (config_.traces.url.empty()) {
+    std::lock_guard lock(mutex_);
+    report_.spans_exported += batch.size();
+    return;
+  }
+  std::string error;
+  if (cancel_.cancelled.load()) {
+    error = "the exit flush ran out of time";
+  } else {
+    error = post(config_.traces, encode_traces(batch, config_.resource, config_.traces.protocol, version_));
+  }
+  std::lock_guard lock(mutex_);
+  if (error.empty()) {
+    report_.spans_exported += batch.size();
+  } else {
+    report_.spans_dropped += batch.size();
+    report_.last_error = std::move(error);
+  }
+}
+
+void Telemetry::export_metrics() {
+  MetricsSnapshot snapshot = metrics_.snapshot();
+  if (snapshot.metrics.empty()) return;
+  if (file_ != nullptr) append_file(encode_metrics(snapshot, config_.resource, Protocol::HttpJson, version_));
+  if (config_.metrics.url.empty()) return;
+  std::string error = cancel_.cancelled.load()
+                          ? std::string("the exit flush ran out of time")
+                          : post(config_.metrics, encode_metrics(snapshot, config_.resource, config_.metrics.protocol,
+                                                                 version_));
+  if (error.empty()) return;
+  std::lock_guard lock(mutex_);
+  ++report_.metric_exports_failed;
+  report_.last_error = std::move(error);
+}
+
+std::string Telemetry::post(const SignalEndpoint& endpoint, std::string body) {
+  provider::HttpRequest request;
+  request.method = "POST";
+  request.url = endpoint.url;
+  request.headers = endpoint.headers;
+  request.headers.emplace_back("Content-Type", std::string(content_type(endpoint.protocol)));
+  request.body = std::move(body);
+  request.connect_timeout = endpoint.timeout;
+  request.idle_timeout = endpoint.timeout;
+  StatusSink sink;
+  provider::TransportOutcome outcome = transport_->perform(request, sink, cancel_);
+  const std::string where = "POST " + printable_url(endpoint.url) + ": ";
+  using Kind = provider::TransportOutcome::Kind;
+  switch (outcome.kind) {
+    case Kind::Complete:
+      if (sink.status() >= 200 && sink.status() < 300) return {};
+      return where + "HTTP " + std::to_string(sink.status());
+    case Kind::Cancelled: return where + "abandoned when the exit flush ran out of time";
+    case Kind::ConnectTimeout:
+    case Kind::IdleTimeout: return where + "timed out";
+    default: return where + (outcome.detail.empty() ? std::string("failed") : outcome.detail);
+  }
+}
+
+void Telemetry::append_file(const std::string& line) {
+  std::fwrite(line.data(), 1, line.size(), file_);
+  std::fputc('\n', file_);
+  std::fflush(file_);
+}
+
+Telemetry::Report Telemetry::shutdown(std::chrono::milliseconds budget) {
+  std::unique_lock lock(mutex_);
+  if (!stopping_) {
+    stopping_ = true;
+    wake_.notify_all();
+  }
+  if (!finished_.wait_for(lock, budget, [this] { return sender_done_; })) {
+    // Out of time: abandon the export in flight (the transport returns
+    // within 50 ms of the cancel) and whatever is still queued.
+    cancel_.cancelled = true;
+    finished_.wait(lock, [this] { return sender_done_; });
+  }
+  lock.unlock();
+  if (sender_.joinable()) sender_.join();
+  lock.lock();
+  // Spans ended while the sender made its last pass.
+  report_.spans_dropped += queue_.size();
+  queue_.clear();
+  if (file_ != nullptr) {
+    std::fclose(file_);
+    file_ = nullptr;
+  }
+  return report_;
+}
+
+}  // namespace weld::telemetry

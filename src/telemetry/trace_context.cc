@@ -1,0 +1,115 @@
+// W3C Trace Context (SPEC §8): ids and the traceparent header.
+
+#include "weld/telemetry/trace_context.h"
+
+#include <random>
+
+namespace weld::telemetry {
+namespace {
+
+// One engine per thread, seeded from the OS: ids must be unique across
+// processes, and a lock on the hot path of the proxy would cost more than
+// the engine's few hundred bytes.
+std::mt19937_64& engine() {
+  thread_local std::mt19937_64 generator([] {
+    std::random_device device;
+    std::seed_seq seed{device(), device(), device(), device()};
+    return std::mt19937_64(seed);
+  }());
+  return generator;
+}
+
+template <std::size_t N>
+void fill_random(std::array<std::uint8_t, N>& bytes) {
+  for (;;) {
+    for (std::size_t at = 0; at < N; at += 8) {
+      std::uint64_t word = engine()();
+      for (std::size_t byte = 0; byte < 8 && at + byte < N; ++byte) bytes[at + byte] = static_cast<std::uint8_t>(word >> (8 * byte));
+    }
+    for (std::uint8_t b : bytes) {
+      if (b != 0) return;
+    }
+  }
+}
+
+template <std::size_t N>
+bool all_zero(const std::array<std::uint8_t, N>& bytes) {
+  for (std::uint8_t b : bytes) {
+    if (b != 0) return false;
+  }
+  return true;
+}
+
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  return -1;  // upper case is invalid in traceparent
+}
+
+// Reads 2*N lower-case hex digits into `out`.
+template <std::size_t N>
+bool read_hex(std::string_view text, std::array<std::uint8_t, N>& out) {
+  if (text.size() != 2 * N) return false;
+  for (std::size_t i = 0; i < N; ++i) {
+    int high = hex_digit(text[2 * i]);
+    int low = hex_digit(text[2 * i + 1]);
+    if (high < 0 || low < 0) return false;
+    out[i] = static_cast<std::uint8_t>(high * 16 + low);
+  }
+  return true;
+}
+
+}  // namespace
+
+bool SpanContext::valid() const { return !all_zero(trace_id) && !all_zero(span_id); }
+
+TraceId new_trace_id() {
+  TraceId id;
+  fill_random(id);
+  return id;
+}
+
+SpanId new_span_id() {
+  SpanId id;
+  fill_random(id);
+  return id;
+}
+
+std::string to_hex(const std::uint8_t* bytes, std::size_t size) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out(size * 2, '0');
+  for (std::size_t i = 0; i < size; ++i) {
+    out[2 * i] = kDigits[bytes[i] >> 4];
+    out[2 * i + 1] = kDigits[bytes[i] & 0x0F];
+  }
+  return out;
+}
+
+std::optional<SpanContext> parse_traceparent(std::string_view value) {
+  // Surrounding spaces and tabs are allowed in header values.
+  while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
+  while (!value.empty() && (value.back() == ' ' || value.back() == '\t')) value.remove_suffix(1);
+  // version "-" trace-id "-" parent-id "-" trace-flags: 2+1+32+1+16+1+2 = 55.
+  if (value.size() < 55 || value[2] != '-' || value[35] != '-' || value[52] != '-') return std::nullopt;
+  std::array<std::uint8_t, 1> version{}, flags{};
+  if (!read_hex(value.substr(0, 2), version) || version[0] == 0xFF) return std::nullopt;
+  // Version 00 is exactly 55 characters; a later version may append fields
+  // after a '-', which we ignore (W3C: parse as version 00).
+  if (version[0] == 0 && value.size() != 55) return std::nullopt;
+  if (value.size() > 55 && value[55] != '-') return std::nullopt;
+  SpanContext context;
+  if (!read_hex(value.substr(3, 32), context.trace_id) || !read_hex(value.substr(36, 16), context.span_id) ||
+      !read_hex(value.substr(53, 2), flags)) {
+    return std::nullopt;
+  }
+  if (!context.valid()) return std::nullopt;
+  context.sampled = (flags[0] & 0x01) != 0;
+  context.remote = true;
+  return context;
+}
+
+std::string format_traceparent(const SpanContext& context) {
+  return "00-" + to_hex(context.trace_id) + "-" + to_hex(context.span_id) + (context.sampled ? "-01" : "-00");
+}
+
+}  // namespace weld::telemetry
