@@ -6,8 +6,9 @@ BUILD_DIR="${BUILD_DIR:-build-test}"
 # When ccache is present, let clones in other folders share its cache.
 export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}"
 # npm packages the end-to-end tests use (never the product): the official
-# SDK clients (tests/node) and an MCP server built with the MCP SDK (tests/mcp).
-for dir in tests/node tests/mcp; do
+# SDK clients (tests/node), an MCP server built with the MCP SDK (tests/mcp) and
+# the OTLP receiver built on the OpenTelemetry decoders (tests/telemetry).
+for dir in tests/node tests/mcp tests/telemetry; do
   if [ -f "$dir/package.json" ] && [ ! -d "$dir/node_modules" ]; then
     (cd "$dir" && npm install --no-audit --no-fund --loglevel=error)
   fi

@@ -17,6 +17,7 @@
 #include "weld/json/serialize.h"
 #include "weld/json/utf8.h"
 #include "weld/provider/openai.h"
+#include "run_trace.h"
 
 namespace weld::agent {
 namespace {
@@ -134,12 +135,14 @@ RunOutcome run(provider::Model& model, const std::vector<const Tool*>& tools, co
   WallClockGuard wall(options.max_wall_time_seconds, cancel);
   const bool schema_active = options.schema != nullptr;
   const bool contract = schema_active && options.offer_structured_output;
+  RunTrace trace(options, model.provider_name());
 
   auto finish = [&](Subtype subtype, int exit_code, std::string message) {
     out.subtype = subtype;
     out.exit_code = exit_code;
     out.error_message = std::move(message);
     out.duration_ms = ms_since(started);
+    trace.finish(out);
     return std::move(out);
   };
   auto cancelled_or_budget = [&]() {
@@ -163,7 +166,9 @@ RunOutcome run(provider::Model& model, const std::vector<const Tool*>& tools, co
       mechanism = *cached ? Mechanism::Native : Mechanism::Tool;
     } else {
       const Clock::time_point api_started = Clock::now();
+      trace.request_started(0, true);
       Result<provider::Response> probe = model.complete(native_probe_request(options.model), {}, cancel);
+      trace.request_ended(probe);
       out.duration_api_ms += ms_since(api_started);
       bool native = false;
       if (!probe) {
@@ -296,7 +301,9 @@ RunOutcome run(provider::Model& model, const std::vector<const Tool*>& tools, co
     const Clock::time_point api_started = Clock::now();
     if (!first_request_sent) first_request_sent = api_started;
     partial_call.reset();
+    trace.request_started(out.num_turns);
     Result<provider::Response> response = model.complete(request, stream, cancel);
+    trace.request_ended(response);
     out.duration_api_ms += ms_since(api_started);
     if (!response) {
       const Error& error = response.error();
@@ -326,7 +333,9 @@ RunOutcome run(provider::Model& model, const std::vector<const Tool*>& tools, co
       // (§1.3) and validated here; an invalid one goes back as a user
       // message and counts against --max-structured-retries.
       ++out.attempts;
+      trace.validation_started(out.attempts);
       repair::Checked checked = repair::check_arguments(messages.back().text, *options.schema, native_repair);
+      trace.validation_ended(checked);
       if (checked.valid) {
         out.structured = std::move(checked.value);
         out.repairs = std::move(checked.repairs);
@@ -380,6 +389,7 @@ RunOutcome run(provider::Model& model, const std::vector<const Tool*>& tools, co
         done[i] = true;
         ++out.attempts;
         auto& result = results.tool_results[i];
+        RunTrace::ToolScope traced(trace, calls[i], result);
         if (options.hooks != nullptr) {
           // Hooks see the raw arguments (SPEC §2.6); a blocked call counts as invalid.
           HookRunner::Decision decision = options.hooks->pre_tool_use(calls[i], &cancel);
@@ -391,7 +401,9 @@ RunOutcome run(provider::Model& model, const std::vector<const Tool*>& tools, co
             continue;
           }
         }
+        trace.validation_started(out.attempts);
         repair::Checked checked = repair::check_arguments(calls[i].arguments, *options.schema, options.repair);
+        trace.validation_ended(checked);
         if (options.hooks != nullptr) {
           options.hooks->post_tool_use(
               calls[i], {checked.valid ? std::string(kStructuredOutputAccepted)
@@ -442,6 +454,7 @@ RunOutcome run(provider::Model& model, const std::vector<const Tool*>& tools, co
       if (cancel.cancelled.load() || wall.exceeded()) return cancelled_or_budget();
       const provider::ToolCall& call = calls[i];
       auto& result = results.tool_results[i];
+      RunTrace::ToolScope traced(trace, call, result);
       auto found = by_name.find(call.name);
       if (found == by_name.end()) {
         result.content = "Tool \"" + call.name + "\" is not available in this run.";

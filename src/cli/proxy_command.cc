@@ -13,6 +13,7 @@
 #include "commands.h"
 #include "usage.h"
 #include "weld/json/serialize.h"
+#include "telemetry_support.h"
 #include "weld/proxy/server.h"
 
 namespace weld::cli {
@@ -31,6 +32,7 @@ int proxy_main(int argc, char** argv) {
   double upstream_timeout = 300, connect_timeout = 10, idle_timeout = 75, keepalive = 5, shutdown_timeout = 30,
          reload_poll = 1, header_timeout = 30, body_timeout = 60;
   bool no_access_log = false;
+  std::optional<std::string> telemetry_file;
   app.add_option("--listen", config.listen, "Address to listen on, host:port")->default_val(config.listen);
   app.add_option("--upstream", config.upstream, "Model server base URL (http:// or https://)")
       ->default_val(config.upstream);
@@ -63,6 +65,10 @@ int proxy_main(int argc, char** argv) {
   app.add_option("--ready-path", config.ready_path, "Upstream path probed by /readyz")->default_val(config.ready_path);
   app.add_flag("--upstream-insecure", config.upstream_insecure, "Do not verify the upstream's TLS certificate");
   app.add_flag("--no-access-log", no_access_log, "Do not log one line per request");
+  app.add_option("--telemetry-file", telemetry_file,
+                 "Append spans and metrics to FILE as OTLP JSON lines (SPEC §8; OTLP export itself is configured "
+                 "by the OTEL_* variables)")
+      ->type_name("FILE");
   if (std::optional<int> code = parse_command_line(app, argc, argv)) return *code;
   config.upstream_timeout = seconds_flag(upstream_timeout);
   config.connect_timeout = seconds_flag(connect_timeout);
@@ -81,12 +87,22 @@ int proxy_main(int argc, char** argv) {
     std::cerr << out << std::flush;
   };
 
+  // Telemetry (SPEC §8): warnings as log events; destroyed after the server.
+  std::unique_ptr<telemetry::Telemetry> telemetry = start_telemetry(telemetry_file, [&config](std::string_view text) {
+    config.log("{\"event\":\"warning\",\"message\":" + json::quote(text) + "}");
+  });
+  config.telemetry = telemetry.get();
   auto server = proxy::Server::create(config);
   if (!server) {
     const Error& error = server.error();
     std::cerr << "{\"event\":\"error\",\"code\":" << json::quote(error.code) << ",\"message\":" << json::quote(error.message)
               << "}\n";
     return error.code == "listen" ? 1 : 52;
+  }
+  // OTLP metrics are read from the counters /metrics renders (SPEC §8); the
+  // server outlives the last export (finish_telemetry below).
+  if (telemetry) {
+    telemetry->add_metric_source([&proxy = **server](telemetry::MetricsSnapshot& out) { proxy.collect_metrics(out); });
   }
   std::string listening = "{\"event\":\"listening\",\"address\":";
   std::string host = config.listen.substr(0, config.listen.rfind(':'));
@@ -99,6 +115,9 @@ int proxy_main(int argc, char** argv) {
   listening += "}";
   config.log(listening);
   (*server)->run();
+  finish_telemetry(telemetry.get(), [&config](std::string_view text) {
+    config.log("{\"event\":\"warning\",\"message\":" + json::quote(text) + "}");
+  });
   config.log("{\"event\":\"stopped\"}");
   return 0;
 }

@@ -20,6 +20,7 @@
 #include "commands.h"
 #include "help_text.h"
 #include "run_support.h"
+#include "telemetry_support.h"
 #include "weld/agent/mcp.h"
 #include "weld/agent/mechanism.h"
 #include "weld/agent/output.h"
@@ -54,6 +55,7 @@ struct RunFlags {
   std::optional<std::string> price_output;
   std::optional<std::string> price_cache_read;
   std::optional<std::string> price_cache_write;
+  std::optional<std::string> telemetry_file;
 };
 
 void write_stdout(std::string_view text) {
@@ -114,6 +116,10 @@ void add_flags(CLI::App& app, RunFlags& f) {
       ->type_name("USD");
   app.add_option("--price-cache-write", f.price_cache_write, "USD per million cache-write input tokens")
       ->type_name("USD");
+  app.add_option("--telemetry-file", f.telemetry_file,
+                 "Append the run's spans and metrics to FILE as OTLP JSON lines (SPEC §8; OTLP export itself is "
+                 "configured by the OTEL_* variables)")
+      ->type_name("FILE");
 }
 
 // "--price-input 0.15": a finite number >= 0. nullopt with `error` set
@@ -368,6 +374,12 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
 
   running_writer = &writer;
 
+  // Telemetry (SPEC §8): after the SignalGuard, which must see no other thread.
+  auto warn = [](std::string_view text) { write_stderr("weld: warning: " + std::string(text) + "\n"); };
+  std::unique_ptr<telemetry::Telemetry> telemetry = start_telemetry(flags.telemetry_file, warn);
+  options.telemetry = telemetry.get();
+  options.trace_parent = traceparent_from_environment();
+
   // MCP servers (SPEC §2.7): started after every configuration check, so an
   // early ending never leaves one behind. A server that fails is left out.
   if (!policy.settings.mcp_servers.empty()) {
@@ -411,6 +423,7 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
     write_stderr("weld: warning: total_cost_usd left out: the usage has cached input tokens and no "
                  "--price-cache-read/--price-cache-write price for them.\n");
   }
+  finish_telemetry(telemetry.get(), warn);
   if (outcome.subtype != agent::Subtype::Success) {
     std::string text = outcome.error_message + "\n";
     if (!outcome.error_note.empty()) text += outcome.error_note + "\n";

@@ -6,6 +6,8 @@
 
 #include <cstdio>
 
+#include "weld/telemetry/instruments.h"
+
 namespace weld::proxy {
 namespace {
 
@@ -86,6 +88,14 @@ void Histogram::render(std::string& out, std::string_view name) const {
   out += '\n';
 }
 
+telemetry::MetricPoint Histogram::point() const {
+  telemetry::MetricPoint out;
+  for (const auto& bucket : buckets_) out.bucket_counts.push_back(bucket.load(std::memory_order_relaxed));
+  out.count = count_.load(std::memory_order_relaxed);
+  out.sum = static_cast<double>(sum_micros_.load(std::memory_order_relaxed)) / 1e6;
+  return out;
+}
+
 void Metrics::record_request(std::string_view agent, Outcome outcome) {
   if (agent.empty() && outcome == Outcome::Passthrough) {
     passthrough_.fetch_add(1, std::memory_order_relaxed);
@@ -156,6 +166,33 @@ std::string Metrics::render() const {
   out += "# TYPE weld_proxy_requests_in_flight gauge\n";
   out += "weld_proxy_requests_in_flight " + std::to_string(in_flight_.load()) + "\n";
   return out;
+}
+
+void Metrics::collect(telemetry::MetricsSnapshot& out) const {
+  namespace instruments = telemetry::instruments;
+  auto counter = [](std::vector<std::pair<std::string, std::string>> labels, std::uint64_t n) {
+    telemetry::MetricPoint point;
+    point.attributes = std::move(labels);
+    point.total = static_cast<std::int64_t>(n);
+    return point;
+  };
+  auto by_agent = [&](const telemetry::Instrument& instrument, const std::map<std::string, std::uint64_t>& values) {
+    telemetry::MetricData data{&instrument, {}};
+    for (const auto& [agent, n] : values) data.points.push_back(counter({{"agent", agent}}, n));
+    if (!data.points.empty()) out.metrics.push_back(std::move(data));
+  };
+  telemetry::MetricData requests{&instruments::kProxyRequests, {}};
+  requests.points.push_back(counter({{"agent", ""}, {"outcome", "passthrough"}}, passthrough_.load()));
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& [key, n] : requests_) requests.points.push_back(counter({{"agent", key.first}, {"outcome", key.second}}, n));
+    out.metrics.push_back(std::move(requests));
+    by_agent(instruments::kProxyValidationFailures, validation_failures_);
+    by_agent(instruments::kProxyRetries, retries_);
+    by_agent(instruments::kProxyRepairs, repairs_);
+  }
+  out.metrics.push_back({&instruments::kProxyUpstreamLatency, {upstream_latency_.point()}});
+  out.metrics.push_back({&instruments::kProxyAddedLatency, {added_latency_.point()}});
 }
 
 }  // namespace weld::proxy

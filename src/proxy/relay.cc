@@ -18,6 +18,8 @@ bool has_no_body(int status, bool head_request) {
 
 awaitable<void> Session::relay(ClientRequest& req, RequestLog& log) {
   const ServerConfig& config = shared_.config;
+  // The attempt's span lasts the whole relay (its traceparent goes in the head).
+  telemetry::Span upstream = trace_.attempt(1, req.method_string(), shared_.upstream.host_header);
   std::string head = upstream_head(req, /*tagged=*/false, req.body().size());
   const bool head_request = req.method() == http::verb::head;
   std::optional<UpstreamParser> parser;
@@ -28,6 +30,7 @@ awaitable<void> Session::relay(ClientRequest& req, RequestLog& log) {
   std::optional<Error> error = co_await open_upstream(head, req.body(), parser, connection, head_request,
                                                       config.connect_timeout, config.upstream_timeout);
   if (error) {
+    RequestTrace::attempt_ended(upstream, 0, &*error);
     log.upstream_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - upstream_start).count();
     co_await stop_monitor();
     if (error->code == "cancelled") {
@@ -44,6 +47,7 @@ awaitable<void> Session::relay(ClientRequest& req, RequestLog& log) {
   // conversation's body is not held while a stream stays open for minutes.
   std::string().swap(req.body());
   const int status = parser->status();
+  upstream.set("http.response.status_code", std::int64_t{status});
   const bool no_body = has_no_body(status, head_request);
   const bool known_length = parser->content_length().has_value();
   const bool chunked = !no_body && !known_length && !client_is_http10_;

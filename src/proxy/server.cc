@@ -113,6 +113,7 @@ awaitable<void> serve_connection(Worker& worker, tcp::socket socket) {
 class ServerImpl final : public Server {
  public:
   explicit ServerImpl(const ServerConfig& config) { shared_.config = config; }
+  void collect_metrics(telemetry::MetricsSnapshot& out) const override { shared_.metrics.collect(out); }
 
   Status init() {
     ServerConfig& config = shared_.config;

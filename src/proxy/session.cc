@@ -64,7 +64,7 @@ void strip_model_suffix(ClientRequest& req) {
 }  // namespace
 
 Session::Session(Worker& worker, tcp::socket socket)
-    : worker_(worker), shared_(worker.shared), socket_(std::move(socket)),
+    : worker_(worker), shared_(worker.shared), trace_(shared_.config.telemetry), socket_(std::move(socket)),
       monitor_done_(socket_.get_executor()), wake_(socket_.get_executor()) {
   worker_.sessions.insert(this);
   worker_.ticks.add(this);
@@ -174,6 +174,7 @@ awaitable<void> Session::run() {
     path_ = log.path;
     current_log_ = &log;
     shared_.metrics.request_started();
+    if (trace_.active()) trace_.start(req.method_string(), log.path, req["traceparent"]);
     try {
       co_await handle(req, log);
     } catch (const std::exception& e) {
@@ -185,6 +186,7 @@ awaitable<void> Session::run() {
     current_log_ = nullptr;
     shared_.metrics.request_finished();
     write_log(log);
+    trace_.finish(log);
     if (!keep_alive_ || worker_.stopping || !socket_.is_open()) break;
     if (buffer_.capacity() > (64u << 10) && buffer_.size() == 0) buffer_.shrink_to_fit();
   }
@@ -482,6 +484,8 @@ std::string Session::upstream_head(const ClientRequest& req, bool tagged, std::s
                    (known == http::field::unknown && iequals(name, "x-agent-name")))) {
       continue;
     }
+    // With telemetry the upstream gets our attempt's traceparent instead (SPEC §8).
+    if (trace_.active() && known == http::field::unknown && iequals(name, "traceparent")) continue;
     head += name;
     head += ": ";
     head += field.value();
@@ -494,6 +498,7 @@ std::string Session::upstream_head(const ClientRequest& req, bool tagged, std::s
     head += "\r\n";
   }
   if (tagged) head += "Accept: text/event-stream, application/json\r\n";
+  head += trace_.upstream_header();
   head += "\r\n";
   return head;
 }

@@ -16,6 +16,7 @@
 #include "client_request.h"
 #include "http_read.h"
 #include "weld/proxy/outcome.h"
+#include "request_trace.h"
 
 namespace weld::proxy {
 
@@ -129,6 +130,7 @@ class Session final : public Ticking {
 
   Worker& worker_;
   Shared& shared_;
+  RequestTrace trace_;
   tcp::socket socket_;
   Deadline client_deadline_;
   beast::flat_buffer buffer_;

@@ -160,6 +160,7 @@ awaitable<void> Session::weld(ClientRequest& req, Api api, std::string_view agen
   shared_.metrics.add_validation_failures(log.agent, ex.validation_failures);
   shared_.metrics.add_retries(log.agent, ex.attempts > 1 ? ex.attempts - 1 : 0);
   shared_.metrics.add_repairs(log.agent, ex.repairs);
+  trace_.welded(ex);
   if (client_gone_) {
     log.outcome = Outcome::Cancelled;
     keep_alive_ = false;
@@ -252,7 +253,9 @@ awaitable<void> Session::run_attempts(ClientRequest& req, Exchange& ex, FilterCh
     }
     ++ex.attempts;
     const auto start = std::chrono::steady_clock::now();
+    telemetry::Span upstream = trace_.attempt(ex.attempts, "POST", shared_.upstream.host_header);
     std::optional<Error> error = co_await attempt(req, ex, chain, action);
+    RequestTrace::attempt_ended(upstream, ex.upstream_status, error ? &*error : nullptr);
     log.upstream_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (client_gone_) {
       ex.outcome = Outcome::Cancelled;

@@ -42,6 +42,7 @@ void MetricsRecorder::record(const Instrument& instrument, double value, Labels 
   p.max = p.count == 0 ? value : std::max(p.max, value);
   ++p.count;
   p.sum += value;
+  p.has_min_max = true;
 }
 
 MetricsSnapshot MetricsRecorder::snapshot() const {

@@ -154,7 +154,7 @@ void metric_json(std::string& out, const MetricData& data, const MetricsSnapshot
       number(out, instrument.bounds[b]);
     }
     out += ']';
-    if (point.count > 0) {
+    if (point.has_min_max) {
       out += ",\"min\":";
       number(out, point.min);
       out += ",\"max\":";

@@ -163,7 +163,7 @@ Writer histogram_point(const MetricPoint& point, const Instrument& instrument, c
   w.bytes_field(6, counts.data());
   w.bytes_field(7, bounds.data());
   labels(w, 9, point.attributes);
-  if (point.count > 0) {
+  if (point.has_min_max) {
     w.double_field(11, point.min);
     w.double_field(12, point.max);
   }

@@ -182,12 +182,7 @@ void Telemetry::export_spans(std::vector<SpanData>& batch) {
     report_.spans_exported += batch.size();
     return;
   }
-  std::string error;
-  if (cancel_.cancelled.load()) {
-    error = "the exit flush ran out of time";
-  } else {
-    error = post(config_.traces, encode_traces(batch, config_.resource, config_.traces.protocol, version_));
-  }
+  std::string error = post(config_.traces, encode_traces(batch, config_.resource, config_.traces.protocol, version_));
   std::lock_guard lock(mutex_);
   if (error.empty()) {
     report_.spans_exported += batch.size();
@@ -197,15 +192,22 @@ void Telemetry::export_spans(std::vector<SpanData>& batch) {
   }
 }
 
+void Telemetry::add_metric_source(std::function<void(MetricsSnapshot&)> source) {
+  std::lock_guard lock(mutex_);
+  metric_sources_.push_back(std::move(source));
+}
+
 void Telemetry::export_metrics() {
   MetricsSnapshot snapshot = metrics_.snapshot();
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& source : metric_sources_) source(snapshot);
+  }
   if (snapshot.metrics.empty()) return;
   if (file_ != nullptr) append_file(encode_metrics(snapshot, config_.resource, Protocol::HttpJson, version_));
   if (config_.metrics.url.empty()) return;
-  std::string error = cancel_.cancelled.load()
-                          ? std::string("the exit flush ran out of time")
-                          : post(config_.metrics, encode_metrics(snapshot, config_.resource, config_.metrics.protocol,
-                                                                 version_));
+  std::string error =
+      post(config_.metrics, encode_metrics(snapshot, config_.resource, config_.metrics.protocol, version_));
   if (error.empty()) return;
   std::lock_guard lock(mutex_);
   ++report_.metric_exports_failed;
@@ -221,9 +223,11 @@ std::string Telemetry::post(const SignalEndpoint& endpoint, std::string body) {
   request.body = std::move(body);
   request.connect_timeout = endpoint.timeout;
   request.idle_timeout = endpoint.timeout;
+  const std::string where = "POST " + printable_url(endpoint.url) + ": ";
+  // Once the exit flush has run out of time nothing more is sent.
+  if (cancel_.cancelled.load()) return where + "abandoned when the exit flush ran out of time";
   StatusSink sink;
   provider::TransportOutcome outcome = transport_->perform(request, sink, cancel_);
-  const std::string where = "POST " + printable_url(endpoint.url) + ": ";
   using Kind = provider::TransportOutcome::Kind;
   switch (outcome.kind) {
     case Kind::Complete:

@@ -33,6 +33,7 @@
 #include "weld/provider/strict_schema.h"
 #include "weld/repair/repair.h"
 #include "weld/schema/schema.h"
+#include "weld/telemetry/telemetry.h"
 
 namespace weld::agent {
 
@@ -128,6 +129,12 @@ struct RunOptions {
   /// Report partial structured answers while they stream
   /// (RunObserver::on_partial_result; see partial_result.h).
   bool partial_results = false;
+  /// Telemetry (SPEC §8; not owned; nullptr: off): the run's span goes under
+  /// `trace_parent` (TRACEPARENT, or a batch's span; invalid: a new trace).
+  telemetry::Telemetry* telemetry = nullptr;
+  telemetry::SpanContext trace_parent;
+  /// The agent this run serves (`weld.agent`), when one is named.
+  std::string agent;
 };
 
 /// The run's description at start (the `init` message).

@@ -15,6 +15,8 @@
 
 #include "weld/proxy/outcome.h"
 
+#include "weld/telemetry/metrics.h"
+
 namespace weld::proxy {
 
 /// A fixed-bucket latency histogram (seconds), lock-free.
@@ -25,6 +27,8 @@ class Histogram {
   void observe(double seconds);
   /// Appends the Prometheus text lines for `name` (with `labels` like `agent="x"`, may be empty).
   void render(std::string& out, std::string_view name) const;
+  /// The same values as an OTLP histogram point (no attributes).
+  telemetry::MetricPoint point() const;
 
  private:
   std::array<std::atomic<std::uint64_t>, kBounds.size() + 1> buckets_{};
@@ -50,6 +54,9 @@ class Metrics {
 
   /// Prometheus text exposition format 0.0.4.
   std::string render() const;
+  /// Appends the same values to an OTLP snapshot, under the names of
+  /// weld/telemetry/instruments.h (SPEC §8: the two agree by construction).
+  void collect(telemetry::MetricsSnapshot& out) const;
 
  private:
   mutable std::mutex mutex_;

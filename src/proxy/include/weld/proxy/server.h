@@ -27,6 +27,7 @@
 #include "weld/base/result.h"
 #include "weld/proxy/filter.h"
 #include "weld/proxy/registry.h"
+#include "weld/telemetry/telemetry.h"
 
 namespace weld::proxy {
 
@@ -94,6 +95,8 @@ struct ServerConfig {
   /// separated by '\n' (no trailing newline), so a sink writes each batch
   /// with one write.
   std::function<void(std::string_view line)> log;
+  /// Traces (SPEC §8; not owned, must outlive the server; nullptr: off).
+  telemetry::Telemetry* telemetry = nullptr;
 };
 
 /// The running proxy.
@@ -112,6 +115,8 @@ class Server {
   virtual void stop() = 0;
   /// Reloads the registry file now; keeps the old one when the new is invalid.
   virtual Status reload() = 0;
+  /// Appends the /metrics counters to an OTLP snapshot, same names (SPEC §8).
+  virtual void collect_metrics(telemetry::MetricsSnapshot& out) const = 0;
 };
 
 }  // namespace weld::proxy

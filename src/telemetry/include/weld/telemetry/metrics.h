@@ -42,6 +42,8 @@ struct MetricPoint {
   double sum = 0;
   double min = 0;
   double max = 0;
+  /// Whether min and max are known (a point kept by someone else may not say).
+  bool has_min_max = false;
 };
 
 /// All points of one instrument.

@@ -21,6 +21,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -67,6 +68,8 @@ class Span {
   void set_error(std::string_view error_type);
   /// Ends the span and hands it to the exporter (once; later calls do nothing).
   void end();
+  /// Ends the span without exporting it (e.g. a health check).
+  void discard() { owner_ = nullptr; }
 
  private:
   friend class Telemetry;
@@ -100,6 +103,10 @@ class Telemetry {
 
   /// Instruments to record into (exported every metric interval and at shutdown).
   MetricsRecorder& metrics() { return metrics_; }
+  /// Adds metrics read at each export (e.g. the proxy's counters, kept by
+  /// the proxy for /metrics): `source` appends to the snapshot. Called on the
+  /// sender thread; it must stay valid until `shutdown` returns.
+  void add_metric_source(std::function<void(MetricsSnapshot&)> source);
   /// Problems found at start (unusable file, bad variables), to print once.
   const std::vector<std::string>& warnings() const { return config_.warnings; }
 
@@ -125,6 +132,7 @@ class Telemetry {
   std::unique_ptr<provider::Transport> transport_;
   MetricsRecorder metrics_;
   std::FILE* file_ = nullptr;
+  std::vector<std::function<void(MetricsSnapshot&)>> metric_sources_;  // guarded by mutex_
 
   std::mutex mutex_;
   std::condition_variable wake_;

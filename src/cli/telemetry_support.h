@@ -1,0 +1,36 @@
+#pragma once
+// Telemetry for the commands (SPEC §8): reads the OTEL_* variables and
+// --telemetry-file, starts the exporter (nullptr when nothing is
+// configured), and at exit flushes for a bounded time and says once on
+// stderr what could not be exported.
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "weld/telemetry/telemetry.h"
+
+namespace weld::cli {
+
+/// How long a command's exit waits for the last export: an unreachable or
+/// hanging collector delays the exit by at most this (plus the transport's
+/// 50 ms cancellation poll), and never changes the exit code.
+inline constexpr std::chrono::milliseconds kTelemetryExitFlush{1000};
+
+/// Starts telemetry from the environment and `file` (--telemetry-file), or
+/// returns nullptr. Configuration warnings go to `warn` (one line each,
+/// without "weld: "). Start it after SignalGuard: it creates a thread.
+std::unique_ptr<telemetry::Telemetry> start_telemetry(const std::optional<std::string>& file,
+                                                      const std::function<void(std::string_view)>& warn);
+
+/// The parent of a run's span: TRACEPARENT when it holds a valid
+/// traceparent, else none (a new trace).
+telemetry::SpanContext traceparent_from_environment();
+
+/// Flushes (at most kTelemetryExitFlush) and reports what was lost, once.
+void finish_telemetry(telemetry::Telemetry* telemetry, const std::function<void(std::string_view)>& warn);
+
+}  // namespace weld::cli
