@@ -1,0 +1,48 @@
+// Fuzzes what telemetry reads from outside (issue 18): the `traceparent`
+// header (clients of the proxy send any bytes) and the OTEL_* key=value
+// lists, and checks the OTLP JSON encoder on arbitrary names and values.
+// Invariants: a parsed traceparent formats back to a value that parses to
+// the same context; a span whose texts are valid UTF-8 encodes to JSON that
+// weld's parser accepts; nothing crashes.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+
+#include "weld/json/parse.h"
+#include "weld/json/utf8.h"
+#include "weld/telemetry/config.h"
+#include "weld/telemetry/otlp.h"
+#include "weld/telemetry/trace_context.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  std::string_view input(reinterpret_cast<const char*>(data), size);
+  using namespace weld::telemetry;
+
+  if (std::optional<SpanContext> context = parse_traceparent(input)) {
+    std::optional<SpanContext> again = parse_traceparent(format_traceparent(*context));
+    if (!again || again->trace_id != context->trace_id || again->span_id != context->span_id ||
+        again->sampled != context->sampled)
+      std::abort();
+  }
+
+  int bad = 0;
+  auto pairs = parse_key_value_list(input, &bad);
+  if (bad < 0) std::abort();
+
+  if (weld::json::is_valid_utf8(input)) {
+    SpanData span;
+    span.context.trace_id = new_trace_id();
+    span.context.span_id = new_span_id();
+    span.name = std::string(input);
+    span.attributes.push_back({std::string(input), std::string(input)});
+    for (const auto& [key, value] : pairs) {
+      if (weld::json::is_valid_utf8(key) && weld::json::is_valid_utf8(value)) span.attributes.push_back({key, value});
+    }
+    std::string body = encode_traces({span}, {}, Protocol::HttpJson, "fuzz");
+    if (!weld::json::parse(body)) std::abort();
+    (void)encode_traces({span}, {}, Protocol::HttpProtobuf, "fuzz");
+  }
+  return 0;
+}
