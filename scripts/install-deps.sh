@@ -16,6 +16,9 @@ $SUDO apt-get install -y -qq --no-install-recommends \
 # weld batch's engine tests (tests/batch): a one-node Slurm cluster and a
 # Dask LocalCluster run weld as their users would (never part of the product).
 $SUDO apt-get install -y -qq --no-install-recommends slurm-wlm munge python3-distributed
+# Prometheus (tests only): tests/telemetry checks the proxy's /metrics with
+# promtool and has a real Prometheus server scrape it (issue 18).
+$SUDO apt-get install -y -qq --no-install-recommends prometheus
 # Node.js 20 (tests drive weld with the official npm SDKs; never used by the
 # product). Only install Debian's when none is present, so a NodeSource
 # install is left alone.
