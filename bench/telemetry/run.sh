@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Telemetry benchmark (issue 18): what OTLP export costs, side by side in one
+# run, as ratios (on / off):
+#   run:   a one-turn --json-schema run against the fake model server
+#          (tests/fake_model), hyperfine median wall time, telemetry off vs
+#          OTEL_EXPORTER_OTLP_ENDPOINT to a local sink (sink.mjs);
+#   proxy: tagged requests (bench/proxy's canned upstream, nginx `return 200`)
+#          through two weld proxies, one exporting to the sink, one not; wrk
+#          requests/s, alternated REPEAT times.
+# Usage: bench/telemetry/run.sh [path/to/weld]   (a Release build)
+# Env: RUNS (hyperfine runs, default 30), DURATION (s per wrk run, default 5),
+#      REPEAT (default 3), CONNS (default 50), THREADS (proxy workers, default 2).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+WELD=$(realpath "${1:-$root/build-rel/src/cli/weld}")
+RUNS=${RUNS:-30}; DURATION=${DURATION:-5}; REPEAT=${REPEAT:-3}; CONNS=${CONNS:-50}; THREADS=${THREADS:-2}
+UP=18301; NGX=18302; OFF=18303; ON=18304; SINK=18305
+work=$(mktemp -d /tmp/weld-bench-telemetry.XXXXXX)
+mkdir -p "$work/logs"
+# shellcheck source=../proxy/nginx_pair.sh
+source "$root/bench/proxy/nginx_pair.sh"
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+node "$here/sink.mjs" $SINK > "$work/logs/sink.log" & pids+=($!)
+printf '{"responses":[{"tool_calls":[{"name":"structured_output","arguments":{"summary":"ok","risk_level":"low"}}]}],"repeat_last":true}' \
+  > "$work/script.json"
+node "$root/tests/fake_model/server.js" --script "$work/script.json" --port 0 > "$work/logs/fake.log" & pids+=($!)
+sleep 1
+fake_port=$(head -1 "$work/logs/fake.log" | sed 's/[^0-9]//g')
+schema='{"type":"object","properties":{"summary":{"type":"string"},"risk_level":{"enum":["low","high"]}},"required":["summary","risk_level"]}'
+cmd="$WELD --provider openai --base-url http://127.0.0.1:$fake_port/v1 --model m --no-session-persistence -p x --json-schema '$schema'"
+export WELD_API_KEY=bench HOME=$work
+hyperfine -N --warmup 3 --runs "$RUNS" --export-json "$work/run.json" \
+  -n off "$cmd" -n on "env OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:$SINK $cmd" > "$work/logs/hyperfine.txt"
+node -e '
+  const r = require(process.argv[1]).results;
+  const m = Object.fromEntries(r.map((x) => [x.command, x.median]));
+  console.log(`run wall time, median: off ${(m.off * 1e3).toFixed(2)} ms, on ${(m.on * 1e3).toFixed(2)} ms, on/off ${(m.on / m.off).toFixed(3)}`);
+' "$work/run.json"
+
+start_nginx_pair "$work" $UP $NGX "$THREADS" "" 0
+"$WELD" proxy --listen 127.0.0.1:$OFF --upstream http://127.0.0.1:$UP --threads "$THREADS" --no-access-log \
+  2> "$work/logs/weld-off.log" & pids+=($!)
+OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:$SINK "$WELD" proxy --listen 127.0.0.1:$ON --upstream http://127.0.0.1:$UP \
+  --threads "$THREADS" --no-access-log 2> "$work/logs/weld-on.log" & pids+=($!)
+sleep 1
+body='{"model":"bench__schema=router","messages":[]}'
+for port in $OFF $ON; do
+  curl -sf -X POST -H 'content-type: application/json' -d "$body" http://127.0.0.1:$port/v1/chat/completions |
+    grep -q 'refund' || { echo "proxy on $port: tagged answer wrong"; exit 1; }
+done
+post="$work/post.lua"
+printf "wrk.method = \"POST\"\nwrk.body = '%s'\nwrk.headers[\"Content-Type\"] = \"application/json\"\n" "$body" > "$post"
+for i in $(seq "$REPEAT"); do
+  for name in off:$OFF on:$ON; do
+    rate=$(wrk -t2 -c"$CONNS" -d"${DURATION}s" -s "$post" "http://127.0.0.1:${name#*:}/v1/chat/completions" |
+      awk '/Requests\/sec/ {print $2}')
+    echo "${name%%:*} $rate" >> "$work/proxy.txt"
+  done
+done
+awk '{sum[$1] += $2; n[$1]++} END {
+  off = sum["off"] / n["off"]; on = sum["on"] / n["on"]
+  printf "proxy tagged req/s at %s connections, mean of %d: off %.0f, on %.0f, on/off %.3f\n", conns, n["on"], off, on, on / off
+}' conns="$CONNS" "$work/proxy.txt"
+echo "sink received: $(curl -s http://127.0.0.1:$SINK/count)"
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
