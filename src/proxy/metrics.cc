@@ -185,7 +185,9 @@ void Metrics::collect(telemetry::MetricsSnapshot& out) const {
   requests.points.push_back(counter({{"agent", ""}, {"outcome", "passthrough"}}, passthrough_.load()));
   {
     std::lock_guard lock(mutex_);
-    for (const auto& [key, n] : requests_) requests.points.push_back(counter({{"agent", key.first}, {"outcome", key.second}}, n));
+    for (const auto& [key, n] : requests_) {
+      requests.points.push_back(counter({{"agent", key.first}, {"outcome", std::string(outcome_name(key.second))}}, n));
+    }
     out.metrics.push_back(std::move(requests));
     by_agent(instruments::kProxyValidationFailures, validation_failures_);
     by_agent(instruments::kProxyRetries, retries_);

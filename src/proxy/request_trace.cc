@@ -58,12 +58,12 @@ void RequestTrace::finish(const RequestLog& log) {
   if (telemetry_ == nullptr) return;
   upstream_header_.clear();
   // Health checks and scrapes would drown the traces that matter.
-  if (log.outcome == "local") {
+  if (log.outcome == Outcome::Local) {
     request_.discard();
     return;
   }
   if (!log.agent.empty()) request_.set("weld.agent", log.agent);
-  request_.set("weld.outcome", log.outcome);
+  request_.set("weld.outcome", std::string(outcome_name(log.outcome)));
   request_.set("weld.attempts", std::int64_t{log.attempts});
   if (log.status > 0) request_.set("http.response.status_code", std::int64_t{log.status});
   if (log.status >= 500) request_.set_error(std::to_string(log.status));

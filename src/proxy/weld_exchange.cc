@@ -241,7 +241,7 @@ awaitable<void> Session::run_attempts(ClientRequest& req, Exchange& ex, FilterCh
   if (ex.agent->mechanism == Mechanism::Auto && ex.agent->mode == Mode::Forced) {
     co_await resolve_auto(req, ex, chain);
     if (client_gone_) {
-      ex.outcome = "cancelled";
+      ex.outcome = Outcome::Cancelled;
       co_return;
     }
   }
@@ -324,7 +324,8 @@ awaitable<std::optional<Error>> Session::attempt(ClientRequest& req, Exchange& e
   // timeout runs from the last event, not the last byte (an upstream that
   // sends only comments or blank lines makes no progress, issue 13.6).
   bool event_seen = false;
-  provider::StreamObserver progress{[&event_seen](const json::Value&) { event_seen = true; }};
+  provider::StreamObserver progress;
+  progress.on_event = [&event_seen](const json::Value&) { event_seen = true; };
   std::unique_ptr<provider::StreamParser> reader = provider::make_stream_parser(protocol, &progress);
   std::optional<Error> bad_stream;
   // On the heap (an array would enlarge every attempt's coroutine frame),
