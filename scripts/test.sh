@@ -9,8 +9,10 @@ export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}"
 # SDK clients (tests/node), an MCP server built with the MCP SDK (tests/mcp) and
 # the OTLP receiver built on the OpenTelemetry decoders (tests/telemetry).
 for dir in tests/node tests/mcp tests/telemetry; do
-  if [ -f "$dir/package.json" ] && [ ! -d "$dir/node_modules" ]; then
-    (cd "$dir" && npm install --no-audit --no-fund --loglevel=error)
+  # Installed when missing or older than package.json (a new peer was added).
+  if [ -f "$dir/package.json" ] && { [ ! -f "$dir/node_modules/.package-lock.json" ] ||
+       [ "$dir/package.json" -nt "$dir/node_modules/.package-lock.json" ]; }; then
+    (cd "$dir" && npm install --no-audit --no-fund --loglevel=error && touch node_modules/.package-lock.json)
   fi
 done
 cmake -S . -B "$BUILD_DIR" -DWELD_BUILD_TESTS=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo ${WELD_CMAKE_ARGS:-}
