@@ -22,6 +22,7 @@
 #include "batch_support.h"
 #include "commands.h"
 #include "run_support.h"
+#include "telemetry_support.h"
 #include "weld/agent/session_log.h"
 #include "weld/agent/settings.h"
 #include "weld/batch/gate.h"
@@ -53,6 +54,7 @@ struct BatchFlags {
   std::optional<std::uint32_t> shards;
   std::optional<std::string> summary;
   bool no_progress = false;
+  std::optional<std::string> telemetry_file;
   ModelFlags model;
   ModelFlagText model_text;
   std::optional<std::string> system_prompt;
@@ -95,6 +97,7 @@ void add_flags(CLI::App& app, BatchFlags& f) {
   app.add_option("--shards", f.shards, "Number of shards, with JOB_COMPLETION_INDEX (Kubernetes Indexed Jobs)");
   app.add_option("--summary", f.summary, "Write the summary as JSON to FILE ({shard} is replaced)");
   app.add_flag("--no-progress", f.no_progress, "No progress on stderr (the summary line is still written)");
+  add_telemetry_file_flag(app, f.telemetry_file);
   add_model_flags(app, f.model, f.model_text);
   app.add_option("--system-prompt", f.system_prompt, "System prompt of every row (a row's own system message wins)");
   add_run_limit_flags(app, f.limits);
@@ -282,6 +285,19 @@ int batch_command(int argc, char** argv) {
     std::_Exit(finish(130));
   });
 
+  // Telemetry (SPEC §8): one `weld batch` span (under TRACEPARENT), each
+  // row's run a child of it. After the SignalGuard, which must see no other
+  // thread. A cancelled batch exits at once and exports nothing more.
+  auto warn = [](std::string_view text) { write_stderr("weld: warning: " + std::string(text) + "\n"); };
+  std::unique_ptr<telemetry::Telemetry> telemetry = start_telemetry(flags.telemetry_file, warn);
+  const telemetry::SpanContext trace_parent = traceparent_from_environment();
+  telemetry::Span batch_span =
+      telemetry::start_span(telemetry.get(), "weld batch", telemetry::SpanKind::Internal, &trace_parent);
+  batch_span.set("weld.batch.shard", std::to_string(shard->index) + "/" + std::to_string(shard->count));
+  batch_span.set("weld.batch.concurrency", std::int64_t{flags.concurrency});
+  options.run.telemetry = telemetry.get();
+  options.run.trace_parent = batch_span.context();
+
   const bool terminal = ::isatty(STDERR_FILENO) != 0;
   std::optional<std::uint64_t> total;
   if (terminal && flags.input != "-") total = count_lines(flags.input);
@@ -295,6 +311,11 @@ int batch_command(int argc, char** argv) {
   signals.run_ended();
   if (input_fd != STDIN_FILENO) ::close(input_fd);
   const int exit_code = exit_code_for(outcome, progress);
+  batch_span.set("weld.batch.rows_succeeded", static_cast<std::int64_t>(progress.succeeded.load()));
+  batch_span.set("weld.batch.rows_errored", static_cast<std::int64_t>(progress.errored.load()));
+  batch_span.set("weld.exit_code", std::int64_t{exit_code});
+  if (exit_code != 0) batch_span.set_error("exit_" + std::to_string(exit_code));
+  batch_span.end();
   switch (outcome.stop) {
     case batch::BatchStop::Finished: break;
     case batch::BatchStop::Cancelled: write_stderr("Operation cancelled.\n"); break;
@@ -304,6 +325,7 @@ int batch_command(int argc, char** argv) {
       break;
     default: write_stderr("weld batch: " + outcome.message + "\n"); break;
   }
+  finish_telemetry(telemetry.get(), warn);
   return finish(exit_code);
 }
 

@@ -65,10 +65,7 @@ int proxy_main(int argc, char** argv) {
   app.add_option("--ready-path", config.ready_path, "Upstream path probed by /readyz")->default_val(config.ready_path);
   app.add_flag("--upstream-insecure", config.upstream_insecure, "Do not verify the upstream's TLS certificate");
   app.add_flag("--no-access-log", no_access_log, "Do not log one line per request");
-  app.add_option("--telemetry-file", telemetry_file,
-                 "Append spans and metrics to FILE as OTLP JSON lines (SPEC §8; OTLP export itself is configured "
-                 "by the OTEL_* variables)")
-      ->type_name("FILE");
+  add_telemetry_file_flag(app, telemetry_file);
   if (std::optional<int> code = parse_command_line(app, argc, argv)) return *code;
   config.upstream_timeout = seconds_flag(upstream_timeout);
   config.connect_timeout = seconds_flag(connect_timeout);

@@ -116,10 +116,7 @@ void add_flags(CLI::App& app, RunFlags& f) {
       ->type_name("USD");
   app.add_option("--price-cache-write", f.price_cache_write, "USD per million cache-write input tokens")
       ->type_name("USD");
-  app.add_option("--telemetry-file", f.telemetry_file,
-                 "Append the run's spans and metrics to FILE as OTLP JSON lines (SPEC §8; OTLP export itself is "
-                 "configured by the OTEL_* variables)")
-      ->type_name("FILE");
+  add_telemetry_file_flag(app, f.telemetry_file);
 }
 
 // "--price-input 0.15": a finite number >= 0. nullopt with `error` set

@@ -1,10 +1,18 @@
-// Telemetry glue shared by the run and the proxy commands (SPEC §8).
+// Telemetry glue shared by the run, proxy and batch commands (SPEC §8).
 
 #include "telemetry_support.h"
 
+#include <CLI/CLI.hpp>
 #include <cstdlib>
 
 namespace weld::cli {
+
+void add_telemetry_file_flag(CLI::App& app, std::optional<std::string>& file) {
+  app.add_option("--telemetry-file", file,
+                 "Append spans and metrics to FILE as OTLP JSON lines (SPEC §8; OTLP export itself is configured "
+                 "by the OTEL_* variables)")
+      ->type_name("FILE");
+}
 
 std::unique_ptr<telemetry::Telemetry> start_telemetry(const std::optional<std::string>& file,
                                                       const std::function<void(std::string_view)>& warn) {

@@ -13,7 +13,14 @@
 
 #include "weld/telemetry/telemetry.h"
 
+namespace CLI {
+class App;
+}
+
 namespace weld::cli {
+
+/// Adds `--telemetry-file FILE` (the same words for every command).
+void add_telemetry_file_flag(CLI::App& app, std::optional<std::string>& file);
 
 /// How long a command's exit waits for the last export: an unreachable or
 /// hanging collector delays the exit by at most this (plus the transport's
