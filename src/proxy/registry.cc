@@ -3,13 +3,9 @@
 
 #include "weld/proxy/registry.h"
 
-#include <sys/stat.h>
+#include <cstdint>
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-#include <sstream>
-
+#include "weld/base/read_file.h"
 #include "weld/json/parse.h"
 #include "weld/schema/load.h"
 #include "weld/schema/schema.h"
@@ -173,19 +169,16 @@ Result<RegistryPtr> load_registry(std::string_view text, std::string_view origin
 }
 
 Result<RegistryPtr> load_registry_file(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) {
-    return Error{"registry", path + ": cannot read: " + std::strerror(errno), ""};
+  // The one bounded reader (issue 13.8): a regular file only, never more
+  // than the cap even when the file grows after it was checked.
+  Result<std::string> text = read_regular_file(path, kMaxRegistryBytes);
+  if (!text) {
+    const Error& error = text.error();
+    if (error.code == "not_regular") return Error{"registry", path + ": not a regular file", ""};
+    if (error.code == "too_large") return Error{"registry", path + ": larger than 16 MiB", ""};
+    return Error{"registry", path + ": cannot read: " + error.message.substr(error.message.rfind(": ") + 2), ""};
   }
-  if (!S_ISREG(st.st_mode)) return Error{"registry", path + ": not a regular file", ""};
-  if (static_cast<std::uint64_t>(st.st_size) > kMaxRegistryBytes) {
-    return Error{"registry", path + ": larger than 16 MiB", ""};
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error{"registry", path + ": cannot read: " + std::strerror(errno), ""};
-  std::ostringstream text;
-  text << in.rdbuf();
-  return load_registry(text.str(), path);
+  return load_registry(*text, path);
 }
 
 }  // namespace weld::proxy

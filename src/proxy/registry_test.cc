@@ -1,6 +1,8 @@
 #include "weld/proxy/registry.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <sstream>
@@ -146,6 +148,33 @@ TEST(Registry, FileErrors) {
   auto dir = load_registry_file("/tmp");
   ASSERT_FALSE(dir);
   EXPECT_EQ("/tmp: not a regular file", dir.error().message);
+}
+
+// A FIFO (or /dev/zero) named as the registry used to block the start or
+// grow without bound: it is refused at once, like a directory.
+TEST(Registry, FifoAndDevicesAreRefusedWithoutBlocking) {
+  const std::string fifo = ::testing::TempDir() + "weld-registry-fifo";
+  ::unlink(fifo.c_str());
+  ASSERT_EQ(0, ::mkfifo(fifo.c_str(), 0600));
+  auto from_fifo = load_registry_file(fifo);
+  ::unlink(fifo.c_str());
+  ASSERT_FALSE(from_fifo);
+  EXPECT_EQ(fifo + ": not a regular file", from_fifo.error().message);
+  auto zero = load_registry_file("/dev/zero");
+  ASSERT_FALSE(zero);
+  EXPECT_EQ("/dev/zero: not a regular file", zero.error().message);
+}
+
+TEST(Registry, FileOverTheCapIsRefused) {
+  const std::string path = ::testing::TempDir() + "weld-registry-big.json";
+  {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << '{' << std::string((16u << 20) + 1, ' ') << '}';
+  }
+  auto big = load_registry_file(path);
+  ::unlink(path.c_str());
+  ASSERT_FALSE(big);
+  EXPECT_EQ(path + ": larger than 16 MiB", big.error().message);
 }
 
 TEST(Registry, AgentNames) {
