@@ -79,6 +79,9 @@ void add_model_flags(CLI::App& app, ModelFlags& flags, ModelFlagText& text) {
   app.add_option("--max-retries", text.max_retries,
                  "Retries of a request after 429/5xx/connection errors (default 3; also WELD_MAX_RETRIES)")
       ->type_name("N");
+  app.add_option("--max-response-bytes", text.max_response_bytes,
+                 "Most body bytes of one model response, K/M/G allowed (default 64M; also WELD_MAX_RESPONSE_BYTES)")
+      ->type_name("BYTES");
 }
 
 std::optional<std::string> check_model_flags(const ModelFlagText& text, ModelFlags& flags,
@@ -102,6 +105,12 @@ std::optional<std::string> check_model_flags(const ModelFlagText& text, ModelFla
     if (!digits || std::stoi(value) > 100)
       return "--max-retries must be a whole number from 0 to 100 (got \"" + value + "\").";
     flags.max_retries = std::stoi(value);
+  }
+  if (text.max_response_bytes) {
+    flags.max_response_bytes = provider::parse_byte_size(*text.max_response_bytes);
+    if (!flags.max_response_bytes)
+      return "--max-response-bytes must be a number of bytes from 1024 to 1T, K, M and G allowed (got \"" +
+             *text.max_response_bytes + "\").";
   }
   return std::nullopt;
 }
@@ -188,6 +197,7 @@ Result<ModelChoice> choose_model(const ModelFlags& flags, const provider::ModelH
   provider_flags.connect_timeout_seconds = flags.connect_timeout_seconds;
   provider_flags.idle_timeout_seconds = flags.idle_timeout_seconds;
   provider_flags.max_retries = flags.max_retries;
+  provider_flags.max_response_bytes = flags.max_response_bytes;
   Result<provider::ProviderConfig> config = provider::resolve_provider_config(provider_flags, env);
   if (!config) return config.error();
   // Whatever variable it came from, the key never reaches a child process

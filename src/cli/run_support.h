@@ -47,6 +47,8 @@ struct ModelFlags {
   std::optional<double> connect_timeout_seconds;
   std::optional<double> idle_timeout_seconds;
   std::optional<int> max_retries;
+  /// --max-response-bytes (bytes, parsed).
+  std::optional<std::uint64_t> max_response_bytes;
 };
 
 /// The model flags as typed, checked by `check_model_flags` (CLI11 would
@@ -56,10 +58,11 @@ struct ModelFlagText {
   std::optional<std::string> idle_timeout;
   std::optional<std::string> max_retries;
   std::optional<std::string> mechanism;
+  std::optional<std::string> max_response_bytes;
 };
 
 /// Adds --provider, -m/--model, --base-url, --seed, --connect-timeout,
-/// --idle-timeout, --max-retries and --mechanism (shared by the run and
+/// --idle-timeout, --max-retries, --max-response-bytes and --mechanism (shared by the run and
 /// `weld batch`).
 void add_model_flags(CLI::App& app, ModelFlags& flags, ModelFlagText& text);
 

@@ -97,6 +97,8 @@ const CASES = [
     'weld: --max-retries must be a whole number from 0 to 100 (got "1.5").' + HINT],
   ['--max-retries too many', () => ({ args: ['-p', 'x', '--max-retries', '101'] }), 1,
     'weld: --max-retries must be a whole number from 0 to 100 (got "101").' + HINT],
+  ['--max-response-bytes below 1 KiB', () => ({ args: ['-p', 'x', '--max-response-bytes', '100'] }), 1,
+    'weld: --max-response-bytes must be a number of bytes from 1024 to 1T, K, M and G allowed (got "100").' + HINT],
 ];
 
 for (const [name, make, code, expected] of CASES) {

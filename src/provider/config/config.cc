@@ -72,6 +72,26 @@ Environment process_environment() {
   return env;
 }
 
+std::optional<std::uint64_t> parse_byte_size(std::string_view text) {
+  std::uint64_t n = 0;
+  std::size_t i = 0;
+  for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
+    if (n > (std::uint64_t{1} << 40)) return std::nullopt;  // already too large; no overflow
+    n = n * 10 + static_cast<std::uint64_t>(text[i] - '0');
+  }
+  if (i == 0) return std::nullopt;
+  int shift = 0;
+  if (i + 1 == text.size()) {
+    char unit = static_cast<char>(std::toupper(static_cast<unsigned char>(text[i])));
+    shift = unit == 'K' ? 10 : unit == 'M' ? 20 : unit == 'G' ? 30 : -1;
+    if (shift < 0) return std::nullopt;
+  } else if (i != text.size()) {
+    return std::nullopt;
+  }
+  if (n == 0 || n > (std::uint64_t{1} << 40) >> shift || (n << shift) < 1024) return std::nullopt;
+  return n << shift;
+}
+
 Result<ProviderConfig> resolve_provider_config(const ProviderFlags& flags, const Environment& env) {
   ProviderConfig config;
 
@@ -186,24 +206,17 @@ Result<ProviderConfig> resolve_provider_config(const ProviderFlags& flags, const
   if (config.retry.max_retries < 0 || config.retry.max_retries > 100)
     return Error{"config", "the number of retries must be between 0 and 100", "--max-retries"};
 
-  if (const std::string* text = lookup(env, "WELD_MAX_RESPONSE_BYTES")) {
-    // Bytes, or binary K/M/G units ("64M"); at least 1 KiB, at most 1 TiB.
-    char* end = nullptr;
-    unsigned long long n = std::strtoull(text->c_str(), &end, 10);
-    int shift = 0;
-    if (end != text->c_str() && *end != '\0' && end[1] == '\0') {
-      char unit = static_cast<char>(std::toupper(static_cast<unsigned char>(*end)));
-      shift = unit == 'K' ? 10 : unit == 'M' ? 20 : unit == 'G' ? 30 : -1;
-      if (shift > 0) ++end;
-    }
-    if (end == text->c_str() || *end != '\0' || text->front() == '-' || shift < 0 || n == 0 || n > (1ull << 40) >> shift ||
-        (n << shift) < 1024) {
+  if (flags.max_response_bytes) {
+    config.max_response_bytes = *flags.max_response_bytes;
+  } else if (const std::string* text = lookup(env, "WELD_MAX_RESPONSE_BYTES")) {
+    std::optional<std::uint64_t> bytes = parse_byte_size(*text);
+    if (!bytes) {
       return Error{"config",
                    "WELD_MAX_RESPONSE_BYTES must be a number of bytes from 1024 to 1T (K, M, G allowed), got \"" +
                        *text + "\"",
                    "WELD_MAX_RESPONSE_BYTES"};
     }
-    config.max_response_bytes = n << shift;
+    config.max_response_bytes = *bytes;
   }
 
   config.network = network_settings(env);

@@ -125,6 +125,21 @@ TEST(ResolveProviderConfig, MaxResponseBytesFromTheEnvironment) {
     env["WELD_MAX_RESPONSE_BYTES"] = bad;
     EXPECT_EQ(resolve_error({}, env).where, "WELD_MAX_RESPONSE_BYTES") << bad;
   }
+  // The flag wins over the variable (even a bad one).
+  ProviderFlags flags;
+  flags.max_response_bytes = 4096;
+  EXPECT_EQ(resolve_ok(flags, env).max_response_bytes, 4096u);
+}
+
+TEST(ParseByteSize, UnitsBoundsAndGarbage) {
+  EXPECT_EQ(parse_byte_size("1024"), 1024u);
+  EXPECT_EQ(parse_byte_size("64M"), 64u << 20);
+  EXPECT_EQ(parse_byte_size("64m"), 64u << 20);
+  EXPECT_EQ(parse_byte_size("1k"), 1024u);
+  EXPECT_EQ(parse_byte_size("1024G"), 1ull << 40);
+  for (const char* bad : {"", "0", "1023", "1025G", "-1", "+5", " 5", "5 ", "1MB", "M", "99999999999999999999999"}) {
+    EXPECT_FALSE(parse_byte_size(bad)) << bad;
+  }
 }
 
 TEST(ResolveProviderConfig, OfflineNeedsNothing) {

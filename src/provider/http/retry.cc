@@ -110,7 +110,7 @@ class AttemptSink : public ResponseSink {
     if (received_ > max_body_) {
       consumer_error_ = Error{"too_large",
                               "the server sent more than " + byte_size_text(max_body_) +
-                                  " in one response (the cap, WELD_MAX_RESPONSE_BYTES); stopped reading",
+                                  " in one response (the cap, --max-response-bytes or WELD_MAX_RESPONSE_BYTES); stopped reading",
                               ""};
       return false;
     }

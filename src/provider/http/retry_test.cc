@@ -111,7 +111,7 @@ TEST(SendWithRetries, issue_13_a_response_over_the_cap_stops_the_transfer_and_is
   ASSERT_FALSE(st);
   EXPECT_EQ(st.error().code, "too_large");
   EXPECT_EQ(st.error().message,
-            "the server sent more than 1 MiB in one response (the cap, WELD_MAX_RESPONSE_BYTES); stopped reading "
+            "the server sent more than 1 MiB in one response (the cap, --max-response-bytes or WELD_MAX_RESPONSE_BYTES); stopped reading "
             "(POST http://h/v1/chat/completions)");
   EXPECT_EQ(h.consumer.body.size(), 1u << 20);  // what fitted, and not a byte more
   EXPECT_EQ(h.transport.calls, 1);

@@ -56,7 +56,14 @@ struct ProviderFlags {
   std::optional<double> connect_timeout_seconds;
   std::optional<double> idle_timeout_seconds;
   std::optional<int> max_retries;
+  /// --max-response-bytes, already parsed by `parse_byte_size`.
+  std::optional<std::uint64_t> max_response_bytes;
 };
+
+/// "64M", "1048576", "512K", "1G": bytes with an optional binary unit (K, M,
+/// G; case-insensitive), from 1024 to 1 TiB. nullopt for anything else. The
+/// one reading of `--max-response-bytes` and `WELD_MAX_RESPONSE_BYTES`.
+std::optional<std::uint64_t> parse_byte_size(std::string_view text);
 
 /// An environment, as a map (pass the process environment from the CLI, a
 /// literal map in tests).
@@ -73,7 +80,7 @@ Environment process_environment();
 /// flag or `WELD_PROVIDER`, the provider whose variables are set is used
 /// (OpenAI when both are). Also reads `WELD_CONNECT_TIMEOUT`,
 /// `WELD_IDLE_TIMEOUT` (seconds), `WELD_MAX_RETRIES`,
-/// `WELD_MAX_RESPONSE_BYTES` (bytes, or with a K/M/G suffix), and the proxy
+/// `WELD_MAX_RESPONSE_BYTES` (see `parse_byte_size`), and the proxy
 /// variables `HTTPS_PROXY`/`https_proxy`, `HTTP_PROXY`/`http_proxy`,
 /// `ALL_PROXY`/`all_proxy`, `NO_PROXY`/`no_proxy`, and `SSL_CERT_FILE` /
 /// `CURL_CA_BUNDLE`. Errors (code "config") name the setting: unknown
