@@ -544,7 +544,15 @@ class Parser {
         sink(i);
         return true;
       }
-      // Too large for int64: fall through to a real.
+      // Too large for int64: a Real that keeps its digits (writing it
+      // back must not round it), within double's range like every number.
+      double d;
+      if (std::from_chars(first, last, d).ec == std::errc::result_out_of_range) {
+        pos_ = start;
+        return fail("number out of range");
+      }
+      sink(BigInteger{std::string(first, last)});
+      return true;
     }
     double d;
     auto [end, ec] = std::from_chars(first, last, d);

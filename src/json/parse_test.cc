@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "weld/json/serialize.h"
 
 namespace weld::json {
@@ -144,6 +146,16 @@ TEST(Parse, IntegerBoundaries) {
   EXPECT_EQ(Type::Real, parse("9223372036854775808")->type());
   EXPECT_EQ(Type::Real, parse("-9223372036854775809")->type());
   EXPECT_EQ(Type::Integer, parse("-0")->type());
+  // Beyond int64: a Real whose digits are kept (issue 13: they used to be
+  // written back as 1.8446744073709552e+19).
+  EXPECT_EQ("18446744073709551615", roundtrip("18446744073709551615"));
+  EXPECT_EQ("[-9223372036854775809,123456789012345678901234567890]",
+            roundtrip("[-9223372036854775809, 123456789012345678901234567890]"));
+  EXPECT_DOUBLE_EQ(18446744073709551615.0, parse("18446744073709551615")->as_real());
+  EXPECT_DOUBLE_EQ(-9223372036854775809.0, parse("-9223372036854775809")->as_double());
+  EXPECT_EQ("number out of range at line 1 column 1", error_of(std::string(400, '9')));
+  EXPECT_EQ(*parse("18446744073709551616"), Value(18446744073709551616.0));  // equal by value
+  EXPECT_EQ("1.8446744073709552e+19", roundtrip("18446744073709551616.0"));  // a real stays a real
   EXPECT_EQ("0", roundtrip("-0"));
   EXPECT_EQ("expected a digit after '.' in number at line 1 column 4", error_of("[1.]"));
   EXPECT_EQ("expected a digit in number exponent at line 1 column 4", error_of("1e+"));

@@ -254,7 +254,13 @@ void write_container(Writer& w, const Value& value, int indent, int depth);
     case Type::Null: w.put("null", 4); return;
     case Type::Boolean: value.as_bool() ? w.put("true", 4) : w.put("false", 5); return;
     case Type::Integer: write_integer(w, value.as_integer()); return;
-    case Type::Real: write_real(w, value.as_real()); return;
+    case Type::Real:
+      if (const std::string* digits = value.big_integer_digits()) {
+        w.put(digits->data(), digits->size());
+        return;
+      }
+      write_real(w, value.as_real());
+      return;
     case Type::String: write_string_to(w, source_of(value.as_string())); return;
     case Type::Array:
     case Type::Object: write_container(w, value, indent, depth); return;

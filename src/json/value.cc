@@ -1,6 +1,7 @@
 #include "weld/json/value.h"
 
 #include <algorithm>
+#include <charconv>
 
 namespace weld::json {
 
@@ -15,6 +16,13 @@ std::string_view type_name(Type type) {
     case Type::Object: return "object";
   }
   return "unknown";
+}
+
+double Value::big_integer_value() const {
+  const std::string& digits = std::get<BigInteger>(data_).digits;
+  double d = 0;
+  std::from_chars(digits.data(), digits.data() + digits.size(), d);  // parse() checked the range
+  return d;
 }
 
 const Value* Value::find(std::string_view key) const {

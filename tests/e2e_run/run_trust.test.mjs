@@ -187,3 +187,31 @@ test('issue 13: a missing HOME is not created', async () => {
   assert.equal(fs.existsSync(home), false);
   assert.match(r.stderr, /weld: warning: HOME \(".*missing"\) is not a directory; the session is not recorded\.\n/);
 });
+
+test('issue 13.6: --max-response-bytes caps one response: exit 1 naming the cap, and the request is not retried', async () => {
+  const huge = `{"summary":"${'x'.repeat(200000)}","risk_level":"low"}`;
+  const server = await startServer([so(huge)], { repeatLast: true });
+  try {
+    const r = await runWeld([...providerArgs('openai', server.port), '-p', 'x', '--json-schema', SCHEMA_TEXT,
+      '--max-response-bytes', '64K'], { env });
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /the server sent more than 64 KiB in one response \(the cap, --max-response-bytes or WELD_MAX_RESPONSE_BYTES\)/);
+    assert.equal((await server.requests()).length, 1);
+    // The same answer under the default cap is read whole and valid.
+    const ok = await runWeld([...providerArgs('openai', server.port), '-p', 'x', '--json-schema', SCHEMA_TEXT], { env });
+    assert.equal(ok.code, 0, ok.stderr);
+  } finally { await server.close(); }
+});
+
+test('issue 13: integers beyond int64 in the answer keep their digits', async () => {
+  const schema = JSON.stringify({ type: 'object', properties: { id: { type: 'integer' }, n: { type: 'number' } },
+    required: ['id', 'n'] });
+  const server = await startServer([so('{"id":18446744073709551615,"n":-123456789012345678901234567890}')]);
+  try {
+    const r = await runWeld([...providerArgs('openai', server.port), '-p', 'x', '--json-schema', schema,
+      '-o', 'result'], { env });
+    assert.equal(r.code, 0, r.stderr);
+    // Compared as text: JSON.parse would round the numbers itself.
+    assert.match(r.stdout, /"structured_output":\{"id":18446744073709551615,"n":-123456789012345678901234567890\}/);
+  } finally { await server.close(); }
+});

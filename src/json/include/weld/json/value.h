@@ -28,6 +28,14 @@ using Object = std::vector<Member>;
 /// or exponent that fits in int64; every other number is `Real`.
 enum class Type : std::uint8_t { Null, Boolean, Integer, Real, String, Array, Object };
 
+/// An integer literal beyond int64 ("18446744073709551615"), kept as its
+/// digits so that writing it back changes nothing (a double would round it).
+/// Its `Value` is a `Real` whose `as_real()` is the nearest double.
+struct BigInteger {
+  /// The literal as written: an optional '-', then digits (no leading zero).
+  std::string digits;
+};
+
 /// Name of a type as JSON Schema spells it ("integer" and "number" for the
 /// two number kinds).
 std::string_view type_name(Type type);
@@ -52,9 +60,10 @@ class Value {
   Value(std::string s);           // NOLINT
   Value(Array a);                 // NOLINT
   Value(Object o);                // NOLINT
+  Value(BigInteger b);            // NOLINT
 
   /// The JSON type.
-  Type type() const { return static_cast<Type>(data_.index()); }
+  Type type() const { return kTypeOfIndex[data_.index()]; }
   bool is_null() const { return type() == Type::Null; }
   bool is_bool() const { return type() == Type::Boolean; }
   bool is_integer() const { return type() == Type::Integer; }
@@ -69,7 +78,16 @@ class Value {
   /// std::bad_variant_access).
   bool as_bool() const { return std::get<bool>(data_); }
   std::int64_t as_integer() const { return std::get<std::int64_t>(data_); }
-  double as_real() const { return std::get<double>(data_); }
+  double as_real() const {
+    if (const double* d = std::get_if<double>(&data_)) return *d;
+    return big_integer_value();
+  }
+  /// The digits of a Real read from an integer literal beyond int64
+  /// (BigInteger); nullptr for every other value.
+  const std::string* big_integer_digits() const {
+    const auto* big = std::get_if<BigInteger>(&data_);
+    return big != nullptr ? &big->digits : nullptr;
+  }
   /// Either number kind as a double.
   double as_double() const {
     return is_integer() ? static_cast<double>(as_integer()) : as_real();
@@ -102,7 +120,11 @@ class Value {
   friend bool operator==(const Value& a, const Value& b);
 
  private:
-  std::variant<std::monostate, bool, std::int64_t, double, std::string, Array, Object> data_;
+  double big_integer_value() const;
+
+  std::variant<std::monostate, bool, std::int64_t, double, std::string, Array, Object, BigInteger> data_;
+  static constexpr Type kTypeOfIndex[] = {Type::Null,   Type::Boolean, Type::Integer, Type::Real,
+                                          Type::String, Type::Array,   Type::Object,  Type::Real};
 };
 
 /// One object member.
@@ -124,6 +146,7 @@ inline Value::Value(std::string_view s) : data_(std::string(s)) {}
 inline Value::Value(std::string s) : data_(std::move(s)) {}
 inline Value::Value(Array a) : data_(std::move(a)) {}
 inline Value::Value(Object o) : data_(std::move(o)) {}
+inline Value::Value(BigInteger b) : data_(std::move(b)) {}
 inline const Array& Value::as_array() const { return std::get<Array>(data_); }
 inline Array& Value::as_array() { return std::get<Array>(data_); }
 inline const Object& Value::as_object() const { return std::get<Object>(data_); }
