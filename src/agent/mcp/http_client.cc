@@ -12,6 +12,7 @@
 #include <mutex>
 
 #include "connection.h"
+#include "weld/base/ascii.h"
 #include "weld/json/parse.h"
 #include "weld/json/serialize.h"
 #include "weld/provider/http.h"
@@ -24,11 +25,6 @@ constexpr std::size_t kMaxBody = 64u << 20;
 // An SSE consumer stops the transfer with this once the response is in.
 constexpr std::string_view kAnswered = "mcp_answered";
 
-std::string lowercase(std::string text) {
-  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
-}
-
 // Reads one POST's answer: a JSON body, or an SSE stream of JSON-RPC
 // messages. Keeps the response to `id` and hands server requests back.
 class AnswerReader : public provider::BodyConsumer {
@@ -38,7 +34,7 @@ class AnswerReader : public provider::BodyConsumer {
 
   void on_start(const provider::HttpHeaders& headers) override {
     const std::string* type = provider::find_header(headers, "content-type");
-    sse_ = type != nullptr && lowercase(*type).find("text/event-stream") != std::string::npos;
+    sse_ = type != nullptr && ascii_lower(*type).find("text/event-stream") != std::string::npos;
     if (const std::string* session = provider::find_header(headers, "mcp-session-id")) session_id_ = *session;
   }
 
@@ -102,7 +98,7 @@ class McpHttpClient : public McpConnection {
     // The value of an Authorization header is the secret to keep out of
     // messages (the transport's own error texts may quote the request).
     for (const auto& [key, value] : config_.headers) {
-      if (lowercase(key) == "authorization") secret_ = value.substr(value.find(' ') == std::string::npos ? 0 : value.find(' ') + 1);
+      if (ascii_iequals(key, "authorization")) secret_ = value.substr(value.find(' ') == std::string::npos ? 0 : value.find(' ') + 1);
     }
   }
   ~McpHttpClient() override { stop(); }

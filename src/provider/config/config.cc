@@ -2,6 +2,7 @@
 // the provider's own variables, then defaults. The environment is a
 // parameter so that tests pass a literal map and nothing here reads global
 // state behind the caller's back.
+#include "weld/base/ascii.h"
 #include "weld/provider/config.h"
 #include "weld/provider/http.h"
 
@@ -30,11 +31,6 @@ std::optional<std::string> first_of(const Environment& env, std::initializer_lis
     }
   }
   return std::nullopt;
-}
-
-std::string lowercase(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
 }
 
 Result<std::chrono::milliseconds> seconds_setting(std::optional<double> flag, const Environment& env,
@@ -98,9 +94,9 @@ Result<ProviderConfig> resolve_provider_config(const ProviderFlags& flags, const
   // Which provider.
   std::string provider_where = "--provider";
   if (flags.provider) {
-    config.provider = lowercase(*flags.provider);
+    config.provider = ascii_lower(*flags.provider);
   } else if (const std::string* p = lookup(env, "WELD_PROVIDER")) {
-    config.provider = lowercase(*p);
+    config.provider = ascii_lower(*p);
     provider_where = "WELD_PROVIDER";
   } else if (first_of(env, {"OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL"})) {
     config.provider = "openai";
@@ -161,7 +157,7 @@ Result<ProviderConfig> resolve_provider_config(const ProviderFlags& flags, const
                  base_where};
   }
   if (!config.provider.empty() && config.provider != "offline") {
-    std::string lower = lowercase(config.base_url);
+    std::string lower = ascii_lower(config.base_url);
     if (lower.rfind("http://", 0) != 0 && lower.rfind("https://", 0) != 0)
       return Error{"config",
                    base_where + " must be an http:// or https:// URL, got \"" + config.base_url + "\"",
@@ -175,10 +171,10 @@ Result<ProviderConfig> resolve_provider_config(const ProviderFlags& flags, const
     config.api_key = *v;
   if (config.api_key.empty()) {
     // The hosted APIs always need a key; saying so here beats a 401 later.
-    if (openai && lowercase(config.base_url).rfind("https://api.openai.com", 0) == 0)
+    if (openai && ascii_lower(config.base_url).rfind("https://api.openai.com", 0) == 0)
       return Error{"config", "no API key for https://api.openai.com: set WELD_API_KEY or OPENAI_API_KEY",
                    "OPENAI_API_KEY"};
-    if (anthropic && lowercase(config.base_url).rfind("https://api.anthropic.com", 0) == 0)
+    if (anthropic && ascii_lower(config.base_url).rfind("https://api.anthropic.com", 0) == 0)
       return Error{"config",
                    "no API key for https://api.anthropic.com: set WELD_API_KEY or ANTHROPIC_API_KEY",
                    "ANTHROPIC_API_KEY"};

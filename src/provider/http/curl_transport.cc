@@ -10,6 +10,7 @@
 #include <mutex>
 #include <string>
 
+#include "weld/base/ascii.h"
 #include "weld/provider/http.h"
 
 namespace weld::provider {
@@ -22,13 +23,6 @@ void global_init_once() {
   // function-local so there is no mutable global to reason about.
   static std::once_flag once;
   std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-}
-
-bool starts_with_ci(std::string_view s, std::string_view prefix) {
-  if (s.size() < prefix.size()) return false;
-  for (std::size_t i = 0; i < prefix.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(s[i])) != prefix[i]) return false;
-  return true;
 }
 
 struct Transfer {
@@ -54,7 +48,7 @@ std::size_t on_header_line(char* data, std::size_t size, std::size_t count, void
   transfer->last_activity = Clock::now();
   std::string_view line(data, n);
   while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.remove_suffix(1);
-  if (starts_with_ci(line, "http/")) {
+  if (ascii_istarts_with(line, "http/")) {
     // A new status line (after a 100 Continue or a proxy CONNECT): start over.
     transfer->headers.clear();
     return n;
@@ -136,7 +130,7 @@ TransportOutcome CurlTransport::perform(const HttpRequest& request, ResponseSink
   curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
   // Proxies come from NetworkSettings (resolved from the environment the
   // caller passed in); an empty string disables libcurl's own env lookup.
-  bool https = starts_with_ci(request.url, "https:");
+  bool https = ascii_istarts_with(request.url, "https:");
   const std::string& proxy = https ? settings_.https_proxy : settings_.http_proxy;
   curl_easy_setopt(easy, CURLOPT_PROXY, proxy.c_str());
   if (!settings_.no_proxy.empty()) curl_easy_setopt(easy, CURLOPT_NOPROXY, settings_.no_proxy.c_str());

@@ -10,6 +10,7 @@
 #include <random>
 #include <thread>
 
+#include "weld/base/ascii.h"
 #include "weld/json/parse.h"
 #include "weld/provider/http.h"
 
@@ -17,15 +18,6 @@ namespace weld::provider {
 namespace {
 
 using std::chrono::milliseconds;
-
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i])))
-      return false;
-  return true;
-}
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
@@ -144,7 +136,7 @@ class AttemptSink : public ResponseSink {
 
 const std::string* find_header(const HttpHeaders& headers, std::string_view name) {
   for (const auto& [key, value] : headers)
-    if (iequals(key, name)) return &value;
+    if (ascii_iequals(key, name)) return &value;
   return nullptr;
 }
 
@@ -307,14 +299,14 @@ Status send_with_retries(const SendContext& context, const HttpRequest& request,
         }
         const std::string* should_retry = find_header(sink.headers_, "x-should-retry");
         bool retryable = retryable_status(status);
-        if (should_retry && iequals(trim(*should_retry), "false")) retryable = false;
-        if (should_retry && iequals(trim(*should_retry), "true")) retryable = true;
+        if (should_retry && ascii_iequals(trim(*should_retry), "false")) retryable = false;
+        if (should_retry && ascii_iequals(trim(*should_retry), "true")) retryable = true;
         if (status < 200 && status != 0) retryable = false;
         retry = retryable && can_retry;
         // Temporary (exit 75) unless the server said the answer is final
         // (x-should-retry: false, as weld's own proxy does for a structured
         // output failure, SPEC §3.3).
-        const bool final_answer = should_retry && iequals(trim(*should_retry), "false");
+        const bool final_answer = should_retry && ascii_iequals(trim(*should_retry), "false");
         failure = Error{.code = "http",
                         .message = text,
                         .http_status = status,

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "../reader/fields.h"
+#include "weld/base/ascii.h"
 #include "weld/json/parse.h"
 #include "weld/provider/openai.h"
 #include "weld/provider/strict_schema.h"
@@ -21,8 +22,7 @@ std::string openai_chat_url(std::string_view base_url) {
 
 OpenAiDialect openai_dialect_for(std::string_view base_url) {
   OpenAiDialect dialect;
-  std::string lower(base_url);
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string lower = ascii_lower(std::string(base_url));
   dialect.max_completion_tokens = lower.rfind("https://api.openai.com/", 0) == 0 || lower == "https://api.openai.com";
   return dialect;
 }
