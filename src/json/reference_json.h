@@ -273,7 +273,15 @@ class Parser {
         out = Value(i);
         return true;
       }
-      // Too large for int64: fall through to a real.
+      // Too large for int64 (a decision made after the freeze, issue 13):
+      // a Real that keeps its digits, within double's range.
+      double d;
+      if (std::from_chars(first, last, d).ec == std::errc::result_out_of_range) {
+        pos_ = start;
+        return fail("number out of range");
+      }
+      out = Value(BigInteger{std::string(first, last)});
+      return true;
     }
     double d;
     auto [end, ec] = std::from_chars(first, last, d);
@@ -341,7 +349,13 @@ inline void write(std::string& out, const Value& value, int indent, int depth) {
       out.append(buffer, end);
       return;
     }
-    case Type::Real: write_real(out, value.as_real()); return;
+    case Type::Real:
+      if (const std::string* digits = value.big_integer_digits()) {
+        out += *digits;
+        return;
+      }
+      write_real(out, value.as_real());
+      return;
     case Type::String: reference::write_string(out, value.as_string()); return;
     case Type::Array: {
       const Array& array = value.as_array();
@@ -428,6 +442,9 @@ inline bool same_exact(const Value& a, const Value& b) {
     case Type::Boolean: return a.as_bool() == b.as_bool();
     case Type::Integer: return a.as_integer() == b.as_integer();
     case Type::Real: {
+      const std::string* big_a = a.big_integer_digits();
+      const std::string* big_b = b.big_integer_digits();
+      if (big_a != nullptr || big_b != nullptr) return big_a != nullptr && big_b != nullptr && *big_a == *big_b;
       double x = a.as_real(), y = b.as_real();
       return std::memcmp(&x, &y, sizeof x) == 0;
     }

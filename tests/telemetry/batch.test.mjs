@@ -54,8 +54,14 @@ for (const protocol of ['http/protobuf', 'http/json']) {
         assert.equal(run.traceId, PARENT_TRACE);
         assert.equal(run.parentSpanId, batch.spanId, 'each row is a child of the batch');
         assert.equal(run.attributes['weld.outcome'], 'success');
-        const children = spans.filter((s) => s.parentSpanId === run.spanId).map((s) => s.name).sort();
-        assert.deepEqual(children, ['chat fake-model', 'weld.validate'].sort(), 'the row run has its request and validation');
+        // run -> chat -> execute_tool structured_output -> weld.validate
+        const childrenOf = (span) => spans.filter((s) => s.parentSpanId === span.spanId);
+        const [chat, ...moreChats] = childrenOf(run);
+        assert.equal(chat?.name, 'chat fake-model');
+        assert.equal(moreChats.length, 0);
+        const [tool] = childrenOf(chat);
+        assert.equal(tool?.name, 'execute_tool structured_output');
+        assert.deepEqual(childrenOf(tool).map((s) => s.name), ['weld.validate']);
       }
       const everything = receiver.raw();
       assert.ok(!everything.includes(ROW_SECRET), 'no row data exported');
