@@ -127,345 +127,381 @@ std::string plain_text_message(int turns, std::string_view model_text) {
   return message;
 }
 
-RunOutcome run(provider::Model& model, const std::vector<const Tool*>& tools, const RunOptions& options,
-               const std::vector<RunObserver*>& observers, provider::CancelToken& cancel) {
-  const Clock::time_point started = Clock::now();
-  RunOutcome out;
-  out.session_id = options.session_id;
-  WallClockGuard wall(options.max_wall_time_seconds, cancel);
-  const bool schema_active = options.schema != nullptr;
-  const bool contract = schema_active && options.offer_structured_output;
-  RunTrace trace(options, model.provider_name());
+namespace {
 
-  auto finish = [&](Subtype subtype, int exit_code, std::string message) {
-    out.subtype = subtype;
-    out.exit_code = exit_code;
-    out.error_message = std::move(message);
-    out.duration_ms = ms_since(started);
-    trace.finish(out);
-    return std::move(out);
-  };
-  auto cancelled_or_budget = [&]() {
-    if (wall.exceeded()) {
+// One run, in named stages (SPEC §2.3): choose the mechanism, describe the
+// tools, announce the start, then turns until one of them ends the run. A
+// stage returns the outcome when the run ends there, nullopt to go on.
+class RunLoop {
+ public:
+  using Step = std::optional<RunOutcome>;
+
+  RunLoop(provider::Model& model, const std::vector<const Tool*>& tools, const RunOptions& options,
+          const std::vector<RunObserver*>& observers, provider::CancelToken& cancel)
+      : model_(model),
+        tools_(tools),
+        options_(options),
+        observers_(observers),
+        cancel_(cancel),
+        started_(Clock::now()),
+        wall_(options.max_wall_time_seconds, cancel),
+        schema_active_(options.schema != nullptr),
+        contract_(schema_active_ && options.offer_structured_output),
+        trace_(options, model.provider_name()),
+        native_repair_(options.repair) {
+    out_.session_id = options.session_id;
+  }
+
+  RunOutcome run() {
+    if (Step ended = choose_mechanism()) return std::move(*ended);
+    describe_tools();
+    announce_start();
+    follow_stream();
+    for (;;) {
+      if (Step ended = turn()) return std::move(*ended);
+    }
+  }
+
+ private:
+  RunOutcome finish(Subtype subtype, int exit_code, std::string message) {
+    out_.subtype = subtype;
+    out_.exit_code = exit_code;
+    out_.error_message = std::move(message);
+    out_.duration_ms = ms_since(started_);
+    trace_.finish(out_);
+    return std::move(out_);
+  }
+
+  RunOutcome cancelled_or_budget() {
+    if (wall_.exceeded()) {
       return finish(Subtype::ErrorBudget, 55,
-                    "Exceeded --max-wall-time (" + format_seconds(options.max_wall_time_seconds) + " s).");
+                    "Exceeded --max-wall-time (" + format_seconds(options_.max_wall_time_seconds) + " s).");
     }
     return finish(Subtype::ErrorCancelled, 130, "Operation cancelled.");
-  };
+  }
+
+  bool interrupted() const { return cancel_.cancelled.load() || wall_.exceeded(); }
+
+  // A failed model request ends the run: 41 for auth, 75 when the same
+  // command may well succeed later (SPEC §2.5), else 1.
+  RunOutcome request_failed(const Error& error, const std::string& message) {
+    if (cancel_.cancelled.load() || error.code == "cancelled") return cancelled_or_budget();
+    out_.api_error_status = error.http_status;
+    if (error.code == "auth") return finish(Subtype::ErrorApi, 41, message);
+    return finish(Subtype::ErrorApi, error.temporary ? 75 : 1, message);
+  }
 
   // The mechanism (SPEC §4). `auto` asks the cache, else probes once.
-  Mechanism mechanism = options.mechanism;
-  if (contract && mechanism == Mechanism::Auto) {
-    const std::int64_t now = std::chrono::duration_cast<std::chrono::seconds>(
-                                 std::chrono::system_clock::now().time_since_epoch())
-                                 .count();
-    std::optional<bool> cached;
-    if (!options.mechanism_cache_path.empty())
-      cached = read_mechanism_cache(options.mechanism_cache_path, options.mechanism_cache_key, now);
-    if (cached) {
-      mechanism = *cached ? Mechanism::Native : Mechanism::Tool;
-    } else {
-      const Clock::time_point api_started = Clock::now();
-      trace.request_started(0, true);
-      Result<provider::Response> probe = model.complete(native_probe_request(options.model), {}, cancel);
-      trace.request_ended(probe);
-      out.duration_api_ms += ms_since(api_started);
-      bool native = false;
-      if (!probe) {
-        const Error& error = probe.error();
-        if (cancel.cancelled.load() || error.code == "cancelled") return cancelled_or_budget();
-        const std::string message = "--mechanism auto: the probe request failed: " + error.message;
-        if (error.code == "auth") {
-          out.api_error_status = error.http_status;
-          return finish(Subtype::ErrorApi, 41, message);
-        }
-        // A server that rejects the field (400 and the like) does not
-        // enforce it; a network failure says nothing and ends the run.
-        if (error.code != "http") return finish(Subtype::ErrorApi, error.temporary ? 75 : 1, message);
+  Step choose_mechanism() {
+    mechanism_ = options_.mechanism;
+    if (contract_ && mechanism_ == Mechanism::Auto) {
+      const std::int64_t now = std::chrono::duration_cast<std::chrono::seconds>(
+                                   std::chrono::system_clock::now().time_since_epoch())
+                                   .count();
+      std::optional<bool> cached;
+      if (!options_.mechanism_cache_path.empty())
+        cached = read_mechanism_cache(options_.mechanism_cache_path, options_.mechanism_cache_key, now);
+      if (cached) {
+        mechanism_ = *cached ? Mechanism::Native : Mechanism::Tool;
       } else {
-        out.usage += probe->usage;
-        native = native_probe_passed(*probe);
-      }
-      mechanism = native ? Mechanism::Native : Mechanism::Tool;
-      if (!options.mechanism_cache_path.empty()) {
-        Status written = write_mechanism_cache(options.mechanism_cache_path, options.mechanism_cache_key, native, now);
-        if (!written) out.warnings.push_back("--mechanism auto: probe result not remembered: " + written.error().message);
+        const Clock::time_point api_started = Clock::now();
+        trace_.request_started(0, true);
+        Result<provider::Response> probe = model_.complete(native_probe_request(options_.model), {}, cancel_);
+        trace_.request_ended(probe);
+        out_.duration_api_ms += ms_since(api_started);
+        bool native = false;
+        if (!probe) {
+          const Error& error = probe.error();
+          // A server that rejects the field (400 and the like) does not
+          // enforce it; a network failure says nothing and ends the run.
+          if (error.code != "http" || cancel_.cancelled.load()) {
+            return request_failed(error, "--mechanism auto: the probe request failed: " + error.message);
+          }
+        } else {
+          out_.usage += probe->usage;
+          native = native_probe_passed(*probe);
+        }
+        mechanism_ = native ? Mechanism::Native : Mechanism::Tool;
+        if (!options_.mechanism_cache_path.empty()) {
+          Status written =
+              write_mechanism_cache(options_.mechanism_cache_path, options_.mechanism_cache_key, native, now);
+          if (!written)
+            out_.warnings.push_back("--mechanism auto: probe result not remembered: " + written.error().message);
+        }
       }
     }
+    if (mechanism_ == Mechanism::Auto) mechanism_ = Mechanism::Tool;
+    native_ = contract_ && mechanism_ == Mechanism::Native;
+    offer_so_ = contract_ && !native_;
+    if (schema_active_) out_.mechanism = std::string(mechanism_name(mechanism_));
+    return std::nullopt;
   }
-  if (mechanism == Mechanism::Auto) mechanism = Mechanism::Tool;
-  const bool native = contract && mechanism == Mechanism::Native;
-  const bool offer_so = contract && !native;
-  if (schema_active) out.mechanism = std::string(mechanism_name(mechanism));
 
-  // The request's tool list: built-in (and MCP) tools, then structured_output.
-  std::vector<provider::ToolSpec> specs;
-  std::map<std::string, const Tool*, std::less<>> by_name;
-  for (const Tool* tool : tools) {
-    if (tool->name() == kStructuredOutputTool) continue;  // the synthetic tool keeps its name (SPEC §2.7)
-    specs.push_back(tool->spec());
-    by_name.emplace(tool->name(), tool);
-  }
-  if (offer_so) {
-    specs.push_back({std::string(kStructuredOutputTool), std::string(kStructuredOutputDescription),
-                     options.schema_source});
-  }
-  std::optional<provider::ResponseFormat> response_format;
-  repair::Options native_repair = options.repair;
-  std::vector<provider::Relaxation> relaxed;
-  if (native) {
+  // The request's tool list: built-in (and MCP) tools, then
+  // structured_output; for native, the response format.
+  void describe_tools() {
+    for (const Tool* tool : tools_) {
+      if (tool->name() == kStructuredOutputTool) continue;  // the synthetic tool keeps its name (SPEC §2.7)
+      specs_.push_back(tool->spec());
+      by_name_.emplace(tool->name(), tool);
+    }
+    if (offer_so_) {
+      specs_.push_back({std::string(kStructuredOutputTool), std::string(kStructuredOutputDescription),
+                        options_.schema_source});
+    }
+    if (!native_) return;
     provider::ResponseFormat format;
-    format.schema = options.schema_source;
+    format.schema = options_.schema_source;
     // OpenAI (Chat and Responses): strict, with the schema rewritten into
     // the strict subset when it can be (SPEC §4, strict_schema.h; the proxy
     // decides the same way). The init message lists what that relaxed, and
     // a null only the rewrite allowed is dropped before validation.
     format.strict = true;
-    response_format = std::move(format);
-    const std::string wire = model.provider_name();
+    response_format_ = std::move(format);
+    const std::string wire = model_.provider_name();
     if (wire == "openai" || wire == "openai-responses") {
-      if (std::optional<provider::StrictSchema> strict = provider::openai_strict_schema(options.schema_source)) {
-        relaxed = std::move(strict->relaxed);
-        native_repair.drop_nulls = strict->nullable_added;
+      if (std::optional<provider::StrictSchema> strict = provider::openai_strict_schema(options_.schema_source)) {
+        relaxed_ = std::move(strict->relaxed);
+        native_repair_.drop_nulls = strict->nullable_added;
       }
     }
   }
 
-  RunStart start{options.session_id, options.model, model.provider_name(), options.cwd, {}, schema_active,
-                 out.mechanism, options.mcp_servers, std::move(relaxed)};
-  for (const auto& spec : specs) start.tools.push_back(spec.name);
-  for (RunObserver* obs : observers) obs->on_start(start);
+  void announce_start() {
+    RunStart start{options_.session_id, options_.model, model_.provider_name(), options_.cwd, {}, schema_active_,
+                   out_.mechanism, options_.mcp_servers, std::move(relaxed_)};
+    for (const auto& spec : specs_) start.tools.push_back(spec.name);
+    for (RunObserver* obs : observers_) obs->on_start(start);
 
-  std::vector<provider::Message> messages = options.history;
-  provider::Message prompt;
-  prompt.role = provider::Role::User;
-  prompt.text = options.prompt;
-  messages.push_back(prompt);
-  for (RunObserver* obs : observers) obs->on_prompt(prompt);
+    messages_ = options_.history;
+    provider::Message prompt;
+    prompt.role = provider::Role::User;
+    prompt.text = options_.prompt;
+    messages_.push_back(prompt);
+    for (RunObserver* obs : observers_) obs->on_prompt(prompt);
+  }
 
-  // Time to first token (the envelope's `ttft_ms`): from sending the run's
-  // first request to the first event streamed back for it.
-  std::optional<Clock::time_point> first_request_sent;
-  provider::StreamObserver stream;
-  stream.on_event = [&observers, &out, &first_request_sent](const json::Value& event) {
-    if (first_request_sent && !out.ttft_ms) out.ttft_ms = ms_since(*first_request_sent);
-    for (RunObserver* obs : observers) obs->on_stream_event(event);
-  };
-  // Partial structured answers (issue 17): the structured_output arguments,
-  // or the native answer's text, as they stream. A new call (or turn)
-  // starts a new attempt.
-  std::optional<PartialResults> partials;
-  std::optional<std::size_t> partial_call;  // the call followed in this turn
-  if (options.partial_results && contract) {
-    partials.emplace([&observers](const json::Value& partial, int attempt) {
-      for (RunObserver* obs : observers) obs->on_partial_result(partial, attempt);
-    });
-    stream.on_tool_arguments = [&](std::size_t call_index, std::string_view name, std::string_view fragment) {
-      if (native || name != kStructuredOutputTool) return;
-      if (partial_call != call_index) {
-        partial_call = call_index;
-        partials->start_attempt();
-      }
-      partials->feed(fragment);
+  // What the run watches while an answer streams: time to first token (the
+  // envelope's `ttft_ms`, from sending the run's first request to the first
+  // event streamed back), the observers' stream events, and partial
+  // structured answers (issue 17): the structured_output arguments, or the
+  // native answer's text; a new call (or turn) starts a new attempt.
+  void follow_stream() {
+    stream_.on_event = [this](const json::Value& event) {
+      if (first_request_sent_ && !out_.ttft_ms) out_.ttft_ms = ms_since(*first_request_sent_);
+      for (RunObserver* obs : observers_) obs->on_stream_event(event);
     };
-    stream.on_text = [&](std::string_view fragment) {
-      if (!native) return;
-      if (!partial_call) {
-        partial_call = 0;
-        partials->start_attempt();
+    if (!options_.partial_results || !contract_) return;
+    partials_.emplace([this](const json::Value& partial, int attempt) {
+      for (RunObserver* obs : observers_) obs->on_partial_result(partial, attempt);
+    });
+    stream_.on_tool_arguments = [this](std::size_t call_index, std::string_view name, std::string_view fragment) {
+      if (native_ || name != kStructuredOutputTool) return;
+      if (partial_call_ != call_index) {
+        partial_call_ = call_index;
+        partials_->start_attempt();
       }
-      partials->feed(fragment);
+      partials_->feed(fragment);
+    };
+    stream_.on_text = [this](std::string_view fragment) {
+      if (!native_) return;
+      if (!partial_call_) {
+        partial_call_ = 0;
+        partials_->start_attempt();
+      }
+      partials_->feed(fragment);
     };
   }
 
-  std::string all_text;  // everything the model said, for the plain-text preview
-  int invalid_calls = 0;
-
-  for (;;) {
-    if (cancel.cancelled.load() || wall.exceeded()) return cancelled_or_budget();
-    if (options.max_session_turns >= 0 && out.num_turns + 1 > options.max_session_turns) {
-      out.error_note = schema_active ? std::string(kMaxTurnsJsonSchemaNote) : std::string();
+  // One turn: a model request, then what its answer asks for.
+  Step turn() {
+    if (interrupted()) return cancelled_or_budget();
+    if (options_.max_session_turns >= 0 && out_.num_turns + 1 > options_.max_session_turns) {
+      out_.error_note = schema_active_ ? std::string(kMaxTurnsJsonSchemaNote) : std::string();
       return finish(Subtype::ErrorMaxTurns, 53,
-                    "Reached max session turns (" + std::to_string(options.max_session_turns) +
+                    "Reached max session turns (" + std::to_string(options_.max_session_turns) +
                         "). Increase --max-session-turns to allow more.");
     }
-    ++out.num_turns;
+    ++out_.num_turns;
 
     provider::Request request;
-    request.model = options.model;
-    request.system = options.system_prompt;
-    request.messages = messages;
-    request.tools = specs;
-    request.response_format = response_format;
+    request.model = options_.model;
+    request.system = options_.system_prompt;
+    request.messages = messages_;
+    request.tools = specs_;
+    request.response_format = response_format_;
 
     const Clock::time_point api_started = Clock::now();
-    if (!first_request_sent) first_request_sent = api_started;
-    partial_call.reset();
-    trace.request_started(out.num_turns);
-    Result<provider::Response> response = model.complete(request, stream, cancel);
-    trace.request_ended(response);
-    out.duration_api_ms += ms_since(api_started);
-    if (!response) {
-      const Error& error = response.error();
-      if (cancel.cancelled.load() || error.code == "cancelled") return cancelled_or_budget();
-      out.api_error_status = error.http_status;
-      if (error.code == "auth") return finish(Subtype::ErrorApi, 41, error.message);
-      // SPEC §2.5: 75 when the same command may well succeed later.
-      return finish(Subtype::ErrorApi, error.temporary ? 75 : 1, error.message);
-    }
-    out.usage += response->usage;
-    out.stop_reason = response->stop_reason;
-    for (RunObserver* obs : observers) obs->on_assistant(*response, out.num_turns);
+    if (!first_request_sent_) first_request_sent_ = api_started;
+    partial_call_.reset();
+    trace_.request_started(out_.num_turns);
+    Result<provider::Response> response = model_.complete(request, stream_, cancel_);
+    trace_.request_ended(response);
+    out_.duration_api_ms += ms_since(api_started);
+    if (!response) return request_failed(response.error(), response.error().message);
+    out_.usage += response->usage;
+    out_.stop_reason = response->stop_reason;
+    for (RunObserver* obs : observers_) obs->on_assistant(*response, out_.num_turns);
 
     provider::Message assistant = std::move(response->message);
     assistant.role = provider::Role::Assistant;
     if (!assistant.text.empty()) {
-      if (!all_text.empty()) all_text += "\n";
-      all_text += assistant.text;
+      if (!all_text_.empty()) all_text_ += "\n";
+      all_text_ += assistant.text;
     }
-    const std::vector<provider::ToolCall>& calls = assistant.tool_calls;
-    messages.push_back(assistant);
+    messages_.push_back(std::move(assistant));
     // A signal that arrived while the answer was being read still wins.
-    if (cancel.cancelled.load()) return cancelled_or_budget();
+    if (cancel_.cancelled.load()) return cancelled_or_budget();
 
-    if (calls.empty() && native) {
-      // SPEC §4, native: the final text is the answer, parsed, repaired
-      // (§1.3) and validated here; an invalid one goes back as a user
-      // message and counts against --max-structured-retries.
-      ++out.attempts;
-      trace.validation_started(out.attempts);
-      repair::Checked checked = repair::check_arguments(messages.back().text, *options.schema, native_repair);
-      trace.validation_ended(checked);
-      if (checked.valid) {
-        out.structured = std::move(checked.value);
-        out.repairs = std::move(checked.repairs);
-        return finish(Subtype::Success, 0, {});
-      }
-      ++invalid_calls;
-      out.last_candidate =
-          checked.parsed ? std::move(checked.value) : json::Value(std::string(messages.back().text));
-      std::string error = schema::describe(checked.validation.violations, "answer");
-      if (error.empty()) error = "answer failed validation";
-      if (invalid_calls > options.max_structured_retries) {
-        return finish(Subtype::ErrorMaxStructuredOutputRetries, 1,
-                      "The structured answer (--mechanism native) failed validation " + std::to_string(invalid_calls) +
-                          " time(s); --max-structured-retries " + std::to_string(options.max_structured_retries) +
-                          " allows " + std::to_string(options.max_structured_retries) + " retr" +
-                          (options.max_structured_retries == 1 ? "y" : "ies") + ". Last validation error: " + error);
-      }
-      provider::Message feedback;
-      feedback.role = provider::Role::User;
-      if (error.back() != '.') error += '.';
-      feedback.text = std::string(kNativeFeedbackPrefix) + error + std::string(kNativeFeedbackSuffix);
-      for (RunObserver* obs : observers) obs->on_tool_results(feedback);
-      messages.push_back(std::move(feedback));
-      continue;
-    }
-
+    const std::vector<provider::ToolCall>& calls = messages_.back().tool_calls;
+    if (calls.empty() && native_) return check_native_answer();
     if (calls.empty()) {
-      if (schema_active) return finish(Subtype::ErrorPlainText, 1, plain_text_message(out.num_turns, all_text));
-      out.final_text = messages.back().text;
+      if (schema_active_) return finish(Subtype::ErrorPlainText, 1, plain_text_message(out_.num_turns, all_text_));
+      out_.final_text = messages_.back().text;
       return finish(Subtype::Success, 0, {});
     }
+    bool has_so = false;
+    if (offer_so_) {
+      for (const auto& call : calls) has_so = has_so || call.name == kStructuredOutputTool;
+    }
+    // Copied: the results are appended to messages_, which may move the answer.
+    const std::vector<provider::ToolCall> answer_calls = calls;
+    return has_so ? check_structured_calls(answer_calls) : run_tools(answer_calls);
+  }
 
+  // SPEC §4, native: the final text is the answer, parsed, repaired (§1.3)
+  // and validated here; an invalid one goes back as a user message and
+  // counts against --max-structured-retries.
+  Step check_native_answer() {
+    ++out_.attempts;
+    trace_.validation_started(out_.attempts);
+    repair::Checked checked = repair::check_arguments(messages_.back().text, *options_.schema, native_repair_);
+    trace_.validation_ended(checked);
+    if (checked.valid) {
+      out_.structured = std::move(checked.value);
+      out_.repairs = std::move(checked.repairs);
+      return finish(Subtype::Success, 0, {});
+    }
+    ++invalid_calls_;
+    out_.last_candidate = checked.parsed ? std::move(checked.value) : json::Value(std::string(messages_.back().text));
+    std::string error = schema::describe(checked.validation.violations, "answer");
+    if (error.empty()) error = "answer failed validation";
+    if (invalid_calls_ > options_.max_structured_retries) {
+      return finish(Subtype::ErrorMaxStructuredOutputRetries, 1,
+                    "The structured answer (--mechanism native) failed validation " + std::to_string(invalid_calls_) +
+                        " time(s); " + retries_allowed() + ". Last validation error: " + error);
+    }
+    provider::Message feedback;
+    feedback.role = provider::Role::User;
+    if (error.back() != '.') error += '.';
+    feedback.text = std::string(kNativeFeedbackPrefix) + error + std::string(kNativeFeedbackSuffix);
+    for (RunObserver* obs : observers_) obs->on_tool_results(feedback);
+    messages_.push_back(std::move(feedback));
+    return std::nullopt;
+  }
+
+  // "--max-structured-retries 2 allows 2 retries"
+  std::string retries_allowed() const {
+    const int n = options_.max_structured_retries;
+    return "--max-structured-retries " + std::to_string(n) + " allows " + std::to_string(n) + " retr" +
+           (n == 1 ? "y" : "ies");
+  }
+
+  static provider::Message results_for(const std::vector<provider::ToolCall>& calls) {
     provider::Message results;
     results.role = provider::Role::User;
     results.tool_results.resize(calls.size());
     for (std::size_t i = 0; i < calls.size(); ++i) results.tool_results[i].tool_call_id = calls[i].id;
+    return results;
+  }
 
-    bool has_so = false;
-    if (offer_so) {
-      for (const auto& call : calls) has_so = has_so || call.name == kStructuredOutputTool;
-    }
-
-    if (has_so) {
-      // SPEC §2.3: only the structured_output calls run, in order, stopping
-      // at the first valid one; every other call gets a synthesised result.
-      bool accepted = false;
-      bool exhausted = false;
-      std::vector<bool> done(calls.size(), false);
-      for (std::size_t i = 0; i < calls.size() && !accepted && !exhausted; ++i) {
-        if (calls[i].name != kStructuredOutputTool) continue;
-        done[i] = true;
-        ++out.attempts;
-        auto& result = results.tool_results[i];
-        RunTrace::ToolScope traced(trace, calls[i], result);
-        if (options.hooks != nullptr) {
-          // Hooks see the raw arguments (SPEC §2.6); a blocked call counts as invalid.
-          HookRunner::Decision decision = options.hooks->pre_tool_use(calls[i], &cancel);
-          if (decision.blocked) {
-            ++invalid_calls;
-            out.last_candidate = arguments_json(calls[i].arguments);
-            result = {calls[i].id, decision.message, true};
-            exhausted = invalid_calls > options.max_structured_retries;
-            continue;
-          }
-        }
-        trace.validation_started(out.attempts);
-        repair::Checked checked = repair::check_arguments(calls[i].arguments, *options.schema, options.repair);
-        trace.validation_ended(checked);
-        if (options.hooks != nullptr) {
-          options.hooks->post_tool_use(
-              calls[i], {checked.valid ? std::string(kStructuredOutputAccepted)
-                                       : schema::describe(checked.validation.violations, "params"),
-                         !checked.valid},
-              &cancel);
-        }
-        if (checked.valid) {
-          accepted = true;
-          out.structured = std::move(checked.value);
-          out.repairs = std::move(checked.repairs);
-          result.content = std::string(kStructuredOutputAccepted);
+  // SPEC §2.3: only the structured_output calls run, in order, stopping at
+  // the first valid one; every other call gets a synthesised result.
+  Step check_structured_calls(const std::vector<provider::ToolCall>& calls) {
+    provider::Message results = results_for(calls);
+    bool accepted = false;
+    bool exhausted = false;
+    std::vector<bool> done(calls.size(), false);
+    for (std::size_t i = 0; i < calls.size() && !accepted && !exhausted; ++i) {
+      if (calls[i].name != kStructuredOutputTool) continue;
+      done[i] = true;
+      ++out_.attempts;
+      auto& result = results.tool_results[i];
+      RunTrace::ToolScope traced(trace_, calls[i], result);
+      if (options_.hooks != nullptr) {
+        // Hooks see the raw arguments (SPEC §2.6); a blocked call counts as invalid.
+        HookRunner::Decision decision = options_.hooks->pre_tool_use(calls[i], &cancel_);
+        if (decision.blocked) {
+          ++invalid_calls_;
+          out_.last_candidate = arguments_json(calls[i].arguments);
+          result = {calls[i].id, decision.message, true};
+          exhausted = invalid_calls_ > options_.max_structured_retries;
           continue;
         }
-        ++invalid_calls;
-        out.last_candidate =
-            checked.parsed ? std::move(checked.value) : json::Value(std::string(calls[i].arguments));
-        result.content = schema::describe(checked.validation.violations, "params");
-        if (result.content.empty()) result.content = "params failed validation";
-        result.is_error = true;
-        exhausted = invalid_calls > options.max_structured_retries;
       }
-      for (std::size_t i = 0; i < calls.size(); ++i) {
-        if (done[i]) continue;
-        results.tool_results[i].content = std::string(accepted ? kSkippedSuccess : kSkippedRetry);
+      trace_.validation_started(out_.attempts);
+      repair::Checked checked = repair::check_arguments(calls[i].arguments, *options_.schema, options_.repair);
+      trace_.validation_ended(checked);
+      if (options_.hooks != nullptr) {
+        options_.hooks->post_tool_use(
+            calls[i], {checked.valid ? std::string(kStructuredOutputAccepted)
+                                     : schema::describe(checked.validation.violations, "params"),
+                       !checked.valid},
+            &cancel_);
       }
-      for (RunObserver* obs : observers) obs->on_tool_results(results);
-      if (accepted) return finish(Subtype::Success, 0, {});
-      if (exhausted) {
-        std::string last;
-        for (const auto& r : results.tool_results) {
-          if (r.is_error) last = r.content;
-        }
-        return finish(Subtype::ErrorMaxStructuredOutputRetries, 1,
-                      "structured_output arguments failed validation " + std::to_string(invalid_calls) +
-                          " time(s); --max-structured-retries " + std::to_string(options.max_structured_retries) +
-                          " allows " + std::to_string(options.max_structured_retries) +
-                          " retr" + (options.max_structured_retries == 1 ? "y" : "ies") +
-                          ". Last validation error: " + last);
+      if (checked.valid) {
+        accepted = true;
+        out_.structured = std::move(checked.value);
+        out_.repairs = std::move(checked.repairs);
+        result.content = std::string(kStructuredOutputAccepted);
+        continue;
       }
-      messages.push_back(std::move(results));
-      continue;
+      ++invalid_calls_;
+      out_.last_candidate = checked.parsed ? std::move(checked.value) : json::Value(std::string(calls[i].arguments));
+      result.content = schema::describe(checked.validation.violations, "params");
+      if (result.content.empty()) result.content = "params failed validation";
+      result.is_error = true;
+      exhausted = invalid_calls_ > options_.max_structured_retries;
     }
-
-    // Ordinary tool calls (SPEC §2.7): run each, results go back.
-    ToolContext context{options.cwd, &cancel};
     for (std::size_t i = 0; i < calls.size(); ++i) {
-      if (cancel.cancelled.load() || wall.exceeded()) return cancelled_or_budget();
+      if (done[i]) continue;
+      results.tool_results[i].content = std::string(accepted ? kSkippedSuccess : kSkippedRetry);
+    }
+    for (RunObserver* obs : observers_) obs->on_tool_results(results);
+    if (accepted) return finish(Subtype::Success, 0, {});
+    if (exhausted) {
+      std::string last;
+      for (const auto& r : results.tool_results) {
+        if (r.is_error) last = r.content;
+      }
+      return finish(Subtype::ErrorMaxStructuredOutputRetries, 1,
+                    "structured_output arguments failed validation " + std::to_string(invalid_calls_) + " time(s); " +
+                        retries_allowed() + ". Last validation error: " + last);
+    }
+    messages_.push_back(std::move(results));
+    return std::nullopt;
+  }
+
+  // Ordinary tool calls (SPEC §2.7): run each, results go back.
+  Step run_tools(const std::vector<provider::ToolCall>& calls) {
+    provider::Message results = results_for(calls);
+    ToolContext context{options_.cwd, &cancel_};
+    for (std::size_t i = 0; i < calls.size(); ++i) {
+      if (interrupted()) return cancelled_or_budget();
       const provider::ToolCall& call = calls[i];
       auto& result = results.tool_results[i];
-      RunTrace::ToolScope traced(trace, call, result);
-      auto found = by_name.find(call.name);
-      if (found == by_name.end()) {
+      RunTrace::ToolScope traced(trace_, call, result);
+      auto found = by_name_.find(call.name);
+      if (found == by_name_.end()) {
         result.content = "Tool \"" + call.name + "\" is not available in this run.";
         result.is_error = true;
         continue;
       }
-      if (options.max_tool_calls >= 0 && out.tool_calls + 1 > options.max_tool_calls) {
+      if (options_.max_tool_calls >= 0 && out_.tool_calls + 1 > options_.max_tool_calls) {
         return finish(Subtype::ErrorBudget, 55,
-                      "Exceeded --max-tool-calls (" + std::to_string(options.max_tool_calls) + ").");
+                      "Exceeded --max-tool-calls (" + std::to_string(options_.max_tool_calls) + ").");
       }
-      ++out.tool_calls;
+      ++out_.tool_calls;
       std::string_view text = call.arguments;
       json::Value arguments = json::Object{};
       bool blank = text.find_first_not_of(" \t\r\n") == std::string_view::npos;
@@ -480,8 +516,8 @@ RunOutcome run(provider::Model& model, const std::vector<const Tool*>& tools, co
         }
         arguments = std::move(*parsed);
       }
-      if (options.hooks != nullptr) {
-        HookRunner::Decision decision = options.hooks->pre_tool_use(call, &cancel);
+      if (options_.hooks != nullptr) {
+        HookRunner::Decision decision = options_.hooks->pre_tool_use(call, &cancel_);
         if (decision.blocked) {
           result.content = decision.message;
           result.is_error = true;
@@ -493,14 +529,51 @@ RunOutcome run(provider::Model& model, const std::vector<const Tool*>& tools, co
       // a tool may still read it (a file, /proc): it never reaches the hooks,
       // the transcript or the model.
       output.content = scrub_secrets(output.content);
-      if (options.hooks != nullptr) options.hooks->post_tool_use(call, output, &cancel);
-      result.content = bound_output(std::move(output.content), options.max_tool_result_bytes);
+      if (options_.hooks != nullptr) options_.hooks->post_tool_use(call, output, &cancel_);
+      result.content = bound_output(std::move(output.content), options_.max_tool_result_bytes);
       result.is_error = output.is_error;
     }
-    if (cancel.cancelled.load() || wall.exceeded()) return cancelled_or_budget();
-    for (RunObserver* obs : observers) obs->on_tool_results(results);
-    messages.push_back(std::move(results));
+    if (interrupted()) return cancelled_or_budget();
+    for (RunObserver* obs : observers_) obs->on_tool_results(results);
+    messages_.push_back(std::move(results));
+    return std::nullopt;
   }
+
+  provider::Model& model_;
+  const std::vector<const Tool*>& tools_;
+  const RunOptions& options_;
+  const std::vector<RunObserver*>& observers_;
+  provider::CancelToken& cancel_;
+  const Clock::time_point started_;
+  RunOutcome out_;
+  WallClockGuard wall_;
+  const bool schema_active_;
+  const bool contract_;  // a schema, and structured_output may be offered
+  RunTrace trace_;
+
+  Mechanism mechanism_ = Mechanism::Tool;
+  bool native_ = false;
+  bool offer_so_ = false;
+  std::vector<provider::ToolSpec> specs_;
+  std::map<std::string, const Tool*, std::less<>> by_name_;
+  std::optional<provider::ResponseFormat> response_format_;
+  repair::Options native_repair_;
+  std::vector<provider::Relaxation> relaxed_;
+
+  std::vector<provider::Message> messages_;
+  provider::StreamObserver stream_;
+  std::optional<Clock::time_point> first_request_sent_;
+  std::optional<PartialResults> partials_;
+  std::optional<std::size_t> partial_call_;  // the call followed in this turn
+  std::string all_text_;  // everything the model said, for the plain-text preview
+  int invalid_calls_ = 0;
+};
+
+}  // namespace
+
+RunOutcome run(provider::Model& model, const std::vector<const Tool*>& tools, const RunOptions& options,
+               const std::vector<RunObserver*>& observers, provider::CancelToken& cancel) {
+  return RunLoop(model, tools, options, observers, cancel).run();
 }
 
 }  // namespace weld::agent
