@@ -277,7 +277,11 @@ Status send_with_retries(const SendContext& context, const HttpRequest& request,
         if (sink.consumer_error_) {
           if (sink.consumer_error_->code == kRetryableStreamError) {
             retry = can_retry;
-            failure = Error{.code = "http", .message = sink.consumer_error_->message + after, .temporary = true};
+            failure = Error{.code = "http",
+                            .message = sink.consumer_error_->message + after,
+                            .where = {},
+                            .http_status = 0,
+                            .temporary = true};
           } else {
             return make_error(sink.consumer_error_->code, sink.consumer_error_->message);
           }
@@ -309,6 +313,7 @@ Status send_with_retries(const SendContext& context, const HttpRequest& request,
         const bool final_answer = should_retry && ascii_iequals(trim(*should_retry), "false");
         failure = Error{.code = "http",
                         .message = text,
+                        .where = {},
                         .http_status = status,
                         .temporary = (status == 408 || status == 429 || status >= 500) && !final_answer};
         retry_after = retry_after_of(sink.headers_, std::chrono::system_clock::now());
@@ -316,13 +321,19 @@ Status send_with_retries(const SendContext& context, const HttpRequest& request,
       }
       case Kind::ConnectFailed:
         retry = can_retry;
-        failure = Error{.code = "network", .message = "could not connect" + after + ": " + outcome.detail, .temporary = true};
+        failure = Error{.code = "network",
+                        .message = "could not connect" + after + ": " + outcome.detail,
+                        .where = {},
+                        .http_status = 0,
+                        .temporary = true};
         break;
       case Kind::ConnectTimeout:
         retry = can_retry;
         failure = Error{.code = "timeout",
                         .message = "no connection within " + seconds_text(request.connect_timeout) +
                                    " (connect timeout)" + after,
+                        .where = {},
+                        .http_status = 0,
                         .temporary = true};
         break;
       case Kind::IdleTimeout:
@@ -334,6 +345,8 @@ Status send_with_retries(const SendContext& context, const HttpRequest& request,
         retry = can_retry;
         failure = Error{.code = "timeout",
                         .message = "no response for " + seconds_text(request.idle_timeout) + " (idle timeout)" + after,
+                        .where = {},
+                        .http_status = 0,
                         .temporary = true};
         break;
       case Kind::ConnectionLost:
@@ -343,6 +356,8 @@ Status send_with_retries(const SendContext& context, const HttpRequest& request,
         retry = can_retry;
         failure = Error{.code = "network",
                         .message = "the connection closed before a response" + after + ": " + outcome.detail,
+                        .where = {},
+                        .http_status = 0,
                         .temporary = true};
         break;
       case Kind::Tls:
