@@ -291,11 +291,13 @@ RunOutcome run(provider::Model& model, const std::vector<const Tool*>& tools, co
     }
     ++out.num_turns;
 
+    // The conversation and the tool list are lent to the request and taken
+    // back after it (no copy of the schema or the history per turn).
     provider::Request request;
     request.model = options.model;
     request.system = options.system_prompt;
-    request.messages = messages;
-    request.tools = specs;
+    request.messages = std::move(messages);
+    request.tools = std::move(specs);
     request.response_format = response_format;
 
     const Clock::time_point api_started = Clock::now();
@@ -303,6 +305,8 @@ RunOutcome run(provider::Model& model, const std::vector<const Tool*>& tools, co
     partial_call.reset();
     trace.request_started(out.num_turns);
     Result<provider::Response> response = model.complete(request, stream, cancel);
+    messages = std::move(request.messages);
+    specs = std::move(request.tools);
     trace.request_ended(response);
     out.duration_api_ms += ms_since(api_started);
     if (!response) {

@@ -27,14 +27,16 @@ std::uint32_t shard_of(const RowKey& key, std::uint32_t count) {
 IdSet::IdSet() : slots_(1024) {}
 
 std::size_t IdSet::find(const RowKey& key) const {
-  const std::size_t mask = slots_.size() - 1;
+  const std::size_t size = slots_.size();
   const std::uint64_t low = key.low & ~kMarks;
-  std::size_t index = static_cast<std::size_t>(low >> 2) & mask;
+  // The home slot: the key's low 64 bits scaled to [0, size) (the table's
+  // size is not a power of two).
+  std::size_t index = static_cast<std::size_t>((static_cast<unsigned __int128>(low) * size) >> 64);
   for (;;) {
     const RowKey& slot = slots_[index];
     if ((slot.low & kMarks) == 0) return index;  // empty
     if ((slot.low & ~kMarks) == low && slot.high == key.high) return index;
-    index = (index + 1) & mask;
+    if (++index == size) index = 0;
   }
 }
 
@@ -56,7 +58,9 @@ bool IdSet::mark(const RowKey& key, std::uint64_t mark) {
 }
 
 void IdSet::grow() {
-  std::vector<RowKey> old(slots_.size() * 2);
+  // 1.5×, not 2×: the old and the new table are both held while the keys
+  // move, so this is the run's peak (SPEC §7's bound on the ids seen).
+  std::vector<RowKey> old(slots_.size() + slots_.size() / 2);
   old.swap(slots_);
   for (const RowKey& slot : old) {
     if ((slot.low & kMarks) == 0) continue;

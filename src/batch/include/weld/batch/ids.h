@@ -32,8 +32,9 @@ std::uint32_t shard_of(const RowKey& key, std::uint32_t count);
 
 /// A set of row keys with two marks each: `seen` (the id occurred earlier
 /// in this input) and `done` (an earlier run wrote its result line). Open
-/// addressing over 16-byte slots, grown at 7/8 load: 16–37 bytes per key
-/// (two bits of the 128 are the marks, leaving 126 bits against collisions).
+/// addressing over 16-byte slots, grown by half at 7/8 load: 16–28 bytes per
+/// key, and 2.5× the old table's bytes while growing (two bits of the 128
+/// are the marks, leaving 126 bits against collisions).
 class IdSet {
  public:
   IdSet();
