@@ -324,11 +324,13 @@ class RunLoop {
     }
     ++out_.num_turns;
 
+    // The conversation and the tool list are lent to the request and taken
+    // back after it (no copy of the schema or the history per turn).
     provider::Request request;
     request.model = options_.model;
     request.system = options_.system_prompt;
-    request.messages = messages_;
-    request.tools = specs_;
+    request.messages = std::move(messages_);
+    request.tools = std::move(specs_);
     request.response_format = response_format_;
 
     const Clock::time_point api_started = Clock::now();
@@ -336,6 +338,8 @@ class RunLoop {
     partial_call_.reset();
     trace_.request_started(out_.num_turns);
     Result<provider::Response> response = model_.complete(request, stream_, cancel_);
+    messages_ = std::move(request.messages);
+    specs_ = std::move(request.tools);
     trace_.request_ended(response);
     out_.duration_api_ms += ms_since(api_started);
     if (!response) return request_failed(response.error(), response.error().message);

@@ -2,8 +2,10 @@
 
 #include "weld/batch/ids.h"
 
+#include <sys/mman.h>
 #include <xxhash.h>
 
+#include <new>
 #include <string>
 
 namespace weld::batch {
@@ -24,17 +26,36 @@ std::uint32_t shard_of(const RowKey& key, std::uint32_t count) {
   return static_cast<std::uint32_t>((static_cast<unsigned __int128>(key.high) * count) >> 64);
 }
 
-IdSet::IdSet() : slots_(1024) {}
+namespace {
+
+// `count` zeroed slots, mapped (the kernel's zero pages: nothing to clear).
+RowKey* map_slots(std::size_t count) {
+  void* memory = ::mmap(nullptr, count * sizeof(RowKey), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (memory == MAP_FAILED) throw std::bad_alloc();
+  return static_cast<RowKey*>(memory);
+}
+
+void unmap_slots(RowKey* slots, std::size_t count) {
+  if (slots != nullptr) ::munmap(slots, count * sizeof(RowKey));
+}
+
+}  // namespace
+
+IdSet::IdSet() : slots_(map_slots(1024)), capacity_(1024) {}
+
+IdSet::~IdSet() { unmap_slots(slots_, capacity_); }
 
 std::size_t IdSet::find(const RowKey& key) const {
-  const std::size_t mask = slots_.size() - 1;
+  const std::size_t size = capacity_;
   const std::uint64_t low = key.low & ~kMarks;
-  std::size_t index = static_cast<std::size_t>(low >> 2) & mask;
+  // The home slot: the key's low 64 bits scaled to [0, size) (the table's
+  // size is not a power of two).
+  std::size_t index = static_cast<std::size_t>((static_cast<unsigned __int128>(low) * size) >> 64);
   for (;;) {
     const RowKey& slot = slots_[index];
     if ((slot.low & kMarks) == 0) return index;  // empty
     if ((slot.low & ~kMarks) == low && slot.high == key.high) return index;
-    index = (index + 1) & mask;
+    if (++index == size) index = 0;
   }
 }
 
@@ -42,7 +63,7 @@ bool IdSet::mark(const RowKey& key, std::uint64_t mark) {
   std::size_t index = find(key);
   RowKey& slot = slots_[index];
   if ((slot.low & kMarks) == 0) {
-    if ((size_ + 1) * 8 > slots_.size() * 7) {
+    if ((size_ + 1) * 8 > capacity_ * 7) {
       grow();
       return this->mark(key, mark);
     }
@@ -56,12 +77,17 @@ bool IdSet::mark(const RowKey& key, std::uint64_t mark) {
 }
 
 void IdSet::grow() {
-  std::vector<RowKey> old(slots_.size() * 2);
-  old.swap(slots_);
-  for (const RowKey& slot : old) {
-    if ((slot.low & kMarks) == 0) continue;
-    slots_[find(slot)] = slot;
+  // 1.5×, not 2×: the old and the new table are both held while the keys
+  // move, so this is the run's peak (SPEC §7's bound on the ids seen).
+  RowKey* old = slots_;
+  const std::size_t old_capacity = capacity_;
+  slots_ = map_slots(old_capacity + old_capacity / 2);
+  capacity_ = old_capacity + old_capacity / 2;
+  for (std::size_t i = 0; i < old_capacity; ++i) {
+    if ((old[i].low & kMarks) == 0) continue;
+    slots_[find(old[i])] = old[i];
   }
+  unmap_slots(old, old_capacity);
 }
 
 bool IdSet::mark_done(const RowKey& key) { return mark(key, kDone); }

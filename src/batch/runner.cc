@@ -105,19 +105,21 @@ class Batch {
 
   // One worker: runs rows until the queue is drained or abandoned.
   void work(provider::Model& model) {
+    // The worker's own copy of the run options (schema source and all),
+    // made once: a row only changes its prompt, history, model and system.
+    agent::RunOptions run = options_.run;
     while (std::optional<Row> row = queue_.pop()) {
       if (cancel_.cancelled.load()) return;
       progress_.in_flight.fetch_add(1);
-      run_row(model, *row);
+      run_row(model, run, *row);
       progress_.in_flight.fetch_sub(1);
     }
   }
 
  private:
-  void run_row(provider::Model& model, Row& row) {
-    agent::RunOptions run = options_.run;
-    if (!row.request.model.empty()) run.model = row.request.model;
-    if (!row.request.system.empty()) run.system_prompt = row.request.system;
+  void run_row(provider::Model& model, agent::RunOptions& run, Row& row) {
+    run.model = row.request.model.empty() ? options_.run.model : row.request.model;
+    run.system_prompt = row.request.system.empty() ? options_.run.system_prompt : row.request.system;
     run.history = std::move(row.request.history);
     run.prompt = std::move(row.request.prompt);
 

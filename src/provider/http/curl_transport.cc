@@ -3,8 +3,10 @@
 // a request in flight within a second, SPEC §2.3) and the idle timer (no byte
 // for N seconds ends the transfer: a stalled stream must not hang weld).
 // The multi handle lives as long as the transport, so its connection cache
-// keeps connections alive between turns.
+// keeps connections alive between turns; so does the easy handle (reset
+// between requests), so a request does not allocate libcurl's buffers anew.
 #include <curl/curl.h>
+#include <signal.h>
 
 #include <chrono>
 #include <mutex>
@@ -23,6 +25,16 @@ void global_init_once() {
   // function-local so there is no mutable global to reason about.
   static std::once_flag once;
   std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+}
+
+// Whether the process ignores SIGPIPE (weld's run and batch do). Then
+// libcurl's own guard — two sigaction calls around every libcurl call, 12%
+// of weld batch's CPU (docs/bench-batch.md) — protects nothing, and
+// CURLOPT_NOSIGNAL turns it off. A program embedding libweld that keeps the
+// default SIGPIPE action keeps the guard.
+bool sigpipe_ignored() {
+  struct sigaction current {};
+  return ::sigaction(SIGPIPE, nullptr, &current) == 0 && current.sa_handler == SIG_IGN;
 }
 
 struct Transfer {
@@ -79,8 +91,10 @@ class CurlTransport : public Transport {
   explicit CurlTransport(NetworkSettings settings) : settings_(std::move(settings)) {
     global_init_once();
     multi_ = curl_multi_init();
+    easy_ = curl_easy_init();
   }
   ~CurlTransport() override {
+    if (easy_) curl_easy_cleanup(easy_);
     if (multi_) curl_multi_cleanup(multi_);
   }
   CurlTransport(const CurlTransport&) = delete;
@@ -92,17 +106,18 @@ class CurlTransport : public Transport {
  private:
   NetworkSettings settings_;
   CURLM* multi_ = nullptr;
+  CURL* easy_ = nullptr;  // reused: reset before each request
 };
 
 TransportOutcome CurlTransport::perform(const HttpRequest& request, ResponseSink& sink,
                                         CancelToken& cancel) {
   TransportOutcome outcome;
   if (!multi_) return {TransportOutcome::Kind::Other, "curl_multi_init failed", false};
+  if (!easy_) return {TransportOutcome::Kind::Other, "curl_easy_init failed", false};
   Transfer transfer;
   transfer.sink = &sink;
-  transfer.easy = curl_easy_init();
-  if (!transfer.easy) return {TransportOutcome::Kind::Other, "curl_easy_init failed", false};
-  CURL* easy = transfer.easy;
+  transfer.easy = easy_;
+  CURL* easy = easy_;  // reset by the previous request
   char error_buffer[CURL_ERROR_SIZE] = {};
 
   curl_slist* header_list = nullptr;
@@ -128,6 +143,7 @@ TransportOutcome CurlTransport::perform(const HttpRequest& request, ResponseSink
   curl_easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, "");
   curl_easy_setopt(easy, CURLOPT_TCP_KEEPALIVE, 1L);
   curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
+  if (sigpipe_ignored()) curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
   // Proxies come from NetworkSettings (resolved from the environment the
   // caller passed in); an empty string disables libcurl's own env lookup.
   bool https = ascii_istarts_with(request.url, "https:");
@@ -177,7 +193,9 @@ TransportOutcome CurlTransport::perform(const HttpRequest& request, ResponseSink
   curl_off_t connect_us = 0;
   curl_easy_getinfo(easy, CURLINFO_CONNECT_TIME_T, &connect_us);
   curl_multi_remove_handle(multi_, easy);
-  curl_easy_cleanup(easy);
+  // The easy handle keeps pointers to this request's header list, buffers
+  // and callbacks' data until the next reset: drop them now.
+  curl_easy_reset(easy);
   curl_slist_free_all(header_list);
 
   using Kind = TransportOutcome::Kind;

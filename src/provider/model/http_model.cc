@@ -104,8 +104,13 @@ class HttpModel : public Model {
   }
 
   HttpRequest build(const Request& request) const {
-    Request effective = request;
-    if (effective.model.empty()) effective.model = config_.model;
+    // A copy (schema and all) only when the request names no model.
+    std::optional<Request> defaulted;
+    if (request.model.empty()) {
+      defaulted = request;
+      defaulted->model = config_.model;
+    }
+    const Request& effective = defaulted ? *defaulted : request;
     HttpRequest http;
     http.connect_timeout = config_.connect_timeout;
     http.idle_timeout = config_.idle_timeout;

@@ -6,9 +6,9 @@
 /// shard. The hash is XXH3-128, whose output is fixed by its specification,
 /// so the same id lands in the same shard on every machine and version.
 
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
-#include <vector>
 
 namespace weld::batch {
 
@@ -32,11 +32,17 @@ std::uint32_t shard_of(const RowKey& key, std::uint32_t count);
 
 /// A set of row keys with two marks each: `seen` (the id occurred earlier
 /// in this input) and `done` (an earlier run wrote its result line). Open
-/// addressing over 16-byte slots, grown at 7/8 load: 16–37 bytes per key
-/// (two bits of the 128 are the marks, leaving 126 bits against collisions).
+/// addressing over 16-byte slots, grown by half at 7/8 load: 16–28 bytes per
+/// key, and 2.5× the old table's bytes while growing (two bits of the 128
+/// are the marks, leaving 126 bits against collisions). The table is mapped
+/// from the system, not taken from the allocator, so an outgrown table goes
+/// back to the system at once instead of staying in the process's heap.
 class IdSet {
  public:
   IdSet();
+  ~IdSet();
+  IdSet(const IdSet&) = delete;
+  IdSet& operator=(const IdSet&) = delete;
 
   /// Marks `key` done (resume). Returns false when it already was.
   bool mark_done(const RowKey& key);
@@ -48,7 +54,7 @@ class IdSet {
   /// Keys held.
   std::size_t size() const { return size_; }
   /// Bytes of the table (for the memory figures in docs/bench-batch.md).
-  std::size_t bytes() const { return slots_.size() * sizeof(RowKey); }
+  std::size_t bytes() const { return capacity_ * sizeof(RowKey); }
 
  private:
   static constexpr std::uint64_t kSeen = 1;
@@ -61,7 +67,8 @@ class IdSet {
   bool mark(const RowKey& key, std::uint64_t mark);
   void grow();
 
-  std::vector<RowKey> slots_;  // empty slot: low == 0 (no marks) and high == 0
+  RowKey* slots_ = nullptr;  // capacity_ slots; empty slot: low == 0 (no marks) and high == 0
+  std::size_t capacity_ = 0;
   std::size_t size_ = 0;
 };
 
