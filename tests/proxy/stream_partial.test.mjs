@@ -243,6 +243,14 @@ test('anthropic SDK: messages.stream with a discard: what finalMessage() and fin
   const text = await stream.finalText();
   assert.ok(text.endsWith(` ${finalText}`), text);
   assert.throws(() => JSON.parse(text));
+
+  // The raw iterator yields the discard event like any other.
+  await env.fake.reset({ responses: [call(invalid), call(spaced)] });
+  const raw = await env.anthropic.messages.create({ model: 'q__schema=route', max_tokens: 200, messages: question, stream: true });
+  const types = [];
+  for await (const event of raw) types.push(event.type);
+  assert.equal(types.filter((t) => t === 'weld.discard').length, 1);
+  assert.equal(types.at(-1), 'message_stop');
 });
 
 test('openai SDK: the stream helper and raw iteration with a discard: what finalChatCompletion() holds', async () => {
