@@ -109,6 +109,14 @@ std::vector<std::string_view> fragments(std::string_view text, std::size_t size 
 
 std::string final_text(std::string_view answer) { return json::serialize(j(answer)); }
 
+// Attempt `attempt` writing `text` in fragments: the frames it streams.
+std::string stream_attempt(PartialStream& partial, int attempt, std::string_view text, std::size_t size = 5) {
+  partial.start_attempt(attempt);
+  std::string sse;
+  for (std::string_view piece : fragments(text, size)) sse += partial.feed(piece);
+  return sse;
+}
+
 TEST(PartialStream, AValidAnswerStreamsAsDeltasThatAddUpToTheFinalText) {
   for (Api api : {Api::Anthropic, Api::OpenAI}) {
     PartialStream partial(api, head());
@@ -137,13 +145,10 @@ TEST(PartialStream, AValidAnswerStreamsAsDeltasThatAddUpToTheFinalText) {
 TEST(PartialStream, AnInvalidAttemptIsDiscardedAndTheNextStreamsInANewBlock) {
   for (Api api : {Api::Anthropic, Api::OpenAI}) {
     PartialStream partial(api, head());
-    partial.start_attempt(1);
-    std::string sse;
-    for (std::string_view piece : fragments(R"({"route": "nowhere", "confidence": 3})")) sse += partial.feed(piece);
+    std::string sse = stream_attempt(partial, 1, R"({"route": "nowhere", "confidence": 3})");
     sse += partial.discard("invalid", "params/route must be equal to one of the allowed values");
     EXPECT_EQ(partial.discard("invalid"), "") << "a second discard has nothing to void";
-    partial.start_attempt(2);
-    for (std::string_view piece : fragments(kAnswer, 7)) sse += partial.feed(piece);
+    sse += stream_attempt(partial, 2, kAnswer, 7);
     sse += partial.finish(final_text(kAnswer), Usage{10, 20}, false);
     Accumulated acc = accumulate(api, sse);
     EXPECT_TRUE(acc.ended);
@@ -165,9 +170,7 @@ TEST(PartialStream, AnInvalidAttemptIsDiscardedAndTheNextStreamsInANewBlock) {
 TEST(PartialStream, ARepairedAnswerReplacesWhatWasStreamed) {
   for (Api api : {Api::Anthropic, Api::OpenAI}) {
     PartialStream partial(api, head());
-    partial.start_attempt(1);
-    std::string sse;
-    for (std::string_view piece : fragments(R"({"route":"billing","confidence":1.5})")) sse += partial.feed(piece);
+    std::string sse = stream_attempt(partial, 1, R"({"route":"billing","confidence":1.5})");
     const std::string clamped = R"({"route":"billing","confidence":1.0})";
     sse += partial.finish(clamped, Usage{1, 2}, true);
     Accumulated acc = accumulate(api, sse);
