@@ -3,7 +3,9 @@
 // streaming client alive with keep-alive frames; a client that disconnects
 // closes the upstream connection, which cancels the attempt.
 
+#include <algorithm>
 #include <cstring>
+#include <vector>
 
 #include "filters/reply.h"
 #include "session.h"
@@ -361,9 +363,14 @@ awaitable<std::optional<Error>> Session::attempt(ClientRequest& req, Exchange& e
     if (native) {
       progress.on_text = [this, &ex](std::string_view fragment) { queue_frames(ex.partial->feed(fragment)); };
     } else {
-      progress.on_tool_arguments = [this, &ex, call = std::optional<std::size_t>()](
+      // A call is streamed only when its name is known by its first
+      // fragment: one whose name completes later would start mid-text.
+      progress.on_tool_arguments = [this, &ex, call = std::optional<std::size_t>(), seen = std::vector<std::size_t>()](
                                        std::size_t index, std::string_view name, std::string_view fragment) mutable {
-        if (!call && name == ex.agent->name) call = index;
+        if (std::find(seen.begin(), seen.end(), index) == seen.end()) {
+          seen.push_back(index);
+          if (!call && name == ex.agent->name) call = index;
+        }
         if (call == index) queue_frames(ex.partial->feed(fragment));
       };
     }
