@@ -126,6 +126,7 @@ awaitable<void> Session::weld(ClientRequest& req, Api api, std::string_view agen
     start_monitor();
     attempts_done_ = false;
     attempts_exception_ = nullptr;
+    queued_frames_.clear();
     asio::co_spawn(worker_.io, run_attempts(req, ex, chain, log), [this](std::exception_ptr e) {
       attempts_exception_ = e;
       attempts_done_ = true;
@@ -310,6 +311,7 @@ awaitable<void> Session::run_attempts(ClientRequest& req, Exchange& ex, FilterCh
 awaitable<std::optional<Error>> Session::attempt(ClientRequest& req, Exchange& ex, FilterChain& chain,
                                                  FilterAction& action, bool partial) {
   const ServerConfig& config = shared_.config;
+  if (partial && ex.partial) ex.partial->start_attempt(ex.attempts);
   std::string body = json::serialize(ex.upstream_body);
   std::string head = upstream_head(req, /*tagged=*/true, body.size());
   std::optional<UpstreamParser> parser;
@@ -358,7 +360,6 @@ awaitable<std::optional<Error>> Session::attempt(ClientRequest& req, Exchange& e
   if (partial && ex.partial) {
     // stream_partial: the answer's JSON to the client as it arrives: the
     // first call of the agent's tool, or a native answer's text.
-    ex.partial->start_attempt(ex.attempts);
     const bool native = ex.agent->mode == Mode::Forced && ex.agent->mechanism == Mechanism::Native;
     if (native) {
       progress.on_text = [this, &ex](std::string_view fragment) { queue_frames(ex.partial->feed(fragment)); };

@@ -179,6 +179,21 @@ for (const api of ['anthropic', 'openai']) {
   });
 }
 
+test('a retry the upstream answers with whole JSON (no stream) still ends in a new block', async () => {
+  const whole = {
+    id: 'msg_whole', type: 'message', role: 'assistant', model: 'q', stop_reason: 'tool_use', stop_sequence: null,
+    content: [{ type: 'tool_use', id: 'toolu_whole', name: 'route', input: answer }], usage: { input_tokens: 5, output_tokens: 5 },
+  };
+  // The first attempt ends inside a number (its closing brace missing): the
+  // number held back must not leak into the next block.
+  await env.fake.reset({ responses: [call('{"route": "nowhere", "confidence": 0.5'), { raw_body: JSON.stringify(whole) }] });
+  const frames = [];
+  for await (const frame of sseFrames(await post('anthropic', 'q__schema=route'))) frames.push(frame);
+  const { blocks, discards } = accumulate('anthropic', frames);
+  assert.deepEqual(discards.map((d) => d.reason), ['invalid']);
+  assert.deepEqual(blocks.slice(1), [finalText]);
+});
+
 test('native mechanism: the answer text streams the same way, and a fenced answer is sent once, without a discard', async () => {
   for (const api of ['anthropic', 'openai']) {
     await env.fake.reset({ responses: [{ text: spaced, fragment_size: 4 }] });
