@@ -99,6 +99,26 @@ function accumulate(api, frames) {
   return { blocks, discards, finish, order };
 }
 
+/**
+ * Reads a stream whose upstream is held at its gate: once `deltas` text
+ * deltas arrived, releases the upstream. Returns the frames and the text
+ * of block 0 at the release (null if it never came to that).
+ */
+async function readHeld(api, response, deltas) {
+  const frames = [];
+  let beforeRelease = null;
+  for await (const frame of sseFrames(response)) {
+    frames.push(frame);
+    const isDelta = (f) => (api === 'anthropic' ? f.event === 'content_block_delta' : f.data.choices?.[0]?.delta?.content);
+    if (beforeRelease === null && frames.filter(isDelta).length >= deltas) {
+      // The upstream is still held: these deltas came before its end.
+      beforeRelease = accumulate(api, frames).blocks[0];
+      await fetch(`${env.fake.url}/__release`, { method: 'POST' });
+    }
+  }
+  return { frames, beforeRelease };
+}
+
 for (const api of ['anthropic', 'openai']) {
   test(`${api}: a valid answer arrives as several deltas before the upstream ends, adding up to the final text`, async () => {
     // Anthropic: message_start, content_block_start, an empty delta, then 4-character fragments.
@@ -106,18 +126,7 @@ for (const api of ['anthropic', 'openai']) {
     const response = await post(api, 'q__schema=route');
     assert.equal(response.status, 200);
     assert.equal(response.headers.get('x-weld-agent'), 'route');
-    const frames = [];
-    let beforeRelease = null;
-    for await (const frame of sseFrames(response)) {
-      frames.push(frame);
-      const { blocks } = accumulate(api, frames);
-      const deltas = frames.filter((f) => (api === 'anthropic' ? f.event === 'content_block_delta' : f.data.choices?.[0]?.delta?.content)).length;
-      if (beforeRelease === null && deltas >= 3) {
-        // The upstream is still held: these deltas came before its end.
-        beforeRelease = blocks[0];
-        await fetch(`${env.fake.url}/__release`, { method: 'POST' });
-      }
-    }
+    const { frames, beforeRelease } = await readHeld(api, response, 3);
     assert.ok(beforeRelease !== null, 'fewer than 3 deltas arrived while the upstream was held');
     assert.ok(finalText.startsWith(beforeRelease) && beforeRelease.length < finalText.length, beforeRelease);
     const { blocks, discards, finish } = accumulate(api, frames);
@@ -165,9 +174,11 @@ for (const api of ['anthropic', 'openai']) {
   });
 
   test(`${api}: no valid answer: what was streamed is discarded, then the error`, async () => {
-    await env.fake.reset({ responses: [call(invalid, {}, 'route_once')] });
-    const frames = [];
-    for await (const frame of sseFrames(await post(api, 'q__schema=route_once'))) frames.push(frame);
+    // Held until deltas reached the client (had nothing reached it, the
+    // client would get a plain HTTP 502 instead).
+    await env.fake.reset({ responses: [call(invalid, { gate_after: 6 }, 'route_once')] });
+    const { frames, beforeRelease } = await readHeld(api, await post(api, 'q__schema=route_once'), 1);
+    assert.ok(beforeRelease !== null);
     const { discards, order } = accumulate(api, frames);
     assert.deepEqual(discards.map((d) => d.reason), ['failed']);
     const last = frames.filter((f) => f.data !== '[DONE]').at(-1);
