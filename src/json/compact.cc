@@ -8,6 +8,7 @@
 #include "scan.h"
 #include "weld/json/parse.h"
 #include "weld/json/serialize.h"
+#include "weld/json/utf8.h"
 
 namespace weld::json {
 
@@ -26,6 +27,14 @@ std::string Compactor::finish() {
 
 bool Compactor::append_string_content(std::string& out, std::string_view raw) {
   if (raw.empty()) return true;
+  // Most content needs no rewriting: no escape, no control character, valid
+  // UTF-8 is written by serialize as it is.
+  bool plain = true;
+  for (char c : raw) plain = plain && c != '\\' && static_cast<unsigned char>(c) >= 0x20;
+  if (plain && is_valid_utf8(raw)) {
+    out += raw;
+    return true;
+  }
   std::string quoted;
   quoted.reserve(raw.size() + 2);
   quoted += '"';

@@ -91,16 +91,33 @@ std::string block_start(Api api, const StreamHead& head, int index) {
   return out;
 }
 
+// Written directly, not through json::Value: one delta per token of a
+// partially streamed answer (the same bytes as anthropic_event / chunk give,
+// render_test.cc checks them).
 std::string block_text(Api api, const StreamHead& head, int index, std::string_view text) {
   std::string out;
+  out.reserve(text.size() + head.id.size() + head.model.size() + 160);
   if (api == Api::Anthropic) {
-    anthropic_event(out, "content_block_delta",
-                    json::Object{{"type", "content_block_delta"},
-                                 {"index", index},
-                                 {"delta", json::Object{{"type", "text_delta"}, {"text", text}}}});
-  } else {
-    openai_chunk(out, chunk(head, head_id(api, head), choice(json::Object{{"content", text}}, nullptr, index)));
+    out += R"(event: content_block_delta
+data: {"type":"content_block_delta","index":)";
+    out += std::to_string(index);
+    out += R"(,"delta":{"type":"text_delta","text":)";
+    json::write_string(out, text);
+    out += "}}\n\n";
+    return out;
   }
+  out += R"(data: {"id":)";
+  json::write_string(out, head_id(api, head));
+  out += R"(,"object":"chat.completion.chunk","created":)";
+  out += std::to_string(head.created);
+  out += R"(,"model":)";
+  json::write_string(out, head.model);
+  out += R"(,"choices":[{"index":)";
+  out += std::to_string(index);
+  out += R"(,"delta":{"content":)";
+  json::write_string(out, text);
+  out += R"(},"finish_reason":null}])";
+  out += head.include_usage ? ",\"usage\":null}\n\n" : "}\n\n";
   return out;
 }
 
