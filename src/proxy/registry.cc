@@ -29,7 +29,8 @@ Error registry_error(std::string_view origin, std::string_view agent, std::strin
 
 // Fields an agent entry may have; anything else is a typo we refuse.
 constexpr std::string_view kKnownFields[] = {"description", "input_schema", "max_retries",          "clamp",
-                                             "mode",        "mechanism",    "chat_template_kwargs", "passthrough_when"};
+                                             "mode",        "mechanism",    "chat_template_kwargs", "passthrough_when",
+                                             "stream_partial"};
 
 }  // namespace
 
@@ -80,7 +81,7 @@ Result<RegistryPtr> load_registry(std::string_view text, std::string_view origin
         return registry_error(origin, name,
                               "unknown field \"" + field.key +
                                   "\" (known: description, input_schema, max_retries, clamp, mode, mechanism, "
-                                  "chat_template_kwargs, passthrough_when)");
+                                  "chat_template_kwargs, passthrough_when, stream_partial)");
       }
     }
     Agent agent;
@@ -140,6 +141,15 @@ Result<RegistryPtr> load_registry(std::string_view text, std::string_view origin
       Result<PassthroughRule> parsed = parse_passthrough_rule(*rule);
       if (!parsed) return registry_error(origin, name, parsed.error().message);
       agent.passthrough = std::move(*parsed);
+    }
+    if (const json::Value* p = entry.find("stream_partial")) {
+      if (!p->is_bool()) return registry_error(origin, name, "stream_partial must be true or false");
+      agent.stream_partial = p->as_bool();
+      if (agent.stream_partial && agent.mode == Mode::TwoPhase) {
+        // A two-phase answer may turn out to be calls of the client's tools
+        // after a streamed attempt was voided: not supported yet.
+        return registry_error(origin, name, "stream_partial needs mode \"forced\" (two_phase answers are not streamed)");
+      }
     }
     if (auto problem = schema::check_root_accepts_object(*input_schema, "input_schema")) {
       return registry_error(origin, name, *problem);

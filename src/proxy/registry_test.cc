@@ -48,7 +48,16 @@ TEST(Registry, OptionalFields) {
   EXPECT_FALSE(agent->clamp);
   EXPECT_EQ(Mode::TwoPhase, agent->mode);
   EXPECT_EQ(Mechanism::Auto, agent->mechanism);
+  EXPECT_FALSE(agent->stream_partial);
   EXPECT_EQ(nullptr, (*registry)->find("x"));
+}
+
+TEST(Registry, StreamPartial) {
+  auto registry = load_registry(R"({"on":{"input_schema":{"type":"object"},"stream_partial":true},
+    "off":{"input_schema":{"type":"object"},"stream_partial":false,"mode":"two_phase"}})", "t.json");
+  ASSERT_TRUE(registry) << registry.error().message;
+  EXPECT_TRUE((*registry)->find("on")->stream_partial);
+  EXPECT_FALSE((*registry)->find("off")->stream_partial);
 }
 
 TEST(Registry, InvalidSchemaNamesTheAgent) {
@@ -111,7 +120,11 @@ TEST(Registry, StructuralErrors) {
       {R"({"a":{"input_schema":[]}})", "f: agent \"a\": input_schema must be a JSON object describing a schema"},
       {R"({"a":{"input_schema":{},"max_retry":1}})",
        "f: agent \"a\": unknown field \"max_retry\" (known: description, input_schema, max_retries, clamp, mode, "
-       "mechanism, chat_template_kwargs, passthrough_when)"},
+       "mechanism, chat_template_kwargs, passthrough_when, stream_partial)"},
+      {R"({"a":{"input_schema":{},"stream_partial":"yes"}})", "f: agent \"a\": stream_partial must be true or false"},
+      {R"({"a":{"input_schema":{},"stream_partial":1}})", "f: agent \"a\": stream_partial must be true or false"},
+      {R"({"a":{"input_schema":{},"mode":"two_phase","stream_partial":true}})",
+       "f: agent \"a\": stream_partial needs mode \"forced\" (two_phase answers are not streamed)"},
       {R"({"a":{"input_schema":{},"passthrough_when":{"max_tokens_below":-1}}})",
        "f: agent \"a\": passthrough_when.max_tokens_below must be a positive integer"},
       {R"({"a":{"input_schema":{},"chat_template_kwargs":"enable_thinking=false"}})",

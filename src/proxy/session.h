@@ -82,7 +82,16 @@ class Session final : public Ticking {
   awaitable<void> run_attempts(ClientRequest& req, Exchange& ex, FilterChain& chain, RequestLog& log);
   // Logs an exception thrown by the attempts and answers 500 in the client's shape.
   void internal_error(std::exception_ptr failure, Exchange& ex);
-  awaitable<std::optional<Error>> attempt(ClientRequest& req, Exchange& ex, FilterChain& chain, FilterAction& action);
+  /// One upstream attempt. `partial`: feed `ex.partial` (stream_partial)
+  /// with the answer's fragments as they arrive (not for the auto probe).
+  awaitable<std::optional<Error>> attempt(ClientRequest& req, Exchange& ex, FilterChain& chain, FilterAction& action,
+                                          bool partial = true);
+  /// Frames for the streaming client, from the attempts' coroutine: the
+  /// waiting loop in weld() writes them (one writer on the socket).
+  void queue_frames(std::string_view frames);
+  /// The head of a streamed tagged answer sent before the answer is known
+  /// (200 text/event-stream, chunked unless HTTP/1.0; x-weld-agent only).
+  std::string stream_head(const Exchange& ex, RequestLog& log);
   /// `mechanism: auto`: probes the upstream once per model (the run's probe,
   /// provider/native_probe.h) and welds the request with what it found.
   awaitable<void> resolve_auto(ClientRequest& req, Exchange& ex, FilterChain& chain);
@@ -147,6 +156,7 @@ class Session final : public Ticking {
   int monitor_ticks_ = 0;
   bool attempts_done_ = false;
   std::exception_ptr attempts_exception_;
+  std::string queued_frames_;  // see queue_frames
   UpstreamConnection* current_upstream_ = nullptr;
   asio::steady_timer monitor_done_;
   asio::steady_timer wake_;

@@ -3,7 +3,9 @@
 // streaming client alive with keep-alive frames; a client that disconnects
 // closes the upstream connection, which cancels the attempt.
 
+#include <algorithm>
 #include <cstring>
+#include <vector>
 
 #include "filters/reply.h"
 #include "session.h"
@@ -124,6 +126,7 @@ awaitable<void> Session::weld(ClientRequest& req, Api api, std::string_view agen
     start_monitor();
     attempts_done_ = false;
     attempts_exception_ = nullptr;
+    queued_frames_.clear();
     asio::co_spawn(worker_.io, run_attempts(req, ex, chain, log), [this](std::exception_ptr e) {
       attempts_exception_ = e;
       attempts_done_ = true;
@@ -132,24 +135,23 @@ awaitable<void> Session::weld(ClientRequest& req, Api api, std::string_view agen
     const auto interval = ex.keepalive.empty() ? std::chrono::milliseconds(std::chrono::hours(24))
                                                : shared_.config.keepalive_interval;
     while (!attempts_done_) {
-      error_code ec;
-      wake_.expires_after(interval);
-      co_await wake_.async_wait(asio::redirect_error(asio::use_awaitable, ec));
-      if (attempts_done_ || client_gone_ || ec || ex.keepalive.empty()) continue;
-      // Keep the streaming client alive while the upstream generates.
-      std::string out;
-      if (!stream_started) {
-        out = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n";
-        // Sent before the answer exists: the agent only (docs/proxy.md).
-        out += weld_headers(ex, false);
-        out += client_is_http10_ ? "" : "Transfer-Encoding: chunked\r\n";
-        if (client_is_http10_) keep_alive_ = false;
-        out += connection_header();
-        out += "\r\n";
-        stream_started = true;
-        log.status = 200;
+      std::string frames;
+      if (!queued_frames_.empty() && !client_gone_) {
+        // stream_partial: the answer as it is generated.
+        frames = std::move(queued_frames_);
+        queued_frames_.clear();
+      } else {
+        error_code ec;
+        wake_.expires_after(interval);
+        co_await wake_.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+        // Woken early (ec): the attempts ended or queued frames.
+        if (attempts_done_ || client_gone_ || ec || ex.keepalive.empty()) continue;
+        // Keep the streaming client alive while the upstream generates.
+        frames = ex.keepalive;
       }
-      out += client_is_http10_ ? ex.keepalive : chunk(ex.keepalive);
+      std::string out = stream_started ? std::string() : stream_head(ex, log);
+      stream_started = true;
+      out += client_is_http10_ ? frames : chunk(frames);
       if (!co_await write_client(out) && current_upstream_ != nullptr) current_upstream_->close();
     }
     co_await stop_monitor();
@@ -166,7 +168,13 @@ awaitable<void> Session::weld(ClientRequest& req, Api api, std::string_view agen
     keep_alive_ = false;
     co_return;
   }
-  const Reply& reply = ex.reply;
+  Reply& reply = ex.reply;
+  if (!queued_frames_.empty()) {
+    // stream_partial frames the attempts queued as they ended: they come
+    // before the end of the answer (or are dropped with a whole error).
+    reply.stream_frames.insert(0, queued_frames_);
+    std::string().swap(queued_frames_);
+  }
   if (stream_started) {
     // Already 200 text/event-stream: the answer (or an error event) follows.
     std::string out = client_is_http10_ ? reply.stream_frames : chunk(reply.stream_frames);
@@ -193,6 +201,24 @@ awaitable<void> Session::weld(ClientRequest& req, Api api, std::string_view agen
                        weld_headers(ex, true) + std::string(reply.final ? kFinalAnswer : ""));
 }
 
+std::string Session::stream_head(const Exchange& ex, RequestLog& log) {
+  std::string out = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n";
+  // Sent before the answer exists: the agent only (docs/proxy.md).
+  out += weld_headers(ex, false);
+  out += client_is_http10_ ? "" : "Transfer-Encoding: chunked\r\n";
+  if (client_is_http10_) keep_alive_ = false;  // before connection_header(): the body ends with the connection
+  out += connection_header();
+  out += "\r\n";
+  log.status = 200;
+  return out;
+}
+
+void Session::queue_frames(std::string_view frames) {
+  if (frames.empty()) return;
+  queued_frames_ += frames;
+  wake_.cancel();
+}
+
 void Session::internal_error(std::exception_ptr failure, Exchange& ex) {
   try {
     std::rethrow_exception(failure);
@@ -210,7 +236,7 @@ awaitable<void> Session::resolve_auto(ClientRequest& req, Exchange& ex, FilterCh
     json::Value welded = std::move(ex.upstream_body);
     ex.upstream_body = provider::request_body(protocol_of(ex.api), provider::native_probe_request(ex.base_model));
     FilterAction ignored = FilterAction::Continue;
-    std::optional<Error> error = co_await attempt(req, ex, chain, ignored);
+    std::optional<Error> error = co_await attempt(req, ex, chain, ignored, /*partial=*/false);
     ex.upstream_body = std::move(welded);
     if (client_gone_) co_return;
     if (!error) {
@@ -270,7 +296,11 @@ awaitable<void> Session::run_attempts(ClientRequest& req, Exchange& ex, FilterCh
     }
     if (action == FilterAction::Reply) co_return;  // decided while streaming
     action = chain.on_response_end(ex);
-    if (action == FilterAction::Retry) continue;
+    if (action == FilterAction::Retry) {
+      // What this attempt streamed is void (stream_partial).
+      if (ex.partial) queue_frames(ex.partial->discard("invalid", ex.last_errors));
+      continue;
+    }
     if (action != FilterAction::Reply) {
       filters::reply_error(ex, Outcome::InternalError, 500, "api_error", "no filter produced an answer");
     }
@@ -279,8 +309,9 @@ awaitable<void> Session::run_attempts(ClientRequest& req, Exchange& ex, FilterCh
 }
 
 awaitable<std::optional<Error>> Session::attempt(ClientRequest& req, Exchange& ex, FilterChain& chain,
-                                                 FilterAction& action) {
+                                                 FilterAction& action, bool partial) {
   const ServerConfig& config = shared_.config;
+  if (partial && ex.partial) ex.partial->start_attempt(ex.attempts);
   std::string body = json::serialize(ex.upstream_body);
   std::string head = upstream_head(req, /*tagged=*/true, body.size());
   std::optional<UpstreamParser> parser;
@@ -326,6 +357,25 @@ awaitable<std::optional<Error>> Session::attempt(ClientRequest& req, Exchange& e
   bool event_seen = false;
   provider::StreamObserver progress;
   progress.on_event = [&event_seen](const json::Value&) { event_seen = true; };
+  if (partial && ex.partial) {
+    // stream_partial: the answer's JSON to the client as it arrives: the
+    // first call of the agent's tool, or a native answer's text.
+    const bool native = ex.agent->mode == Mode::Forced && ex.agent->mechanism == Mechanism::Native;
+    if (native) {
+      progress.on_text = [this, &ex](std::string_view fragment) { queue_frames(ex.partial->feed(fragment)); };
+    } else {
+      // A call is streamed only when its name is known by its first
+      // fragment: one whose name completes later would start mid-text.
+      progress.on_tool_arguments = [this, &ex, call = std::optional<std::size_t>(), seen = std::vector<std::size_t>()](
+                                       std::size_t index, std::string_view name, std::string_view fragment) mutable {
+        if (std::find(seen.begin(), seen.end(), index) == seen.end()) {
+          seen.push_back(index);
+          if (!call && name == ex.agent->name) call = index;
+        }
+        if (call == index) queue_frames(ex.partial->feed(fragment));
+      };
+    }
+  }
   std::unique_ptr<provider::StreamParser> reader = provider::make_stream_parser(protocol, &progress);
   std::optional<Error> bad_stream;
   // On the heap (an array would enlarge every attempt's coroutine frame),

@@ -344,10 +344,13 @@ function constrain(r, schema) {
 // ---- serving --------------------------------------------------------------
 
 const sockets = new Set();
+// Streams held at their `gate_after` frame, waiting for POST /__release.
+const gates = [];
 
 // Writes SSE frames, optionally cut into byte chunks of `chunk_bytes` (to
 // split UTF-8 sequences and lines across reads), truncated after
-// `truncate_after` frames, or stalled after `stall_after` frames.
+// `truncate_after` frames, or stalled after `stall_after` frames, or held
+// after `gate_after` frames until POST /__release.
 function writeStream(res, frames, r) {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   let limit = frames.length;
@@ -356,12 +359,20 @@ function writeStream(res, frames, r) {
   const bytes = Buffer.from(frames.slice(0, limit).join(''), 'utf8');
   const size = r.chunk_bytes || bytes.length || 1;
   const interval = r.event_delay_ms || 0;
+  let gate = r.gate_after !== undefined && r.gate_after < limit
+    ? Buffer.byteLength(frames.slice(0, r.gate_after).join(''), 'utf8') : null;
   let offset = 0;
   const step = () => {
     if (res.destroyed) return;
+    if (gate !== null && offset >= gate) {
+      gate = null;
+      gates.push(step);
+      return;
+    }
     if (offset < bytes.length) {
-      res.write(bytes.subarray(offset, offset + size));
-      offset += size;
+      const end = Math.min(offset + size, gate !== null ? gate : bytes.length);
+      res.write(bytes.subarray(offset, end));
+      offset = end;
       if (interval > 0) setTimeout(step, interval); else setImmediate(step);
       return;
     }
@@ -432,6 +443,11 @@ const server = http.createServer((req, res) => {
     const raw = Buffer.concat(chunks).toString('utf8');
     const url = req.url.split('?')[0];
     if (req.method === 'GET' && url === '/__requests') return sendJson(res, 200, received);
+    if (req.method === 'POST' && url === '/__release') {
+      const held = gates.splice(0);
+      held.forEach((resume) => resume());
+      return sendJson(res, 200, { released: held.length });
+    }
     if (req.method === 'POST' && url === '/__reset') {
       received.length = 0;
       cursor = 0;

@@ -12,6 +12,13 @@ class ResponseRender final : public Filter {
  public:
   FilterAction on_request(Exchange& ex) override {
     if (ex.client_stream) ex.keepalive = keepalive_frame(ex.api);
+    if (ex.client_stream && ex.agent != nullptr && ex.agent->stream_partial && PartialStream::supports(ex.api)) {
+      StreamHead head;
+      head.model = ex.client_model;
+      head.created = unix_now();
+      head.include_usage = ex.api == Api::OpenAI && ex.client_usage_chunk;
+      ex.partial.emplace(ex.api, std::move(head));
+    }
     return FilterAction::Continue;
   }
 
@@ -29,7 +36,11 @@ class ResponseRender final : public Filter {
       return FilterAction::Reply;
     }
     ex.outcome = Outcome::Ok;
-    if (ex.client_stream) {
+    if (ex.partial && ex.partial->started()) {
+      // The answer is streaming already: end it (a discard first when the
+      // validated text is not what was streamed).
+      ex.reply.stream_frames = ex.partial->finish(ex.verdict.text, ex.usage, !ex.verdict.repairs.empty());
+    } else if (ex.client_stream) {
       // OpenAI clients that asked for stream_options.include_usage get the
       // final usage chunk (and "usage": null on the others), as OpenAI sends.
       ex.reply.stream_frames = render_stream(ex.api, ex.candidate, ex.verdict.text, ex.usage, ex.client_model,

@@ -8,11 +8,12 @@
 #include "weld/responses_api.h"  // src/proxy/weld/responses_api.h
 
 namespace weld::proxy::filters {
-namespace {
 
 std::int64_t unix_now() {
   return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
+
+namespace {
 
 void append_event(std::string& out, std::string_view name, const json::Value& data) {
   out += "event: ";

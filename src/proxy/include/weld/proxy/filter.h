@@ -31,6 +31,7 @@
 #include "weld/base/result.h"
 #include "weld/json/value.h"
 #include "weld/proxy/outcome.h"
+#include "weld/proxy/partial_stream.h"
 #include "weld/proxy/registry.h"
 #include "weld/proxy/weld.h"
 
@@ -91,6 +92,10 @@ struct Exchange {
   Verdict verdict;                     ///< last check
   bool pass_back = false;              ///< two-phase: hand client-tool calls back
   std::string last_errors;             ///< last validation messages
+  /// stream_partial (set by response_render for a streaming client of such
+  /// an agent): the answer streamed as it is generated. The core feeds it
+  /// the attempts' fragments and voids it on a retry; filters end it.
+  std::optional<PartialStream> partial;
   Reply reply;
 
   // Set by the core during an attempt.

@@ -66,6 +66,10 @@ struct Agent {
   /// Registry `"passthrough_when"`: the client's side requests that are
   /// relayed untouched (see passthrough.h).
   PassthroughRule passthrough;
+  /// Registry `"stream_partial": true` (forced mode): a streaming client
+  /// gets the answer's JSON as it is generated (PartialStream,
+  /// docs/proxy.md "Partial answers").
+  bool stream_partial = false;
 };
 
 /// Builds the agent's cached tools (`anthropic_tool`, `openai_tool`,
