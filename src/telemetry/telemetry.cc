@@ -147,15 +147,26 @@ void Telemetry::submit(SpanData&& span) {
 void Telemetry::run_sender() {
   const bool send_metrics = !config_.metrics.url.empty() || file_ != nullptr;
   Clock::time_point next_metrics = Clock::now() + config_.metric_interval;
+  Clock::time_point next_spans = Clock::now() + config_.schedule_delay;
   std::unique_lock lock(mutex_);
   for (;;) {
-    Clock::time_point next_spans = Clock::now() + config_.schedule_delay;
     wake_.wait_until(lock, std::min(next_spans, next_metrics),
                      [this] { return stopping_ || queue_.size() >= config_.max_batch; });
     const bool stopping = stopping_;
-    while (!queue_.empty()) {
+    // Full batches go as soon as they are full; what is left waits for the
+    // schedule (or the exit flush), so that a steady stream of spans makes
+    // few large requests, not one small request per export's duration.
+    const bool scheduled = stopping || Clock::now() >= next_spans;
+    std::size_t due = scheduled ? queue_.size() : 0;  // the partial batch the schedule sends
+    for (;;) {
+      if (stopping) due = queue_.size();  // the exit flush sends everything, even what ends meanwhile
+      const std::size_t take =
+          queue_.size() >= config_.max_batch ? config_.max_batch : std::min(due, queue_.size());
+      if (take == 0) break;
+      due -= std::min(due, take);
       std::vector<SpanData> batch;
-      while (!queue_.empty() && batch.size() < config_.max_batch) {
+      batch.reserve(take);
+      for (std::size_t i = 0; i < take; ++i) {
         batch.push_back(std::move(queue_.front()));
         queue_.pop_front();
       }
@@ -163,6 +174,7 @@ void Telemetry::run_sender() {
       export_spans(batch);
       lock.lock();
     }
+    if (scheduled) next_spans = Clock::now() + config_.schedule_delay;
     if (send_metrics && (stopping || Clock::now() >= next_metrics)) {
       lock.unlock();
       export_metrics();
