@@ -3,6 +3,7 @@
 // trace.proto, metrics.proto); the e2e tests decode what this writes with
 // the official JavaScript decoders generated from those files.
 
+#include <algorithm>
 #include <cstring>
 
 #include "otlp_internal.h"
@@ -13,37 +14,49 @@ namespace {
 
 enum WireType : std::uint32_t { kVarint = 0, kFixed64 = 1, kLengthDelimited = 2, kFixed32 = 5 };
 
-// Appends protobuf fields to one buffer. A nested message is written in
-// place after a one-byte length placeholder, which is widened when the
-// message turns out longer than 127 bytes: no buffer per message and no
-// copy of its bytes into its parent's (what an export of 512 spans costs
-// the proxy's CPU, issue 18).
+// Writes protobuf fields into one buffer. A nested message is written in
+// place after a one-byte length placeholder, which is widened (the message
+// moved up) when the message turns out longer than 127 bytes: no buffer per
+// message and no copy of its bytes into its parent's (what an export of 512
+// spans costs the proxy's CPU, issue 18).
 class Writer {
  public:
-  explicit Writer(std::string& out) : out_(out) {}
+  explicit Writer(std::size_t expected) { grow(std::max<std::size_t>(expected, 256)); }
+
+  /// The bytes written.
+  std::string take() {
+    buffer_.resize(size());
+    return std::move(buffer_);
+  }
 
   void varint(std::uint64_t value) {
-    char digits[10];
-    out_.append(digits, encode_varint(value, digits));
+    room(10);
+    put_varint(value);
   }
-  void tag(std::uint32_t field, WireType type) { varint((static_cast<std::uint64_t>(field) << 3) | type); }
+  void tag(std::uint32_t field, WireType type) {
+    room(10);
+    put_tag(field, type);
+  }
   void uint_field(std::uint32_t field, std::uint64_t value) {
-    tag(field, kVarint);
-    varint(value);
+    room(20);
+    put_tag(field, kVarint);
+    put_varint(value);
   }
   void bytes_field(std::uint32_t field, std::string_view bytes) {
-    tag(field, kLengthDelimited);
-    varint(bytes.size());
-    out_ += bytes;
+    room(20 + bytes.size());
+    put_tag(field, kLengthDelimited);
+    put_varint(bytes.size());
+    std::memcpy(at_, bytes.data(), bytes.size());
+    at_ += bytes.size();
   }
   void fixed64_field(std::uint32_t field, std::uint64_t value) {
-    tag(field, kFixed64);
-    fixed64(value);
+    room(20);
+    put_tag(field, kFixed64);
+    put_little_endian(value, 8);
   }
   void fixed64(std::uint64_t value) {
-    char bytes[8];
-    for (int byte = 0; byte < 8; ++byte) bytes[byte] = static_cast<char>(value >> (8 * byte));
-    out_.append(bytes, 8);
+    room(8);
+    put_little_endian(value, 8);
   }
   void double_field(std::uint32_t field, double value) {
     std::uint64_t bits;
@@ -51,36 +64,61 @@ class Writer {
     fixed64_field(field, bits);
   }
   void fixed32_field(std::uint32_t field, std::uint32_t value) {
-    tag(field, kFixed32);
-    char bytes[4];
-    for (int byte = 0; byte < 4; ++byte) bytes[byte] = static_cast<char>(value >> (8 * byte));
-    out_.append(bytes, 4);
+    room(20);
+    put_tag(field, kFixed32);
+    put_little_endian(value, 4);
   }
   // Field `field` holding the message that `body` writes into this Writer.
   template <typename Body>
   void message(std::uint32_t field, Body&& body) {
-    tag(field, kLengthDelimited);
-    out_ += '\0';
-    const std::size_t start = out_.size();
+    room(11);
+    put_tag(field, kLengthDelimited);
+    const std::size_t start = size() + 1;  // after the one-byte placeholder
+    ++at_;
     body();
-    char digits[10];
-    const std::size_t width = encode_varint(out_.size() - start, digits);
-    if (width > 1) out_.insert(start, width - 1, '\0');
-    std::memcpy(out_.data() + start - 1, digits, width);
+    const std::size_t length = size() - start;
+    if (length < 0x80) {
+      buffer_[start - 1] = static_cast<char>(length);
+      return;
+    }
+    std::size_t width = 1;
+    for (std::size_t rest = length >> 7; rest != 0; rest >>= 7) ++width;
+    room(width - 1);
+    char* body_start = buffer_.data() + start;
+    std::memmove(body_start + width - 1, body_start, length);
+    at_ = body_start - 1;
+    put_varint(length);
+    at_ += length;
   }
 
  private:
-  static std::size_t encode_varint(std::uint64_t value, char* digits) {
-    std::size_t n = 0;
+  std::size_t size() const { return static_cast<std::size_t>(at_ - buffer_.data()); }
+  // At least `n` writable bytes at at_.
+  void room(std::size_t n) {
+    if (static_cast<std::size_t>(end_ - at_) < n) grow(n);
+  }
+  void grow(std::size_t n) {
+    const std::size_t used = at_ == nullptr ? 0 : size();
+    buffer_.resize(std::max(2 * buffer_.size(), used + n));
+    at_ = buffer_.data() + used;
+    end_ = buffer_.data() + buffer_.size();
+  }
+  // The put_ functions write at at_ without checking room.
+  void put_varint(std::uint64_t value) {
     while (value >= 0x80) {
-      digits[n++] = static_cast<char>((value & 0x7F) | 0x80);
+      *at_++ = static_cast<char>((value & 0x7F) | 0x80);
       value >>= 7;
     }
-    digits[n++] = static_cast<char>(value);
-    return n;
+    *at_++ = static_cast<char>(value);
+  }
+  void put_tag(std::uint32_t field, WireType type) { put_varint((static_cast<std::uint64_t>(field) << 3) | type); }
+  void put_little_endian(std::uint64_t value, int bytes) {
+    for (int byte = 0; byte < bytes; ++byte) *at_++ = static_cast<char>(value >> (8 * byte));
   }
 
-  std::string& out_;
+  std::string buffer_;  // written up to at_; room up to end_
+  char* at_ = nullptr;
+  char* end_ = nullptr;
 };
 
 template <std::size_t N>
@@ -121,7 +159,9 @@ void key_string(Writer& w, std::uint32_t field, std::string_view key, std::strin
   });
 }
 
-void attributes(Writer& w, std::uint32_t field, const Attributes& attrs) {
+// Resource attributes (Attributes) or a span's (SpanAttribute).
+template <typename List>
+void attributes(Writer& w, std::uint32_t field, const List& attrs) {
   for (const auto& attr : attrs) key_value(w, field, attr.key, attr.value);
 }
 
@@ -227,9 +267,7 @@ void metric_message(Writer& w, std::uint32_t field, const MetricData& data, cons
 }  // namespace
 
 std::string traces_proto(const std::vector<SpanData>& spans, const Attributes& resource, std::string_view version) {
-  std::string out;
-  out.reserve(256 + 512 * spans.size());
-  Writer w(out);
+  Writer w(256 + 512 * spans.size());
   w.message(1, [&] {  // ExportTraceServiceRequest: resource_spans 1
     resource_message(w, 1, resource);  // ResourceSpans: resource 1, scope_spans 2
     w.message(2, [&] {
@@ -237,12 +275,11 @@ std::string traces_proto(const std::vector<SpanData>& spans, const Attributes& r
       for (const SpanData& span : spans) span_message(w, 2, span);
     });
   });
-  return out;
+  return w.take();
 }
 
 std::string metrics_proto(const MetricsSnapshot& snapshot, const Attributes& resource, std::string_view version) {
-  std::string out;
-  Writer w(out);
+  Writer w(4096);
   w.message(1, [&] {  // ExportMetricsServiceRequest: resource_metrics 1
     resource_message(w, 1, resource);  // ResourceMetrics: resource 1, scope_metrics 2
     w.message(2, [&] {
@@ -250,7 +287,7 @@ std::string metrics_proto(const MetricsSnapshot& snapshot, const Attributes& res
       for (const MetricData& data : snapshot.metrics) metric_message(w, 2, data, snapshot);
     });
   });
-  return out;
+  return w.take();
 }
 
 }  // namespace weld::telemetry::detail

@@ -62,7 +62,7 @@ class Span {
   const SpanContext& context() const { return data_.context; }
   /// Sets (adds) an attribute. Only counts, names, ids and outcomes: never a
   /// prompt, payload, schema or key (SPEC §2.6).
-  void set(std::string_view key, AttributeValue value);
+  void set(AttributeKey key, AttributeValue value);
   /// Marks the span failed: status ERROR with `error_type` as its message
   /// and as the `error.type` attribute (a fixed code, never free text).
   void set_error(std::string_view error_type);
