@@ -261,12 +261,18 @@ void Telemetry::append_file(const std::string& line) {
   std::fflush(file_);
 }
 
-Telemetry::Report Telemetry::shutdown(std::chrono::milliseconds budget) {
-  std::unique_lock lock(mutex_);
-  if (!stopping_) {
+void Telemetry::begin_shutdown() {
+  {
+    std::lock_guard lock(mutex_);
+    if (stopping_) return;
     stopping_ = true;
-    wake_.notify_all();
   }
+  wake_.notify_all();
+}
+
+Telemetry::Report Telemetry::shutdown(std::chrono::milliseconds budget) {
+  begin_shutdown();
+  std::unique_lock lock(mutex_);
   if (!finished_.wait_for(lock, budget, [this] { return sender_done_; })) {
     // Out of time: abandon the export in flight (the transport returns
     // within 50 ms of the cancel) and whatever is still queued.

@@ -79,9 +79,12 @@ namespace {
 
 void append_hex(std::string& out, const std::uint8_t* bytes, std::size_t size) {
   static constexpr char kDigits[] = "0123456789abcdef";
+  const std::size_t at = out.size();
+  out.resize(at + 2 * size);
+  char* digits = out.data() + at;
   for (std::size_t i = 0; i < size; ++i) {
-    out += kDigits[bytes[i] >> 4];
-    out += kDigits[bytes[i] & 0x0F];
+    digits[2 * i] = kDigits[bytes[i] >> 4];
+    digits[2 * i + 1] = kDigits[bytes[i] & 0x0F];
   }
 }
 

@@ -110,8 +110,14 @@ class Telemetry {
   /// Problems found at start (unusable file, bad variables), to print once.
   const std::vector<std::string>& warnings() const { return config_.warnings; }
 
-  /// Exports what is queued and the metrics, waiting at most `budget`; then
-  /// abandons the export in flight (counted as dropped). Idempotent.
+  /// Starts the final export without waiting for it: the sender exports
+  /// what is queued and the metrics, then stops. A command calls it as soon
+  /// as its last span has ended, so that the export overlaps its own
+  /// ending (writing the output), and `shutdown` then waits for less.
+  void begin_shutdown();
+  /// Exports what is queued and the metrics (begin_shutdown, if not yet),
+  /// waiting at most `budget`; then abandons the export in flight (counted
+  /// as dropped). Returns as soon as the sender is done. Idempotent.
   Report shutdown(std::chrono::milliseconds budget);
 
  private:
