@@ -151,18 +151,21 @@ void Telemetry::run_sender() {
   const bool send_metrics = !config_.metrics.url.empty() || file_ != nullptr;
   Clock::time_point next_metrics = Clock::now() + config_.metric_interval;
   Clock::time_point next_spans = Clock::now() + config_.schedule_delay;
+  bool final_metrics_sent = false;
   std::unique_lock lock(mutex_);
   for (;;) {
     wake_.wait_until(lock, std::min(next_spans, next_metrics),
                      [this] { return stopping_ || queue_.size() >= config_.max_batch; });
     const bool stopping = stopping_;
+    const Clock::time_point now = Clock::now();
     // Full batches go as soon as they are full; what is left waits for the
     // schedule (or the exit flush), so that a steady stream of spans makes
     // few large requests, not one small request per export's duration.
-    const bool scheduled = stopping || Clock::now() >= next_spans;
+    const bool scheduled = stopping || now >= next_spans;
+    const bool metrics_due = send_metrics && (stopping ? !final_metrics_sent : now >= next_metrics);
     std::size_t due = scheduled ? queue_.size() : 0;  // the partial batch the schedule sends
+    std::vector<Export> exports;
     for (;;) {
-      if (stopping) due = queue_.size();  // the exit flush sends everything, even what ends meanwhile
       const std::size_t take =
           queue_.size() >= config_.max_batch ? config_.max_batch : std::min(due, queue_.size());
       if (take == 0) break;
@@ -174,37 +177,41 @@ void Telemetry::run_sender() {
         queue_.pop_front();
       }
       lock.unlock();
-      export_spans(batch);
+      add_spans(batch, exports);
       lock.lock();
     }
-    if (scheduled) next_spans = Clock::now() + config_.schedule_delay;
-    if (send_metrics && (stopping || Clock::now() >= next_metrics)) {
-      lock.unlock();
-      export_metrics();
-      lock.lock();
+    if (scheduled) next_spans = now + config_.schedule_delay;
+    lock.unlock();
+    if (metrics_due) {
+      add_metrics(exports);
       next_metrics = Clock::now() + config_.metric_interval;
+      final_metrics_sent = stopping;
     }
-    if (stopping) break;
+    // Spans and metrics together: the exit flush waits for one round trip.
+    send(exports);
+    lock.lock();
+    // At the exit flush, spans that ended meanwhile get one more pass.
+    if (stopping && queue_.empty()) break;
   }
   sender_done_ = true;
   finished_.notify_all();
 }
 
-void Telemetry::export_spans(std::vector<SpanData>& batch) {
+void Telemetry::add_spans(std::vector<SpanData>& batch, std::vector<Export>& exports) {
   if (file_ != nullptr) append_file(encode_traces(batch, config_.resource, Protocol::HttpJson, version_));
   if (config_.traces.url.empty()) {
     std::lock_guard lock(mutex_);
     report_.spans_exported += batch.size();
     return;
   }
-  std::string error = post(config_.traces, encode_traces(batch, config_.resource, config_.traces.protocol, version_));
-  std::lock_guard lock(mutex_);
-  if (error.empty()) {
-    report_.spans_exported += batch.size();
-  } else {
-    report_.spans_dropped += batch.size();
-    report_.last_error = std::move(error);
-  }
+  Export& out = exports.emplace_back();
+  out.request.url = config_.traces.url;
+  out.request.headers = config_.traces.headers;
+  out.request.headers.emplace_back("Content-Type", std::string(content_type(config_.traces.protocol)));
+  out.request.body = encode_traces(batch, config_.resource, config_.traces.protocol, version_);
+  out.request.connect_timeout = config_.traces.timeout;
+  out.request.idle_timeout = config_.traces.timeout;
+  out.spans = batch.size();
 }
 
 void Telemetry::add_metric_source(std::function<void(MetricsSnapshot&)> source) {
@@ -212,7 +219,7 @@ void Telemetry::add_metric_source(std::function<void(MetricsSnapshot&)> source) 
   metric_sources_.push_back(std::move(source));
 }
 
-void Telemetry::export_metrics() {
+void Telemetry::add_metrics(std::vector<Export>& exports) {
   MetricsSnapshot snapshot = metrics_.snapshot();
   {
     std::lock_guard lock(mutex_);
@@ -221,37 +228,48 @@ void Telemetry::export_metrics() {
   if (snapshot.metrics.empty()) return;
   if (file_ != nullptr) append_file(encode_metrics(snapshot, config_.resource, Protocol::HttpJson, version_));
   if (config_.metrics.url.empty()) return;
-  std::string error =
-      post(config_.metrics, encode_metrics(snapshot, config_.resource, config_.metrics.protocol, version_));
-  if (error.empty()) return;
-  std::lock_guard lock(mutex_);
-  ++report_.metric_exports_failed;
-  report_.last_error = std::move(error);
+  Export& out = exports.emplace_back();
+  out.request.url = config_.metrics.url;
+  out.request.headers = config_.metrics.headers;
+  out.request.headers.emplace_back("Content-Type", std::string(content_type(config_.metrics.protocol)));
+  out.request.body = encode_metrics(snapshot, config_.resource, config_.metrics.protocol, version_);
+  out.request.connect_timeout = config_.metrics.timeout;
+  out.request.idle_timeout = config_.metrics.timeout;
 }
 
-std::string Telemetry::post(const SignalEndpoint& endpoint, std::string body) {
-  provider::HttpRequest request;
-  request.method = "POST";
-  request.url = endpoint.url;
-  request.headers = endpoint.headers;
-  request.headers.emplace_back("Content-Type", std::string(content_type(endpoint.protocol)));
-  request.body = std::move(body);
-  request.connect_timeout = endpoint.timeout;
-  request.idle_timeout = endpoint.timeout;
-  const std::string where = "POST " + printable_url(endpoint.url) + ": ";
-  // Once the exit flush has run out of time nothing more is sent.
-  if (cancel_.cancelled.load()) return where + "abandoned when the exit flush ran out of time";
-  StatusSink sink;
-  provider::TransportOutcome outcome = transport_->perform(request, sink, cancel_);
+void Telemetry::send(std::vector<Export>& exports) {
+  if (exports.empty()) return;
+  std::vector<StatusSink> sinks(exports.size());
+  std::vector<provider::HttpCall> calls;
+  for (std::size_t i = 0; i < exports.size(); ++i) calls.push_back({&exports[i].request, &sinks[i]});
   using Kind = provider::TransportOutcome::Kind;
-  switch (outcome.kind) {
-    case Kind::Complete:
-      if (sink.status() >= 200 && sink.status() < 300) return {};
-      return where + "HTTP " + std::to_string(sink.status());
-    case Kind::Cancelled: return where + "abandoned when the exit flush ran out of time";
-    case Kind::ConnectTimeout:
-    case Kind::IdleTimeout: return where + "timed out";
-    default: return where + (outcome.detail.empty() ? std::string("failed") : outcome.detail);
+  // Once the exit flush has run out of time nothing more is sent.
+  std::vector<provider::TransportOutcome> outcomes =
+      cancel_.cancelled.load() ? std::vector<provider::TransportOutcome>(exports.size(), {Kind::Cancelled, "", false})
+                               : transport_->perform_all(calls, cancel_);
+  std::lock_guard lock(mutex_);
+  for (std::size_t i = 0; i < exports.size(); ++i) {
+    const std::string where = "POST " + printable_url(exports[i].request.url) + ": ";
+    std::string error;
+    switch (outcomes[i].kind) {
+      case Kind::Complete:
+        if (sinks[i].status() < 200 || sinks[i].status() >= 300) error = where + "HTTP " + std::to_string(sinks[i].status());
+        break;
+      case Kind::Cancelled: error = where + "abandoned when the exit flush ran out of time"; break;
+      case Kind::ConnectTimeout:
+      case Kind::IdleTimeout: error = where + "timed out"; break;
+      default: error = where + (outcomes[i].detail.empty() ? std::string("failed") : outcomes[i].detail);
+    }
+    if (error.empty()) {
+      report_.spans_exported += exports[i].spans;
+      continue;
+    }
+    if (exports[i].spans > 0) {
+      report_.spans_dropped += exports[i].spans;
+    } else {
+      ++report_.metric_exports_failed;
+    }
+    report_.last_error = std::move(error);
   }
 }
 

@@ -125,12 +125,22 @@ class Telemetry {
   friend Span start_span(Telemetry*, std::string, SpanKind, const SpanContext*);
   Telemetry(Config config, std::string version, std::unique_ptr<provider::Transport> transport);
 
+  /// One POST to the collector: a batch of spans or the metrics.
+  struct Export {
+    provider::HttpRequest request;
+    /// Spans it carries (0: the metrics).
+    std::size_t spans = 0;
+  };
+
   void submit(SpanData&& span);
   void run_sender();
-  void export_spans(std::vector<SpanData>& batch);
-  void export_metrics();
-  /// POSTs `body`; an error text or "".
-  std::string post(const SignalEndpoint& endpoint, std::string body);
+  /// Encodes `batch` (to the file at once) and adds its POST to `exports`;
+  /// without a traces URL the spans count as exported.
+  void add_spans(std::vector<SpanData>& batch, std::vector<Export>& exports);
+  /// The same for a snapshot of the metrics.
+  void add_metrics(std::vector<Export>& exports);
+  /// Sends `exports` together (one round trip) and counts what was lost.
+  void send(std::vector<Export>& exports);
   void append_file(const std::string& line);
 
   Config config_;
