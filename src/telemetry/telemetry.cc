@@ -204,14 +204,8 @@ void Telemetry::add_spans(std::vector<SpanData>& batch, std::vector<Export>& exp
     report_.spans_exported += batch.size();
     return;
   }
-  Export& out = exports.emplace_back();
-  out.request.url = config_.traces.url;
-  out.request.headers = config_.traces.headers;
-  out.request.headers.emplace_back("Content-Type", std::string(content_type(config_.traces.protocol)));
-  out.request.body = encode_traces(batch, config_.resource, config_.traces.protocol, version_);
-  out.request.connect_timeout = config_.traces.timeout;
-  out.request.idle_timeout = config_.traces.timeout;
-  out.spans = batch.size();
+  add_post(exports, config_.traces, encode_traces(batch, config_.resource, config_.traces.protocol, version_))
+      .spans = batch.size();
 }
 
 void Telemetry::add_metric_source(std::function<void(MetricsSnapshot&)> source) {
@@ -228,13 +222,18 @@ void Telemetry::add_metrics(std::vector<Export>& exports) {
   if (snapshot.metrics.empty()) return;
   if (file_ != nullptr) append_file(encode_metrics(snapshot, config_.resource, Protocol::HttpJson, version_));
   if (config_.metrics.url.empty()) return;
+  add_post(exports, config_.metrics, encode_metrics(snapshot, config_.resource, config_.metrics.protocol, version_));
+}
+
+Telemetry::Export& Telemetry::add_post(std::vector<Export>& exports, const SignalEndpoint& endpoint, std::string body) {
   Export& out = exports.emplace_back();
-  out.request.url = config_.metrics.url;
-  out.request.headers = config_.metrics.headers;
-  out.request.headers.emplace_back("Content-Type", std::string(content_type(config_.metrics.protocol)));
-  out.request.body = encode_metrics(snapshot, config_.resource, config_.metrics.protocol, version_);
-  out.request.connect_timeout = config_.metrics.timeout;
-  out.request.idle_timeout = config_.metrics.timeout;
+  out.request.url = endpoint.url;
+  out.request.headers = endpoint.headers;
+  out.request.headers.emplace_back("Content-Type", std::string(content_type(endpoint.protocol)));
+  out.request.body = std::move(body);
+  out.request.connect_timeout = endpoint.timeout;
+  out.request.idle_timeout = endpoint.timeout;
+  return out;
 }
 
 void Telemetry::send(std::vector<Export>& exports) {

@@ -139,6 +139,8 @@ class Telemetry {
   void add_spans(std::vector<SpanData>& batch, std::vector<Export>& exports);
   /// The same for a snapshot of the metrics.
   void add_metrics(std::vector<Export>& exports);
+  /// Adds a POST of `body` to `endpoint` (its headers and timeout).
+  Export& add_post(std::vector<Export>& exports, const SignalEndpoint& endpoint, std::string body);
   /// Sends `exports` together (one round trip) and counts what was lost.
   void send(std::vector<Export>& exports);
   void append_file(const std::string& line);
