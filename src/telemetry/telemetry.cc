@@ -13,8 +13,6 @@
 namespace weld::telemetry {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 // Collects the response status and discards the body (an OTLP
 // ExportServiceResponse, of no use to us).
 class StatusSink : public provider::ResponseSink {
@@ -133,11 +131,7 @@ Telemetry::~Telemetry() { shutdown(std::chrono::milliseconds(0)); }
 void Telemetry::submit(SpanData&& span) {
   {
     std::lock_guard lock(mutex_);
-    if (stopping_ && sender_done_) {
-      ++report_.spans_dropped;
-      return;
-    }
-    if (queue_.size() >= config_.max_queue) {
+    if (flushed_ || queue_.size() >= config_.max_queue) {
       ++report_.spans_dropped;
       return;
     }
@@ -151,50 +145,42 @@ void Telemetry::run_sender() {
   const bool send_metrics = !config_.metrics.url.empty() || file_ != nullptr;
   Clock::time_point next_metrics = Clock::now() + config_.metric_interval;
   Clock::time_point next_spans = Clock::now() + config_.schedule_delay;
-  bool final_metrics_sent = false;
   std::unique_lock lock(mutex_);
   for (;;) {
     wake_.wait_until(lock, std::min(next_spans, next_metrics),
                      [this] { return stopping_ || queue_.size() >= config_.max_batch; });
-    const bool stopping = stopping_;
+    if (stopping_) break;  // the final export is shutdown's
     const Clock::time_point now = Clock::now();
     // Full batches go as soon as they are full; what is left waits for the
     // schedule (or the exit flush), so that a steady stream of spans makes
     // few large requests, not one small request per export's duration.
-    const bool scheduled = stopping || now >= next_spans;
-    const bool metrics_due = send_metrics && (stopping ? !final_metrics_sent : now >= next_metrics);
+    const bool scheduled = now >= next_spans;
+    const bool metrics_due = send_metrics && now >= next_metrics;
     std::size_t due = scheduled ? queue_.size() : 0;  // the partial batch the schedule sends
-    std::vector<Export> exports;
-    for (;;) {
-      const std::size_t take =
-          queue_.size() >= config_.max_batch ? config_.max_batch : std::min(due, queue_.size());
-      if (take == 0) break;
+    std::vector<std::vector<SpanData>> batches;
+    while (const std::size_t take =
+               queue_.size() >= config_.max_batch ? config_.max_batch : std::min(due, queue_.size())) {
       due -= std::min(due, take);
-      std::vector<SpanData> batch;
+      std::vector<SpanData>& batch = batches.emplace_back();
       batch.reserve(take);
       for (std::size_t i = 0; i < take; ++i) {
         batch.push_back(std::move(queue_.front()));
         queue_.pop_front();
       }
-      lock.unlock();
-      add_spans(batch, exports);
-      lock.lock();
     }
     if (scheduled) next_spans = now + config_.schedule_delay;
+    if (metrics_due) next_metrics = now + config_.metric_interval;
+    if (batches.empty() && !metrics_due) continue;
+    exporting_ = true;
     lock.unlock();
-    if (metrics_due) {
-      add_metrics(exports);
-      next_metrics = Clock::now() + config_.metric_interval;
-      final_metrics_sent = stopping;
-    }
-    // Spans and metrics together: the exit flush waits for one round trip.
+    std::vector<Export> exports;
+    for (auto& batch : batches) add_spans(batch, exports);
+    if (metrics_due) add_metrics(exports);
     send(exports);
     lock.lock();
-    // At the exit flush, spans that ended meanwhile get one more pass.
-    if (stopping && queue_.empty()) break;
+    exporting_ = false;
+    finished_.notify_all();  // shutdown may be waiting for this export
   }
-  sender_done_ = true;
-  finished_.notify_all();
 }
 
 void Telemetry::add_spans(std::vector<SpanData>& batch, std::vector<Export>& exports) {
@@ -236,16 +222,31 @@ Telemetry::Export& Telemetry::add_post(std::vector<Export>& exports, const Signa
   return out;
 }
 
-void Telemetry::send(std::vector<Export>& exports) {
+void Telemetry::send(std::vector<Export>& exports, std::optional<Clock::time_point> deadline) {
   if (exports.empty()) return;
+  using Kind = provider::TransportOutcome::Kind;
   std::vector<StatusSink> sinks(exports.size());
   std::vector<provider::HttpCall> calls;
+  bool out_of_time = cancel_.cancelled.load();
+  // Exports whose own timeouts are longer than the exit flush's budget: a
+  // timeout is the budget running out.
+  std::vector<bool> budget_bound(exports.size(), false);
+  if (deadline) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*deadline - Clock::now());
+    out_of_time = out_of_time || left.count() <= 0;
+    for (std::size_t i = 0; i < exports.size(); ++i) {
+      Export& e = exports[i];
+      budget_bound[i] = left < std::min(e.request.connect_timeout, e.request.idle_timeout);
+      e.request.total_timeout = left;
+      e.request.connect_timeout = std::min(e.request.connect_timeout, left);
+      e.request.idle_timeout = std::min(e.request.idle_timeout, left);
+    }
+  }
   for (std::size_t i = 0; i < exports.size(); ++i) calls.push_back({&exports[i].request, &sinks[i]});
-  using Kind = provider::TransportOutcome::Kind;
-  // Once the exit flush has run out of time nothing more is sent.
+  // Out of time: nothing more is sent.
   std::vector<provider::TransportOutcome> outcomes =
-      cancel_.cancelled.load() ? std::vector<provider::TransportOutcome>(exports.size(), {Kind::Cancelled, "", false})
-                               : transport_->perform_all(calls, cancel_);
+      out_of_time ? std::vector<provider::TransportOutcome>(exports.size(), {Kind::Cancelled, "", false})
+                  : transport_->perform_all(calls, cancel_);
   std::lock_guard lock(mutex_);
   for (std::size_t i = 0; i < exports.size(); ++i) {
     const std::string where = "POST " + printable_url(exports[i].request.url) + ": ";
@@ -256,7 +257,9 @@ void Telemetry::send(std::vector<Export>& exports) {
         break;
       case Kind::Cancelled: error = where + "abandoned when the exit flush ran out of time"; break;
       case Kind::ConnectTimeout:
-      case Kind::IdleTimeout: error = where + "timed out"; break;
+      case Kind::IdleTimeout:
+        error = where + (budget_bound[i] ? "abandoned when the exit flush ran out of time" : "timed out");
+        break;
       default: error = where + (outcomes[i].detail.empty() ? std::string("failed") : outcomes[i].detail);
     }
     if (error.empty()) {
@@ -288,20 +291,37 @@ void Telemetry::begin_shutdown() {
 }
 
 Telemetry::Report Telemetry::shutdown(std::chrono::milliseconds budget) {
+  const Clock::time_point deadline = Clock::now() + budget;
   begin_shutdown();
   std::unique_lock lock(mutex_);
-  if (!finished_.wait_for(lock, budget, [this] { return sender_done_; })) {
-    // Out of time: abandon the export in flight (the transport returns
-    // within 50 ms of the cancel) and whatever is still queued.
-    cancel_.cancelled = true;
-    finished_.wait(lock, [this] { return sender_done_; });
+  if (!flushed_) {
+    // The sender's export in flight, if any, ends first (one transport,
+    // one exchange at a time); out of time, it is abandoned (the transport
+    // returns within 50 ms of the cancel).
+    if (!finished_.wait_until(lock, deadline, [this] { return !exporting_; })) {
+      cancel_.cancelled = true;
+      finished_.wait(lock, [this] { return !exporting_; });
+    }
+    flushed_ = true;
+    std::deque<SpanData> rest = std::move(queue_);
+    queue_.clear();
+    lock.unlock();
+    std::vector<Export> exports;
+    while (!rest.empty()) {
+      std::vector<SpanData> batch;
+      for (std::size_t i = 0; i < config_.max_batch && !rest.empty(); ++i) {
+        batch.push_back(std::move(rest.front()));
+        rest.pop_front();
+      }
+      add_spans(batch, exports);
+    }
+    if (!config_.metrics.url.empty() || file_ != nullptr) add_metrics(exports);
+    send(exports, deadline);
+    lock.lock();
   }
   lock.unlock();
   if (sender_.joinable()) sender_.join();
   lock.lock();
-  // Spans ended while the sender made its last pass.
-  report_.spans_dropped += queue_.size();
-  queue_.clear();
   if (file_ != nullptr) {
     std::fclose(file_);
     file_ = nullptr;

@@ -11,7 +11,8 @@ namespace weld::telemetry {
 namespace {
 
 // Stands in for the collector: records each request and answers `status`,
-// or, when `hang`, never answers until the exporter cancels.
+// or, when `hang`, never answers: the exchange ends when the exporter
+// cancels it or its total timeout passes (as libcurl ends it).
 class FakeCollector : public provider::Transport {
  public:
   struct Shared {
@@ -32,10 +33,16 @@ class FakeCollector : public provider::Transport {
     }
     std::this_thread::sleep_for(shared_->delay);
     if (shared_->hang) {
-      while (!cancel.cancelled.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      const auto start = std::chrono::steady_clock::now();
+      auto timed_out = [&] {
+        return request.total_timeout.count() > 0 && std::chrono::steady_clock::now() - start >= request.total_timeout;
+      };
+      while (!cancel.cancelled.load() && !timed_out()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
       std::lock_guard lock(shared_->mutex);
       shared_->saw_cancel = true;
-      return {provider::TransportOutcome::Kind::Cancelled, "", false};
+      return {cancel.cancelled.load() ? provider::TransportOutcome::Kind::Cancelled
+                                      : provider::TransportOutcome::Kind::IdleTimeout,
+              "", false};
     }
     sink.on_headers(shared_->status, {});
     return {provider::TransportOutcome::Kind::Complete, "", true};

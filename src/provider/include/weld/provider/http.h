@@ -41,6 +41,9 @@ struct HttpRequest {
   std::chrono::milliseconds connect_timeout{10'000};
   /// Longest silence (no byte received) once the request is sent.
   std::chrono::milliseconds idle_timeout{120'000};
+  /// Longest time the whole exchange may take, 0 for no limit (telemetry's
+  /// exit flush: its budget). Running out ends it as a timeout.
+  std::chrono::milliseconds total_timeout{0};
   /// Most body bytes accepted from one response (issue 13.6: an endless
   /// stream must not grow memory without limit); more is a "too_large"
   /// error from send_with_retries, never retried.

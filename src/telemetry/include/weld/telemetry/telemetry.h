@@ -24,6 +24,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -80,6 +81,8 @@ class Span {
 
 /// The recorder and exporter. Thread-safe.
 class Telemetry {
+  using Clock = std::chrono::steady_clock;
+
  public:
   /// What happened to the exported data, for one line on stderr at exit.
   struct Report {
@@ -110,14 +113,17 @@ class Telemetry {
   /// Problems found at start (unusable file, bad variables), to print once.
   const std::vector<std::string>& warnings() const { return config_.warnings; }
 
-  /// Starts the final export without waiting for it: the sender exports
-  /// what is queued and the metrics, then stops. A command calls it as soon
-  /// as its last span has ended, so that the export overlaps its own
-  /// ending (writing the output), and `shutdown` then waits for less.
+  /// Stops the background sender without waiting for it (it finishes an
+  /// export in flight, then ends); spans keep queueing for `shutdown`. A
+  /// command calls it as soon as its last span has ended, so that the
+  /// thread's ending overlaps the command's own.
   void begin_shutdown();
-  /// Exports what is queued and the metrics (begin_shutdown, if not yet),
-  /// waiting at most `budget`; then abandons the export in flight (counted
-  /// as dropped). Returns as soon as the sender is done. Idempotent.
+  /// The final export: waits for an export in flight, then sends what is
+  /// queued and the metrics from the calling thread (no hand-off to a thread
+  /// that must first be scheduled: on a loaded machine that costs more than
+  /// the round trip), together, and returns as soon as the collector has
+  /// answered — or after at most `budget` (plus 50 ms), abandoning the rest
+  /// (counted as dropped). Idempotent.
   Report shutdown(std::chrono::milliseconds budget);
 
  private:
@@ -141,8 +147,9 @@ class Telemetry {
   void add_metrics(std::vector<Export>& exports);
   /// Adds a POST of `body` to `endpoint` (its headers and timeout).
   Export& add_post(std::vector<Export>& exports, const SignalEndpoint& endpoint, std::string body);
-  /// Sends `exports` together (one round trip) and counts what was lost.
-  void send(std::vector<Export>& exports);
+  /// Sends `exports` together (one round trip) and counts what was lost;
+  /// with a `deadline` (the exit flush), nothing takes longer than it.
+  void send(std::vector<Export>& exports, std::optional<Clock::time_point> deadline = std::nullopt);
   void append_file(const std::string& line);
 
   Config config_;
@@ -157,7 +164,10 @@ class Telemetry {
   std::condition_variable finished_;
   std::deque<SpanData> queue_;
   bool stopping_ = false;
-  bool sender_done_ = false;
+  /// The sender has work in hand (taken from the queue, not yet sent).
+  bool exporting_ = false;
+  /// `shutdown` has taken the queue: later spans are dropped.
+  bool flushed_ = false;
   Report report_;
   provider::CancelToken cancel_;
   std::thread sender_;
