@@ -408,8 +408,8 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
     outcome.error_message = std::string("weld: internal error: ") + e.what();
     outcome.session_id = options.session_id;
   }
-  // Every span of the run has ended: the final export runs while the run
-  // ends below (transcript, output), and finish_telemetry waits for the rest.
+  // Every span of the run has ended: the background sender stops now (its
+  // thread ends while the run does); finish_telemetry sends the rest.
   if (telemetry) telemetry->begin_shutdown();
   signals.run_ended();
   if (ending_claimed.exchange(true)) {
@@ -432,7 +432,7 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
     write_stderr(text);
   }
   writer.finish(outcome);
-  // After the output: a reader of stdout has the answer while the export ends.
+  // After the output: a reader of stdout has the answer before the final export.
   finish_telemetry(telemetry.get(), warn);
   if (std::ferror(stdout) != 0) return outcome.exit_code == 0 ? 1 : outcome.exit_code;
   return outcome.exit_code;
