@@ -5,7 +5,8 @@
 #          (tests/fake_model), median wall time of RUNS runs each, telemetry
 #          off vs OTEL_EXPORTER_OTLP_ENDPOINT to a local sink (sink.mjs); the
 #          runs are made by hyperfine in REPEAT off/on pairs, so that the
-#          load of a shared machine touches both sides alike;
+#          load of a shared machine touches both sides alike, both through
+#          `env` (its exec alone costs a few ms here);
 #   proxy: tagged requests (bench/proxy's canned upstream, nginx `return 200`)
 #          through two weld proxies, one exporting to the sink, one not; wrk
 #          requests/s, alternated REPEAT times.
@@ -35,7 +36,8 @@ cmd="$WELD --provider openai --base-url http://127.0.0.1:$fake_port/v1 --model m
 export WELD_API_KEY=bench HOME=$work
 for i in $(seq "$REPEAT"); do
   hyperfine -N --warmup 3 --runs $(((RUNS + REPEAT - 1) / REPEAT)) --export-json "$work/run-$i.json" \
-    -n off "$cmd" -n on "env OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:$SINK $cmd" >> "$work/logs/hyperfine.txt"
+    -n off "env -u OTEL_EXPORTER_OTLP_ENDPOINT $cmd" -n on "env OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:$SINK $cmd" \
+    >> "$work/logs/hyperfine.txt"
 done
 node -e '
   const times = { off: [], on: [] };
