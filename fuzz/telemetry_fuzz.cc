@@ -36,13 +36,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     span.context.trace_id = new_trace_id();
     span.context.span_id = new_span_id();
     span.name = std::string(input);
-    span.attributes.push_back({std::string(input), std::string(input)});
+    // A span's keys are literals; arbitrary keys reach the encoder as
+    // resource attributes (OTEL_RESOURCE_ATTRIBUTES).
+    span.attributes.push_back({"fuzz.value", std::string(input)});
+    Attributes resource{{std::string(input), std::string(input)}};
     for (const auto& [key, value] : pairs) {
-      if (weld::json::is_valid_utf8(key) && weld::json::is_valid_utf8(value)) span.attributes.push_back({key, value});
+      if (weld::json::is_valid_utf8(key) && weld::json::is_valid_utf8(value)) {
+        resource.push_back({key, value});
+        span.attributes.push_back({"fuzz.pair", value});
+      }
     }
-    std::string body = encode_traces({span}, {}, Protocol::HttpJson, "fuzz");
+    std::string body = encode_traces({span}, resource, Protocol::HttpJson, "fuzz");
     if (!weld::json::parse(body)) std::abort();
-    (void)encode_traces({span}, {}, Protocol::HttpProtobuf, "fuzz");
+    (void)encode_traces({span}, resource, Protocol::HttpProtobuf, "fuzz");
   }
   return 0;
 }

@@ -2,19 +2,22 @@
 # Telemetry benchmark (issue 18): what OTLP export costs, side by side in one
 # run, as ratios (on / off):
 #   run:   a one-turn --json-schema run against the fake model server
-#          (tests/fake_model), hyperfine median wall time, telemetry off vs
-#          OTEL_EXPORTER_OTLP_ENDPOINT to a local sink (sink.mjs);
+#          (tests/fake_model), median wall time of RUNS runs each, telemetry
+#          off vs OTEL_EXPORTER_OTLP_ENDPOINT to a local sink (sink.mjs); the
+#          runs are made by hyperfine in REPEAT off/on pairs, so that the
+#          load of a shared machine touches both sides alike, both through
+#          `env` (its exec alone costs a few ms here);
 #   proxy: tagged requests (bench/proxy's canned upstream, nginx `return 200`)
 #          through two weld proxies, one exporting to the sink, one not; wrk
 #          requests/s, alternated REPEAT times.
 # Usage: bench/telemetry/run.sh [path/to/weld]   (a Release build)
-# Env: RUNS (hyperfine runs, default 30), DURATION (s per wrk run, default 5),
+# Env: RUNS (runs of each side, default 60), DURATION (s per wrk run, default 5),
 #      REPEAT (default 3), CONNS (default 50), THREADS (proxy workers, default 2).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 WELD=$(realpath "${1:-$root/build-rel/src/cli/weld}")
-RUNS=${RUNS:-30}; DURATION=${DURATION:-5}; REPEAT=${REPEAT:-3}; CONNS=${CONNS:-50}; THREADS=${THREADS:-2}
+RUNS=${RUNS:-60}; DURATION=${DURATION:-5}; REPEAT=${REPEAT:-3}; CONNS=${CONNS:-50}; THREADS=${THREADS:-2}
 UP=18301; NGX=18302; OFF=18303; ON=18304; SINK=18305
 work=$(mktemp -d /tmp/weld-bench-telemetry.XXXXXX)
 mkdir -p "$work/logs"
@@ -31,13 +34,19 @@ fake_port=$(head -1 "$work/logs/fake.log" | sed 's/[^0-9]//g')
 schema='{"type":"object","properties":{"summary":{"type":"string"},"risk_level":{"enum":["low","high"]}},"required":["summary","risk_level"]}'
 cmd="$WELD --provider openai --base-url http://127.0.0.1:$fake_port/v1 --model m --no-session-persistence -p x --json-schema '$schema'"
 export WELD_API_KEY=bench HOME=$work
-hyperfine -N --warmup 3 --runs "$RUNS" --export-json "$work/run.json" \
-  -n off "$cmd" -n on "env OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:$SINK $cmd" > "$work/logs/hyperfine.txt"
+for i in $(seq "$REPEAT"); do
+  hyperfine -N --warmup 3 --runs $(((RUNS + REPEAT - 1) / REPEAT)) --export-json "$work/run-$i.json" \
+    -n off "env -u OTEL_EXPORTER_OTLP_ENDPOINT $cmd" -n on "env OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:$SINK $cmd" \
+    >> "$work/logs/hyperfine.txt"
+done
 node -e '
-  const r = require(process.argv[1]).results;
-  const m = Object.fromEntries(r.map((x) => [x.command, x.median]));
-  console.log(`run wall time, median: off ${(m.off * 1e3).toFixed(2)} ms, on ${(m.on * 1e3).toFixed(2)} ms, on/off ${(m.on / m.off).toFixed(3)}`);
-' "$work/run.json"
+  const times = { off: [], on: [] };
+  for (const file of process.argv.slice(1))
+    for (const r of require(file).results) times[r.command].push(...r.times);
+  const median = (t) => { t.sort((a, b) => a - b); return (t[(t.length - 1) >> 1] + t[t.length >> 1]) / 2; };
+  const off = median(times.off), on = median(times.on);
+  console.log(`run wall time, median of ${times.on.length}: off ${(off * 1e3).toFixed(2)} ms, on ${(on * 1e3).toFixed(2)} ms, on/off ${(on / off).toFixed(3)}`);
+' "$work"/run-*.json
 
 start_nginx_pair "$work" $UP $NGX "$THREADS" "" 0
 "$WELD" proxy --listen 127.0.0.1:$OFF --upstream http://127.0.0.1:$UP --threads "$THREADS" --no-access-log \

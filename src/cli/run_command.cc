@@ -405,6 +405,9 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
     outcome.error_message = std::string("weld: internal error: ") + e.what();
     outcome.session_id = options.session_id;
   }
+  // Every span of the run has ended: the background sender stops now (its
+  // thread ends while the run does); finish_telemetry sends the rest.
+  if (telemetry) telemetry->begin_shutdown();
   signals.run_ended();
   if (ending_claimed.exchange(true)) {
     // The signal thread is writing the ending and will exit the process.
@@ -420,13 +423,14 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
     write_stderr("weld: warning: total_cost_usd left out: the usage has cached input tokens and no "
                  "--price-cache-read/--price-cache-write price for them.\n");
   }
-  finish_telemetry(telemetry.get(), warn);
   if (outcome.subtype != agent::Subtype::Success) {
     std::string text = outcome.error_message + "\n";
     if (!outcome.error_note.empty()) text += outcome.error_note + "\n";
     write_stderr(text);
   }
   writer.finish(outcome);
+  // After the output: a reader of stdout has the answer before the final export.
+  finish_telemetry(telemetry.get(), warn);
   if (std::ferror(stdout) != 0) return outcome.exit_code == 0 ? 1 : outcome.exit_code;
   return outcome.exit_code;
 }

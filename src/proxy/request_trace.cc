@@ -28,7 +28,9 @@ tm::Span RequestTrace::attempt(int number, std::string_view method, std::string_
   span.set("http.request.method", std::string(method));
   span.set("server.address", std::string(host));
   span.set("weld.attempt", std::int64_t{number});
-  upstream_header_ = "traceparent: " + tm::format_traceparent(span.context()) + "\r\n";
+  upstream_header_.assign("traceparent: ");
+  tm::append_traceparent(upstream_header_, span.context());
+  upstream_header_ += "\r\n";
   return span;
 }
 

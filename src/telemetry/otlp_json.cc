@@ -56,7 +56,9 @@ void key_value(std::string& out, std::string_view key, const AttributeValue& val
   out += '}';
 }
 
-void attributes(std::string& out, const Attributes& attrs) {
+// Resource attributes (Attributes) or a span's (SpanAttribute).
+template <typename List>
+void attributes(std::string& out, const List& attrs) {
   out += "\"attributes\":[";
   for (std::size_t i = 0; i < attrs.size(); ++i) {
     if (i > 0) out += ',';

@@ -111,5 +111,41 @@ TEST(OtlpProto, SpanSitsWhereTraceProtoPutsIt) {
   EXPECT_EQ("weld", field(field(field(field(body, 1), 2), 1), 1));
 }
 
+// Each message is written in place behind a one-byte length that is widened
+// when the message is longer: spans of 127 bytes and more, and a request of
+// hundreds of spans (a three-byte length), must still nest where they belong.
+TEST(OtlpProto, LongMessagesKeepTheirPlace) {
+  std::vector<SpanData> spans;
+  for (std::size_t i = 0; i < 300; ++i) {
+    SpanData span = sample_span();
+    span.name = std::string(i, 'n');  // 0 to 299 bytes: span lengths on both sides of 128
+    spans.push_back(span);
+  }
+  std::string body = encode_traces(spans, {{"service.name", std::string("weld")}}, Protocol::HttpProtobuf, "9");
+  std::string_view scope_spans = field(field(body, 1), 2);
+  EXPECT_EQ("weld", field(field(scope_spans, 1), 1));
+  std::size_t seen = 0;
+  for (std::string_view rest = scope_spans; !rest.empty();) {
+    // Walk ScopeSpans' fields: scope (1) once, then one span (2) each.
+    auto byte = [&] { return static_cast<unsigned char>(rest.front()); };
+    std::uint32_t number = byte() >> 3;
+    rest.remove_prefix(1);
+    std::size_t size = 0;
+    for (int shift = 0;; shift += 7) {
+      size |= static_cast<std::size_t>(byte() & 0x7F) << shift;
+      bool more = byte() & 0x80;
+      rest.remove_prefix(1);
+      if (!more) break;
+    }
+    std::string_view message = rest.substr(0, size);
+    rest.remove_prefix(size);
+    if (number != 2) continue;
+    EXPECT_EQ(std::string(seen, 'n'), field(message, 5));
+    EXPECT_EQ("timeout", field(field(message, 15), 2));
+    ++seen;
+  }
+  EXPECT_EQ(300u, seen);
+}
+
 }  // namespace
 }  // namespace weld::telemetry

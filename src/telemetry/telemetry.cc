@@ -13,8 +13,6 @@
 namespace weld::telemetry {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 // Collects the response status and discards the body (an OTLP
 // ExportServiceResponse, of no use to us).
 class StatusSink : public provider::ResponseSink {
@@ -56,15 +54,15 @@ Span& Span::operator=(Span&& other) noexcept {
   return *this;
 }
 
-void Span::set(std::string_view key, AttributeValue value) {
+void Span::set(AttributeKey key, AttributeValue value) {
   if (owner_ == nullptr) return;
-  for (Attribute& attr : data_.attributes) {
-    if (attr.key == key) {
+  for (SpanAttribute& attr : data_.attributes) {
+    if (attr.key.text() == key.text()) {
       attr.value = std::move(value);
       return;
     }
   }
-  data_.attributes.push_back({std::string(key), std::move(value)});
+  data_.attributes.push_back({key, std::move(value)});
 }
 
 void Span::set_error(std::string_view error_type) {
@@ -98,6 +96,9 @@ Span start_span(Telemetry* telemetry, std::string name, SpanKind kind, const Spa
   data.context.span_id = new_span_id();
   data.name = std::move(name);
   data.kind = kind;
+  // Room for a span's usual attributes (a proxy request has 15): one
+  // allocation, not five growing the vector one attribute at a time.
+  data.attributes.reserve(16);
   data.start_unix_nano = unix_nano_now();
   return span;
 }
@@ -130,11 +131,7 @@ Telemetry::~Telemetry() { shutdown(std::chrono::milliseconds(0)); }
 void Telemetry::submit(SpanData&& span) {
   {
     std::lock_guard lock(mutex_);
-    if (stopping_ && sender_done_) {
-      ++report_.spans_dropped;
-      return;
-    }
-    if (queue_.size() >= config_.max_queue) {
+    if (flushed_ || queue_.size() >= config_.max_queue) {
       ++report_.spans_dropped;
       return;
     }
@@ -147,49 +144,54 @@ void Telemetry::submit(SpanData&& span) {
 void Telemetry::run_sender() {
   const bool send_metrics = !config_.metrics.url.empty() || file_ != nullptr;
   Clock::time_point next_metrics = Clock::now() + config_.metric_interval;
+  Clock::time_point next_spans = Clock::now() + config_.schedule_delay;
   std::unique_lock lock(mutex_);
   for (;;) {
-    Clock::time_point next_spans = Clock::now() + config_.schedule_delay;
     wake_.wait_until(lock, std::min(next_spans, next_metrics),
                      [this] { return stopping_ || queue_.size() >= config_.max_batch; });
-    const bool stopping = stopping_;
-    while (!queue_.empty()) {
-      std::vector<SpanData> batch;
-      while (!queue_.empty() && batch.size() < config_.max_batch) {
+    if (stopping_) break;  // the final export is shutdown's
+    const Clock::time_point now = Clock::now();
+    // Full batches go as soon as they are full; what is left waits for the
+    // schedule (or the exit flush), so that a steady stream of spans makes
+    // few large requests, not one small request per export's duration.
+    const bool scheduled = now >= next_spans;
+    const bool metrics_due = send_metrics && now >= next_metrics;
+    std::size_t due = scheduled ? queue_.size() : 0;  // the partial batch the schedule sends
+    std::vector<std::vector<SpanData>> batches;
+    while (const std::size_t take =
+               queue_.size() >= config_.max_batch ? config_.max_batch : std::min(due, queue_.size())) {
+      due -= std::min(due, take);
+      std::vector<SpanData>& batch = batches.emplace_back();
+      batch.reserve(take);
+      for (std::size_t i = 0; i < take; ++i) {
         batch.push_back(std::move(queue_.front()));
         queue_.pop_front();
       }
-      lock.unlock();
-      export_spans(batch);
-      lock.lock();
     }
-    if (send_metrics && (stopping || Clock::now() >= next_metrics)) {
-      lock.unlock();
-      export_metrics();
-      lock.lock();
-      next_metrics = Clock::now() + config_.metric_interval;
-    }
-    if (stopping) break;
+    if (scheduled) next_spans = now + config_.schedule_delay;
+    if (metrics_due) next_metrics = now + config_.metric_interval;
+    if (batches.empty() && !metrics_due) continue;
+    exporting_ = true;
+    lock.unlock();
+    std::vector<Export> exports;
+    for (auto& batch : batches) add_spans(batch, exports);
+    if (metrics_due) add_metrics(exports);
+    send(exports);
+    lock.lock();
+    exporting_ = false;
+    finished_.notify_all();  // shutdown may be waiting for this export
   }
-  sender_done_ = true;
-  finished_.notify_all();
 }
 
-void Telemetry::export_spans(std::vector<SpanData>& batch) {
+void Telemetry::add_spans(std::vector<SpanData>& batch, std::vector<Export>& exports) {
   if (file_ != nullptr) append_file(encode_traces(batch, config_.resource, Protocol::HttpJson, version_));
   if (config_.traces.url.empty()) {
     std::lock_guard lock(mutex_);
     report_.spans_exported += batch.size();
     return;
   }
-  std::string error = post(config_.traces, encode_traces(batch, config_.resource, config_.traces.protocol, version_));
-  std::lock_guard lock(mutex_);
-  if (error.empty()) {
-    report_.spans_exported += batch.size();
-  } else {
-    report_.spans_dropped += batch.size();
-    report_.last_error = std::move(error);
-  }
+  add_post(exports, config_.traces, encode_traces(batch, config_.resource, config_.traces.protocol, version_))
+      .spans = batch.size();
 }
 
 void Telemetry::add_metric_source(std::function<void(MetricsSnapshot&)> source) {
@@ -197,7 +199,7 @@ void Telemetry::add_metric_source(std::function<void(MetricsSnapshot&)> source) 
   metric_sources_.push_back(std::move(source));
 }
 
-void Telemetry::export_metrics() {
+void Telemetry::add_metrics(std::vector<Export>& exports) {
   MetricsSnapshot snapshot = metrics_.snapshot();
   {
     std::lock_guard lock(mutex_);
@@ -206,37 +208,70 @@ void Telemetry::export_metrics() {
   if (snapshot.metrics.empty()) return;
   if (file_ != nullptr) append_file(encode_metrics(snapshot, config_.resource, Protocol::HttpJson, version_));
   if (config_.metrics.url.empty()) return;
-  std::string error =
-      post(config_.metrics, encode_metrics(snapshot, config_.resource, config_.metrics.protocol, version_));
-  if (error.empty()) return;
-  std::lock_guard lock(mutex_);
-  ++report_.metric_exports_failed;
-  report_.last_error = std::move(error);
+  add_post(exports, config_.metrics, encode_metrics(snapshot, config_.resource, config_.metrics.protocol, version_));
 }
 
-std::string Telemetry::post(const SignalEndpoint& endpoint, std::string body) {
-  provider::HttpRequest request;
-  request.method = "POST";
-  request.url = endpoint.url;
-  request.headers = endpoint.headers;
-  request.headers.emplace_back("Content-Type", std::string(content_type(endpoint.protocol)));
-  request.body = std::move(body);
-  request.connect_timeout = endpoint.timeout;
-  request.idle_timeout = endpoint.timeout;
-  const std::string where = "POST " + printable_url(endpoint.url) + ": ";
-  // Once the exit flush has run out of time nothing more is sent.
-  if (cancel_.cancelled.load()) return where + "abandoned when the exit flush ran out of time";
-  StatusSink sink;
-  provider::TransportOutcome outcome = transport_->perform(request, sink, cancel_);
+Telemetry::Export& Telemetry::add_post(std::vector<Export>& exports, const SignalEndpoint& endpoint, std::string body) {
+  Export& out = exports.emplace_back();
+  out.request.url = endpoint.url;
+  out.request.headers = endpoint.headers;
+  out.request.headers.emplace_back("Content-Type", std::string(content_type(endpoint.protocol)));
+  out.request.body = std::move(body);
+  out.request.connect_timeout = endpoint.timeout;
+  out.request.idle_timeout = endpoint.timeout;
+  return out;
+}
+
+void Telemetry::send(std::vector<Export>& exports, std::optional<Clock::time_point> deadline) {
+  if (exports.empty()) return;
   using Kind = provider::TransportOutcome::Kind;
-  switch (outcome.kind) {
-    case Kind::Complete:
-      if (sink.status() >= 200 && sink.status() < 300) return {};
-      return where + "HTTP " + std::to_string(sink.status());
-    case Kind::Cancelled: return where + "abandoned when the exit flush ran out of time";
-    case Kind::ConnectTimeout:
-    case Kind::IdleTimeout: return where + "timed out";
-    default: return where + (outcome.detail.empty() ? std::string("failed") : outcome.detail);
+  std::vector<StatusSink> sinks(exports.size());
+  std::vector<provider::HttpCall> calls;
+  bool out_of_time = cancel_.cancelled.load();
+  // Exports whose own timeouts are longer than the exit flush's budget: a
+  // timeout is the budget running out.
+  std::vector<bool> budget_bound(exports.size(), false);
+  if (deadline) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*deadline - Clock::now());
+    out_of_time = out_of_time || left.count() <= 0;
+    for (std::size_t i = 0; i < exports.size(); ++i) {
+      Export& e = exports[i];
+      budget_bound[i] = left < std::min(e.request.connect_timeout, e.request.idle_timeout);
+      e.request.total_timeout = left;
+      e.request.connect_timeout = std::min(e.request.connect_timeout, left);
+      e.request.idle_timeout = std::min(e.request.idle_timeout, left);
+    }
+  }
+  for (std::size_t i = 0; i < exports.size(); ++i) calls.push_back({&exports[i].request, &sinks[i]});
+  // Out of time: nothing more is sent.
+  std::vector<provider::TransportOutcome> outcomes =
+      out_of_time ? std::vector<provider::TransportOutcome>(exports.size(), {Kind::Cancelled, "", false})
+                  : transport_->perform_all(calls, cancel_);
+  std::lock_guard lock(mutex_);
+  for (std::size_t i = 0; i < exports.size(); ++i) {
+    const std::string where = "POST " + printable_url(exports[i].request.url) + ": ";
+    std::string error;
+    switch (outcomes[i].kind) {
+      case Kind::Complete:
+        if (sinks[i].status() < 200 || sinks[i].status() >= 300) error = where + "HTTP " + std::to_string(sinks[i].status());
+        break;
+      case Kind::Cancelled: error = where + "abandoned when the exit flush ran out of time"; break;
+      case Kind::ConnectTimeout:
+      case Kind::IdleTimeout:
+        error = where + (budget_bound[i] ? "abandoned when the exit flush ran out of time" : "timed out");
+        break;
+      default: error = where + (outcomes[i].detail.empty() ? std::string("failed") : outcomes[i].detail);
+    }
+    if (error.empty()) {
+      report_.spans_exported += exports[i].spans;
+      continue;
+    }
+    if (exports[i].spans > 0) {
+      report_.spans_dropped += exports[i].spans;
+    } else {
+      ++report_.metric_exports_failed;
+    }
+    report_.last_error = std::move(error);
   }
 }
 
@@ -246,24 +281,47 @@ void Telemetry::append_file(const std::string& line) {
   std::fflush(file_);
 }
 
-Telemetry::Report Telemetry::shutdown(std::chrono::milliseconds budget) {
-  std::unique_lock lock(mutex_);
-  if (!stopping_) {
+void Telemetry::begin_shutdown() {
+  {
+    std::lock_guard lock(mutex_);
+    if (stopping_) return;
     stopping_ = true;
-    wake_.notify_all();
   }
-  if (!finished_.wait_for(lock, budget, [this] { return sender_done_; })) {
-    // Out of time: abandon the export in flight (the transport returns
-    // within 50 ms of the cancel) and whatever is still queued.
-    cancel_.cancelled = true;
-    finished_.wait(lock, [this] { return sender_done_; });
+  wake_.notify_all();
+}
+
+Telemetry::Report Telemetry::shutdown(std::chrono::milliseconds budget) {
+  const Clock::time_point deadline = Clock::now() + budget;
+  begin_shutdown();
+  std::unique_lock lock(mutex_);
+  if (!flushed_) {
+    // The sender's export in flight, if any, ends first (one transport,
+    // one exchange at a time); out of time, it is abandoned (the transport
+    // returns within 50 ms of the cancel).
+    if (!finished_.wait_until(lock, deadline, [this] { return !exporting_; })) {
+      cancel_.cancelled = true;
+      finished_.wait(lock, [this] { return !exporting_; });
+    }
+    flushed_ = true;
+    std::deque<SpanData> rest = std::move(queue_);
+    queue_.clear();
+    lock.unlock();
+    std::vector<Export> exports;
+    while (!rest.empty()) {
+      std::vector<SpanData> batch;
+      for (std::size_t i = 0; i < config_.max_batch && !rest.empty(); ++i) {
+        batch.push_back(std::move(rest.front()));
+        rest.pop_front();
+      }
+      add_spans(batch, exports);
+    }
+    if (!config_.metrics.url.empty() || file_ != nullptr) add_metrics(exports);
+    send(exports, deadline);
+    lock.lock();
   }
   lock.unlock();
   if (sender_.joinable()) sender_.join();
   lock.lock();
-  // Spans ended while the sender made its last pass.
-  report_.spans_dropped += queue_.size();
-  queue_.clear();
   if (file_ != nullptr) {
     std::fclose(file_);
     file_ = nullptr;

@@ -11,7 +11,8 @@ namespace weld::telemetry {
 namespace {
 
 // Stands in for the collector: records each request and answers `status`,
-// or, when `hang`, never answers until the exporter cancels.
+// or, when `hang`, never answers: the exchange ends when the exporter
+// cancels it or its total timeout passes (as libcurl ends it).
 class FakeCollector : public provider::Transport {
  public:
   struct Shared {
@@ -20,6 +21,8 @@ class FakeCollector : public provider::Transport {
     int status = 200;
     bool hang = false;
     bool saw_cancel = false;
+    /// How long each request takes to answer (a busy collector).
+    std::chrono::milliseconds delay{0};
   };
   explicit FakeCollector(std::shared_ptr<Shared> shared) : shared_(std::move(shared)) {}
   provider::TransportOutcome perform(const provider::HttpRequest& request, provider::ResponseSink& sink,
@@ -28,11 +31,18 @@ class FakeCollector : public provider::Transport {
       std::lock_guard lock(shared_->mutex);
       shared_->requests.push_back(request);
     }
+    std::this_thread::sleep_for(shared_->delay);
     if (shared_->hang) {
-      while (!cancel.cancelled.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      const auto start = std::chrono::steady_clock::now();
+      auto timed_out = [&] {
+        return request.total_timeout.count() > 0 && std::chrono::steady_clock::now() - start >= request.total_timeout;
+      };
+      while (!cancel.cancelled.load() && !timed_out()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
       std::lock_guard lock(shared_->mutex);
       shared_->saw_cancel = true;
-      return {provider::TransportOutcome::Kind::Cancelled, "", false};
+      return {cancel.cancelled.load() ? provider::TransportOutcome::Kind::Cancelled
+                                      : provider::TransportOutcome::Kind::IdleTimeout,
+              "", false};
     }
     sink.on_headers(shared_->status, {});
     return {provider::TransportOutcome::Kind::Complete, "", true};
@@ -115,6 +125,35 @@ TEST(Telemetry, AFullQueueDropsAndCounts) {
   Telemetry::Report report = telemetry->shutdown(std::chrono::milliseconds(5000));
   EXPECT_EQ(3u, report.spans_exported);
   EXPECT_EQ(2u, report.spans_dropped);
+}
+
+// Spans in one OTLP JSON request body.
+std::size_t spans_in(const std::string& body) {
+  std::size_t n = 0;
+  for (std::size_t at = 0; (at = body.find("\"spanId\"", at)) != std::string::npos; ++at) ++n;
+  return n;
+}
+
+// issue 18: with spans ending steadily while an export is in flight, the
+// sender sent what had piled up meanwhile at once, so a proxy under load
+// made one small request per export's duration (36 spans a request instead
+// of 512), and the sending cost more than the spans.
+TEST(Telemetry, ASteadyStreamOfSpansIsSentInFullBatches) {
+  auto shared = std::make_shared<FakeCollector::Shared>();
+  shared->delay = std::chrono::milliseconds(5);
+  Config config = json_config();
+  config.max_batch = 10;
+  config.schedule_delay = std::chrono::milliseconds(60'000);
+  auto telemetry = Telemetry::start(config, "0", std::make_unique<FakeCollector>(shared));
+  for (int i = 0; i < 95; ++i) {
+    start_span(telemetry.get(), "x", SpanKind::Internal, nullptr).end();
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  Telemetry::Report report = telemetry->shutdown(std::chrono::milliseconds(5000));
+  EXPECT_EQ(95u, report.spans_exported);
+  ASSERT_EQ(10u, shared->requests.size());
+  for (std::size_t i = 0; i + 1 < shared->requests.size(); ++i) EXPECT_EQ(10u, spans_in(shared->requests[i].body));
+  EXPECT_EQ(5u, spans_in(shared->requests.back().body));  // the rest, at the exit flush
 }
 
 TEST(Telemetry, AFailedExportCountsItsSpansAndSaysWhereWithoutTheKey) {

@@ -75,13 +75,25 @@ SpanId new_span_id() {
   return id;
 }
 
-std::string to_hex(const std::uint8_t* bytes, std::size_t size) {
+namespace {
+
+void append_hex(std::string& out, const std::uint8_t* bytes, std::size_t size) {
   static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out(size * 2, '0');
+  const std::size_t at = out.size();
+  out.resize(at + 2 * size);
+  char* digits = out.data() + at;
   for (std::size_t i = 0; i < size; ++i) {
-    out[2 * i] = kDigits[bytes[i] >> 4];
-    out[2 * i + 1] = kDigits[bytes[i] & 0x0F];
+    digits[2 * i] = kDigits[bytes[i] >> 4];
+    digits[2 * i + 1] = kDigits[bytes[i] & 0x0F];
   }
+}
+
+}  // namespace
+
+std::string to_hex(const std::uint8_t* bytes, std::size_t size) {
+  std::string out;
+  out.reserve(size * 2);
+  append_hex(out, bytes, size);
   return out;
 }
 
@@ -108,8 +120,19 @@ std::optional<SpanContext> parse_traceparent(std::string_view value) {
   return context;
 }
 
+void append_traceparent(std::string& out, const SpanContext& context) {
+  out += "00-";
+  append_hex(out, context.trace_id.data(), context.trace_id.size());
+  out += '-';
+  append_hex(out, context.span_id.data(), context.span_id.size());
+  out += context.sampled ? "-01" : "-00";
+}
+
 std::string format_traceparent(const SpanContext& context) {
-  return "00-" + to_hex(context.trace_id) + "-" + to_hex(context.span_id) + (context.sampled ? "-01" : "-00");
+  std::string out;
+  out.reserve(55);
+  append_traceparent(out, context);
+  return out;
 }
 
 }  // namespace weld::telemetry

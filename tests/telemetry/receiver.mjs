@@ -83,13 +83,20 @@ function metricsOf(request) {
 }
 
 /**
- * Starts the receiver on a loopback port. `mode`: 'ok' (200), 'fail' (503)
- * or 'hang' (never answers). Resolves to { port, endpoint, requests, spans(),
+ * Starts the receiver on a loopback port. `mode`: 'ok' (200), 'fail' (503),
+ * 'hang' (never answers) or 'together' (200, but only once a traces and a
+ * metrics request have both arrived: an exporter that waits for one answer
+ * before sending the other never gets it). Resolves to { port, endpoint, requests, spans(),
  * metrics(), raw(), close() }.
  */
 export async function startReceiver({ mode = 'ok' } = {}) {
   const requests = [];
   const hanging = [];
+  const held = [];  // 'together': [res, entry] until both kinds are here
+  const answer = (res, entry) => {
+    res.writeHead(mode === 'fail' ? 503 : 200, { 'content-type': entry.contentType || 'application/json' });
+    res.end(entry.contentType === 'application/json' ? '{}' : '');
+  };
   const server = http.createServer((req, res) => {
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
@@ -104,8 +111,13 @@ export async function startReceiver({ mode = 'ok' } = {}) {
       }
       requests.push(entry);
       if (mode === 'hang') { hanging.push(res); return; }
-      res.writeHead(mode === 'fail' ? 503 : 200, { 'content-type': entry.contentType || 'application/json' });
-      res.end(entry.contentType === 'application/json' ? '{}' : '');
+      if (mode === 'together') {
+        held.push([res, entry]);
+        const kinds = new Set(held.map(([, e]) => e.kind));
+        if (kinds.has('traces') && kinds.has('metrics')) for (const [r, e] of held.splice(0)) answer(r, e);
+        return;
+      }
+      answer(res, entry);
     });
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -137,6 +149,7 @@ export async function startReceiver({ mode = 'ok' } = {}) {
     },
     async close() {
       for (const res of hanging) res.destroy();
+      for (const [res] of held) res.destroy();
       server.closeAllConnections?.();
       await new Promise((resolve) => server.close(resolve));
     },

@@ -190,6 +190,28 @@ test('a refused collector changes neither the exit code nor the output, and is r
   }
 });
 
+// issue 18: the exit flush sent the spans, waited for the answer, then sent
+// the metrics: two round trips added to every run's wall time. Sent
+// together, the exit waits for one. This receiver answers neither until it
+// has both, so an exporter sending one after the other is abandoned at the
+// flush budget and says so.
+test('the exit flush sends the last spans and the metrics together', async () => {
+  const model = await startServer(SCRIPT);
+  const receiver = await startReceiver({ mode: 'together' });
+  try {
+    const r = await weldRun('openai', model, { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+      OTEL_BSP_SCHEDULE_DELAY: '60000' });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, VALID + '\n');
+    assert.equal(r.stderr, '', 'every span and the metrics were delivered');
+    assert.deepEqual(receiver.requests.map((x) => x.kind).sort(), ['metrics', 'traces']);
+    assert.equal(receiver.spans().length, 9);
+  } finally {
+    await receiver.close();
+    await model.close();
+  }
+});
+
 // The exit flush is bounded (cli/telemetry_support.h: 1 s): a collector that
 // accepts and never answers delays the exit by about that, not by the OTLP
 // timeout (10 s), and the run's result is unchanged.

@@ -134,6 +134,12 @@ class AttemptSink : public ResponseSink {
 
 }  // namespace
 
+std::vector<TransportOutcome> Transport::perform_all(const std::vector<HttpCall>& calls, CancelToken& cancel) {
+  std::vector<TransportOutcome> outcomes;
+  for (const HttpCall& call : calls) outcomes.push_back(perform(*call.request, *call.sink, cancel));
+  return outcomes;
+}
+
 const std::string* find_header(const HttpHeaders& headers, std::string_view name) {
   for (const auto& [key, value] : headers)
     if (ascii_iequals(key, name)) return &value;

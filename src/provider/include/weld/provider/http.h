@@ -41,6 +41,9 @@ struct HttpRequest {
   std::chrono::milliseconds connect_timeout{10'000};
   /// Longest silence (no byte received) once the request is sent.
   std::chrono::milliseconds idle_timeout{120'000};
+  /// Longest time the whole exchange may take, 0 for no limit (telemetry's
+  /// exit flush: its budget). Running out ends it as a timeout.
+  std::chrono::milliseconds total_timeout{0};
   /// Most body bytes accepted from one response (issue 13.6: an endless
   /// stream must not grow memory without limit); more is a "too_large"
   /// error from send_with_retries, never retried.
@@ -82,14 +85,25 @@ struct TransportOutcome {
   bool got_headers = false;
 };
 
+/// One request of `Transport::perform_all` and where its response goes.
+struct HttpCall {
+  const HttpRequest* request = nullptr;
+  ResponseSink* sink = nullptr;
+};
+
 /// Sends one request, no retries. Implementations check `cancel` at least
-/// every 100 ms and return within that time once it is set. One request at
-/// a time per transport.
+/// every 100 ms and return within that time once it is set. One call
+/// (perform or perform_all) at a time per transport.
 class Transport {
  public:
   virtual ~Transport() = default;
   virtual TransportOutcome perform(const HttpRequest& request, ResponseSink& sink,
                                    CancelToken& cancel) = 0;
+  /// Sends independent requests together and returns their outcomes in
+  /// order: at once over parallel connections (libcurl), or one after the
+  /// other (this default). Telemetry's exit flush sends its traces and
+  /// metrics this way, so that the exit waits for one round trip, not two.
+  virtual std::vector<TransportOutcome> perform_all(const std::vector<HttpCall>& calls, CancelToken& cancel);
 };
 
 /// Proxy and TLS settings of the libcurl transport. Empty strings mean none.

@@ -19,13 +19,34 @@ namespace weld::telemetry {
 /// array of strings (e.g. gen_ai.response.finish_reasons).
 using AttributeValue = std::variant<std::string, std::int64_t, double, bool, std::vector<std::string>>;
 
-/// One key/value.
+/// One key/value (a resource attribute: keys may come from
+/// OTEL_RESOURCE_ATTRIBUTES).
 struct Attribute {
   std::string key;
   AttributeValue value;
 };
 
 using Attributes = std::vector<Attribute>;
+
+/// A span attribute's key: always a string literal (a semantic-convention
+/// name such as "gen_ai.request.model"), so a span holds it without a copy
+/// and it never dangles — the constructor accepts literals only.
+class AttributeKey {
+ public:
+  template <std::size_t N>
+  consteval AttributeKey(const char (&literal)[N]) : text_(literal, N - 1) {}  // NOLINT: implicit by design
+  constexpr operator std::string_view() const { return text_; }                // NOLINT
+  constexpr std::string_view text() const { return text_; }
+
+ private:
+  std::string_view text_;
+};
+
+/// One key/value of a span.
+struct SpanAttribute {
+  AttributeKey key;
+  AttributeValue value;
+};
 
 /// OTLP SpanKind (the numbers are the protocol's).
 enum class SpanKind { Internal = 1, Server = 2, Client = 3 };
@@ -43,7 +64,7 @@ struct SpanData {
   /// Nanoseconds since the Unix epoch.
   std::uint64_t start_unix_nano = 0;
   std::uint64_t end_unix_nano = 0;
-  Attributes attributes;
+  std::vector<SpanAttribute> attributes;
   StatusCode status = StatusCode::Unset;
   /// Short, fixed text (an error code), never model or user text.
   std::string status_message;

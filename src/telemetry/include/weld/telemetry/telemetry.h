@@ -24,6 +24,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -62,7 +63,7 @@ class Span {
   const SpanContext& context() const { return data_.context; }
   /// Sets (adds) an attribute. Only counts, names, ids and outcomes: never a
   /// prompt, payload, schema or key (SPEC §2.6).
-  void set(std::string_view key, AttributeValue value);
+  void set(AttributeKey key, AttributeValue value);
   /// Marks the span failed: status ERROR with `error_type` as its message
   /// and as the `error.type` attribute (a fixed code, never free text).
   void set_error(std::string_view error_type);
@@ -80,6 +81,8 @@ class Span {
 
 /// The recorder and exporter. Thread-safe.
 class Telemetry {
+  using Clock = std::chrono::steady_clock;
+
  public:
   /// What happened to the exported data, for one line on stderr at exit.
   struct Report {
@@ -110,8 +113,17 @@ class Telemetry {
   /// Problems found at start (unusable file, bad variables), to print once.
   const std::vector<std::string>& warnings() const { return config_.warnings; }
 
-  /// Exports what is queued and the metrics, waiting at most `budget`; then
-  /// abandons the export in flight (counted as dropped). Idempotent.
+  /// Stops the background sender without waiting for it (it finishes an
+  /// export in flight, then ends); spans keep queueing for `shutdown`. A
+  /// command calls it as soon as its last span has ended, so that the
+  /// thread's ending overlaps the command's own.
+  void begin_shutdown();
+  /// The final export: waits for an export in flight, then sends what is
+  /// queued and the metrics from the calling thread (no hand-off to a thread
+  /// that must first be scheduled: on a loaded machine that costs more than
+  /// the round trip), together, and returns as soon as the collector has
+  /// answered — or after at most `budget` (plus 50 ms), abandoning the rest
+  /// (counted as dropped). Idempotent.
   Report shutdown(std::chrono::milliseconds budget);
 
  private:
@@ -119,12 +131,25 @@ class Telemetry {
   friend Span start_span(Telemetry*, std::string, SpanKind, const SpanContext*);
   Telemetry(Config config, std::string version, std::unique_ptr<provider::Transport> transport);
 
+  /// One POST to the collector: a batch of spans or the metrics.
+  struct Export {
+    provider::HttpRequest request;
+    /// Spans it carries (0: the metrics).
+    std::size_t spans = 0;
+  };
+
   void submit(SpanData&& span);
   void run_sender();
-  void export_spans(std::vector<SpanData>& batch);
-  void export_metrics();
-  /// POSTs `body`; an error text or "".
-  std::string post(const SignalEndpoint& endpoint, std::string body);
+  /// Encodes `batch` (to the file at once) and adds its POST to `exports`;
+  /// without a traces URL the spans count as exported.
+  void add_spans(std::vector<SpanData>& batch, std::vector<Export>& exports);
+  /// The same for a snapshot of the metrics.
+  void add_metrics(std::vector<Export>& exports);
+  /// Adds a POST of `body` to `endpoint` (its headers and timeout).
+  Export& add_post(std::vector<Export>& exports, const SignalEndpoint& endpoint, std::string body);
+  /// Sends `exports` together (one round trip) and counts what was lost;
+  /// with a `deadline` (the exit flush), nothing takes longer than it.
+  void send(std::vector<Export>& exports, std::optional<Clock::time_point> deadline = std::nullopt);
   void append_file(const std::string& line);
 
   Config config_;
@@ -139,7 +164,10 @@ class Telemetry {
   std::condition_variable finished_;
   std::deque<SpanData> queue_;
   bool stopping_ = false;
-  bool sender_done_ = false;
+  /// The sender has work in hand (taken from the queue, not yet sent).
+  bool exporting_ = false;
+  /// `shutdown` has taken the queue: later spans are dropped.
+  bool flushed_ = false;
   Report report_;
   provider::CancelToken cancel_;
   std::thread sender_;

@@ -55,5 +55,8 @@ std::optional<SpanContext> parse_traceparent(std::string_view value);
 
 /// "00-<trace id>-<span id>-<01|00>".
 std::string format_traceparent(const SpanContext& context);
+/// Appends the same to `out` (no allocation when `out` has the room: the
+/// proxy writes one per upstream request).
+void append_traceparent(std::string& out, const SpanContext& context);
 
 }  // namespace weld::telemetry
