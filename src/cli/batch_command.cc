@@ -316,6 +316,9 @@ int batch_command(int argc, char** argv) {
   batch_span.set("weld.exit_code", std::int64_t{exit_code});
   if (exit_code != 0) batch_span.set_error("exit_" + std::to_string(exit_code));
   batch_span.end();
+  // Every span has ended: the background sender stops now; finish_telemetry
+  // sends the rest.
+  if (telemetry) telemetry->begin_shutdown();
   switch (outcome.stop) {
     case batch::BatchStop::Finished: break;
     case batch::BatchStop::Cancelled: write_stderr("Operation cancelled.\n"); break;
