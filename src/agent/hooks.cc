@@ -23,7 +23,7 @@ constexpr std::size_t kMaxHookOutput = 64 * 1024;
 Status parse_event(const json::Value& list, const std::string& field, const std::string& file,
                    std::vector<HookMatcher>& out) {
   auto bad = [&](const std::string& what) {
-    return Error{"config", "Settings file \"" + file + "\": " + what, file};
+    return Error{ErrorCode::Config, "Settings file \"" + file + "\": " + what, file};
   };
   if (!list.is_array()) return bad(field + " must be an array.");
   for (std::size_t i = 0; i < list.as_array().size(); ++i) {
@@ -120,7 +120,7 @@ class DiscardSink final : public provider::ResponseSink {
 }  // namespace
 
 Status parse_hooks(const json::Value& hooks, const std::string& file, HookSettings& out) {
-  if (!hooks.is_object()) return Error{"config", "Settings file \"" + file + "\": hooks must be an object.", file};
+  if (!hooks.is_object()) return Error{ErrorCode::Config, "Settings file \"" + file + "\": hooks must be an object.", file};
   for (const auto& member : hooks.as_object()) {
     std::vector<HookMatcher>* target = nullptr;
     if (member.key == "PreToolUse") target = &out.pre_tool_use;

@@ -82,18 +82,18 @@ Status write_mechanism_cache(const std::string& path, const std::string& key, bo
   doc.find("entries")->set(key, json::Object{{"native", native}, {"probed_at", now_seconds}});
   std::error_code ec;
   fs::create_directories(fs::path(path).parent_path(), ec);
-  if (ec) return Error{"io", "could not create " + fs::path(path).parent_path().string() + ": " + ec.message(), path};
+  if (ec) return Error{ErrorCode::Io, "could not create " + fs::path(path).parent_path().string() + ": " + ec.message(), path};
   std::string temporary = path + ".tmp." + std::to_string(::getpid());
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) return Error{"io", "could not write " + temporary + ": " + std::strerror(errno), path};
+    if (!out) return Error{ErrorCode::Io, "could not write " + temporary + ": " + std::strerror(errno), path};
     out << json::serialize(doc) << '\n';
-    if (!out.flush()) return Error{"io", "could not write " + temporary, path};
+    if (!out.flush()) return Error{ErrorCode::Io, "could not write " + temporary, path};
   }
   fs::rename(temporary, path, ec);
   if (ec) {
     fs::remove(temporary, ec);
-    return Error{"io", "could not replace " + path + ": " + ec.message(), path};
+    return Error{ErrorCode::Io, "could not replace " + path + ": " + ec.message(), path};
   }
   return Ok{};
 }

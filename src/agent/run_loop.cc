@@ -185,9 +185,9 @@ class RunLoop {
   // A failed model request ends the run: 41 for auth, 75 when the same
   // command may well succeed later (SPEC §2.5), else 1.
   RunOutcome request_failed(const Error& error, const std::string& message) {
-    if (cancel_.cancelled.load() || error.code == "cancelled") return cancelled_or_budget();
+    if (cancel_.cancelled.load() || error.code == ErrorCode::Cancelled) return cancelled_or_budget();
     out_.api_error_status = error.http_status;
-    if (error.code == "auth") return finish(Subtype::ErrorApi, 41, message);
+    if (error.code == ErrorCode::Auth) return finish(Subtype::ErrorApi, 41, message);
     return finish(Subtype::ErrorApi, error.temporary ? 75 : 1, message);
   }
 
@@ -214,7 +214,7 @@ class RunLoop {
           const Error& error = probe.error();
           // A server that rejects the field (400 and the like) does not
           // enforce it; a network failure says nothing and ends the run.
-          if (error.code != "http" || cancel_.cancelled.load()) {
+          if (error.code != ErrorCode::Http || cancel_.cancelled.load()) {
             return request_failed(error, "--mechanism auto: the probe request failed: " + error.message);
           }
         } else {

@@ -239,7 +239,7 @@ TEST_F(RunLoopTest, ToolCallBudgetEndsWith55AndStructuredOutputDoesNotCount) {
 TEST_F(RunLoopTest, WallTimeBudgetInterruptsARequestInFlight) {
   model_.push_step([](const provider::Request&, provider::CancelToken& cancel) -> Result<provider::Response> {
     for (int i = 0; i < 500 && !cancel.cancelled.load(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    return Error{"cancelled", "cancelled", ""};
+    return Error{ErrorCode::Cancelled, "cancelled", ""};
   });
   options_.max_wall_time_seconds = 0.2;
   auto started = std::chrono::steady_clock::now();
@@ -253,7 +253,7 @@ TEST_F(RunLoopTest, WallTimeBudgetInterruptsARequestInFlight) {
 TEST_F(RunLoopTest, CancellationEndsWith130) {
   model_.push_step([](const provider::Request&, provider::CancelToken& cancel) -> Result<provider::Response> {
     cancel.cancelled = true;
-    return Error{"cancelled", "cancelled", ""};
+    return Error{ErrorCode::Cancelled, "cancelled", ""};
   });
   RunOutcome out = run_with();
   EXPECT_EQ(out.subtype, Subtype::ErrorCancelled);
@@ -262,13 +262,13 @@ TEST_F(RunLoopTest, CancellationEndsWith130) {
 }
 
 TEST_F(RunLoopTest, AuthErrorIs41AndOtherApiErrorsAre1) {
-  model_.push_error("auth", "The provider refused the credentials (HTTP 401).");
+  model_.push_error(ErrorCode::Auth, "The provider refused the credentials (HTTP 401).");
   RunOutcome out = run_with();
   EXPECT_EQ(out.subtype, Subtype::ErrorApi);
   EXPECT_EQ(out.exit_code, 41);
   EXPECT_EQ(out.error_message, "The provider refused the credentials (HTTP 401).");
   ScriptedModel other;
-  other.push_error("http", "HTTP 500");
+  other.push_error(ErrorCode::Http, "HTTP 500");
   RunOutcome out2 = run(other, {}, options_, {}, cancel_);
   EXPECT_EQ(out2.exit_code, 1);
   EXPECT_EQ(out2.subtype, Subtype::ErrorApi);
@@ -446,14 +446,14 @@ TEST_F(RunLoopTest, AutoFallsBackToTheToolWhenTheProbeIsAnsweredInProseOrRejecte
   EXPECT_EQ(model_.requests[1].tools.back().name, "structured_output");
 
   ScriptedModel rejecting;
-  rejecting.push_error("http", "HTTP 400: response_format is not supported");
+  rejecting.push_error(ErrorCode::Http, "HTTP 400: response_format is not supported");
   rejecting.push(answer("", {call("c1", "structured_output", R"({"summary":"s","risk_level":"low"})")}));
   RunOutcome after_400 = run(rejecting, {}, options_, {}, cancel_);
   EXPECT_EQ(after_400.subtype, Subtype::Success);
   EXPECT_EQ(after_400.mechanism, "tool");
 
   ScriptedModel unreachable;
-  unreachable.push_error("network", "connection refused");
+  unreachable.push_error(ErrorCode::Network, "connection refused");
   RunOutcome failed = run(unreachable, {}, options_, {}, cancel_);
   EXPECT_EQ(failed.subtype, Subtype::ErrorApi);
   EXPECT_EQ(failed.exit_code, 1);

@@ -67,8 +67,8 @@ void RunTrace::request_ended(const Result<provider::Response>& response) {
                                  with_type("output"));
   } else {
     // The code only ("http", "timeout", …): the message may quote the server.
-    request_.set_error(response.error().code);
-    labels.emplace_back("error.type", response.error().code);
+    request_.set_error(error_code_name(response.error().code));
+    labels.emplace_back("error.type", std::string(error_code_name(response.error().code)));
   }
   telemetry_->metrics().record(instruments::kGenAiOperationDuration, seconds_since(request_started_ns_),
                                std::move(labels));

@@ -104,7 +104,7 @@ Result<std::string> newest_session_id(const std::string& home, const std::string
   fs::path chats = fs::path(project_dir(home, cwd)) / "chats";
   std::error_code ec;
   fs::directory_iterator it(chats, ec);
-  if (ec) return Error{"session", "No previous session found for " + cwd + " (looked in " + chats.string() + ").", ""};
+  if (ec) return Error{ErrorCode::Session, "No previous session found for " + cwd + " (looked in " + chats.string() + ").", ""};
   fs::path best;
   fs::file_time_type best_time{};
   for (; it != fs::directory_iterator(); it.increment(ec)) {
@@ -118,14 +118,14 @@ Result<std::string> newest_session_id(const std::string& home, const std::string
       best_time = t;
     }
   }
-  if (best.empty()) return Error{"session", "No previous session found for " + cwd + " (looked in " + chats.string() + ").", ""};
+  if (best.empty()) return Error{ErrorCode::Session, "No previous session found for " + cwd + " (looked in " + chats.string() + ").", ""};
   return best.stem().string();
 }
 
 Result<std::vector<provider::Message>> read_session(const std::string& path) {
   // A FIFO or a link to /dev/zero must not hang the run (issue 13.8).
   Result<std::string> text = read_regular_file(path, kMaxTranscriptBytes);
-  if (!text) return Error{"session", "Session transcript: " + text.error().message + ".", path};
+  if (!text) return Error{ErrorCode::Session, "Session transcript: " + text.error().message + ".", path};
   std::istringstream in(std::move(*text));
   std::vector<provider::Message> messages;
   std::string line;
@@ -135,7 +135,7 @@ Result<std::vector<provider::Message>> read_session(const std::string& path) {
     if (line.empty()) continue;
     Result<json::Value> doc = json::parse(line);
     if (!doc || !doc->is_object()) {
-      return Error{"session", "Session transcript \"" + path + "\" line " + std::to_string(line_no) + " is not valid JSON.",
+      return Error{ErrorCode::Session, "Session transcript \"" + path + "\" line " + std::to_string(line_no) + " is not valid JSON.",
                    path};
     }
     const json::Value* type = doc->find("type");

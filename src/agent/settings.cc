@@ -23,10 +23,10 @@ Status read_list(const json::Value& object, std::string_view key, const std::str
                  std::vector<std::string>& out) {
   const json::Value* list = object.find(key);
   if (list == nullptr) return Ok{};
-  if (!list->is_array()) return Error{"config", "Settings file \"" + file + "\": " + field + " must be an array of strings.", file};
+  if (!list->is_array()) return Error{ErrorCode::Config, "Settings file \"" + file + "\": " + field + " must be an array of strings.", file};
   for (const auto& item : list->as_array()) {
     if (!item.is_string()) {
-      return Error{"config", "Settings file \"" + file + "\": " + field + " must be an array of strings.", file};
+      return Error{ErrorCode::Config, "Settings file \"" + file + "\": " + field + " must be an array of strings.", file};
     }
     out.push_back(item.as_string());
   }
@@ -37,17 +37,17 @@ Status read_settings_file(const std::string& path, Settings& settings) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) return Ok{};  // absent: nothing to merge
   Result<std::string> text = read_regular_file(path, kMaxSettingsBytes);
-  if (!text) return Error{"config", "Settings file " + text.error().message + ".", path};
+  if (!text) return Error{ErrorCode::Config, "Settings file " + text.error().message + ".", path};
   Result<json::Value> doc = json::parse(*text);
   if (!doc) {
-    return Error{"config", "Settings file \"" + path + "\" is not valid JSON: " + doc.error().message + " at " +
+    return Error{ErrorCode::Config, "Settings file \"" + path + "\" is not valid JSON: " + doc.error().message + " at " +
                                doc.error().where + ".",
                  path};
   }
-  if (!doc->is_object()) return Error{"config", "Settings file \"" + path + "\" must contain a JSON object.", path};
+  if (!doc->is_object()) return Error{ErrorCode::Config, "Settings file \"" + path + "\" must contain a JSON object.", path};
   if (const json::Value* permissions = doc->find("permissions")) {
     if (!permissions->is_object()) {
-      return Error{"config", "Settings file \"" + path + "\": permissions must be an object.", path};
+      return Error{ErrorCode::Config, "Settings file \"" + path + "\": permissions must be an object.", path};
     }
     std::size_t first_new = settings.allow.size();
     if (Status s = read_list(*permissions, "allow", "permissions.allow", path, settings.allow); !s) return s;
@@ -55,9 +55,9 @@ Status read_settings_file(const std::string& path, Settings& settings) {
     // is a configuration error, not a grant of the whole tool.
     for (std::size_t i = first_new; i < settings.allow.size(); ++i) {
       Result<ParsedRule> rule = parse_rule(settings.allow[i]);
-      if (!rule) return Error{"config", "Settings file \"" + path + "\": permissions.allow: " + rule.error().message, path};
+      if (!rule) return Error{ErrorCode::Config, "Settings file \"" + path + "\": permissions.allow: " + rule.error().message, path};
       if (rule->specifier && (rule->tool == "write_file" || rule->tool == "edit")) {
-        return Error{"config",
+        return Error{ErrorCode::Config,
                      "Settings file \"" + path + "\": permissions.allow: \"" + settings.allow[i] +
                          "\": weld enforces scoped rules for run_shell_command only; allow \"" + rule->tool +
                          "\" (every path in the workspace) or remove the rule.",
@@ -67,7 +67,7 @@ Status read_settings_file(const std::string& path, Settings& settings) {
     if (Status s = read_list(*permissions, "deny", "permissions.deny", path, settings.deny); !s) return s;
   }
   if (const json::Value* tools = doc->find("tools")) {
-    if (!tools->is_object()) return Error{"config", "Settings file \"" + path + "\": tools must be an object.", path};
+    if (!tools->is_object()) return Error{ErrorCode::Config, "Settings file \"" + path + "\": tools must be an object.", path};
     if (Status s = read_list(*tools, "exclude", "tools.exclude", path, settings.exclude); !s) return s;
   }
   if (const json::Value* hooks = doc->find("hooks")) {
@@ -75,7 +75,7 @@ Status read_settings_file(const std::string& path, Settings& settings) {
   }
   if (const json::Value* mechanism = doc->find("mechanism")) {
     if (!mechanism->is_string() || !parse_mechanism(mechanism->as_string())) {
-      return Error{"config", "Settings file \"" + path + "\": mechanism must be \"tool\", \"native\" or \"auto\".",
+      return Error{ErrorCode::Config, "Settings file \"" + path + "\": mechanism must be \"tool\", \"native\" or \"auto\".",
                    path};
     }
     settings.mechanism = mechanism->as_string();

@@ -101,10 +101,10 @@ Result<ParsedRule> parse_rule(std::string_view rule) {
   rule = trim(rule);
   std::size_t open = rule.find('(');
   if (open == std::string_view::npos) return ParsedRule{std::string(rule), std::nullopt};
-  if (rule.back() != ')') return Error{"config", "rule \"" + std::string(rule) + "\" must end with \")\".", ""};
+  if (rule.back() != ')') return Error{ErrorCode::Config, "rule \"" + std::string(rule) + "\" must end with \")\".", ""};
   std::string_view specifier = trim(rule.substr(open + 1, rule.size() - open - 2));
   std::string tool(trim(rule.substr(0, open)));
-  if (specifier.empty()) return Error{"config", "rule \"" + std::string(rule) + "\" has an empty specifier.", ""};
+  if (specifier.empty()) return Error{ErrorCode::Config, "rule \"" + std::string(rule) + "\" has an empty specifier.", ""};
   if (specifier == "*") return ParsedRule{tool, std::nullopt};  // like Bash(*): every use
   return ParsedRule{tool, std::string(specifier)};
 }

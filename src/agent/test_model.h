@@ -36,7 +36,7 @@ class ScriptedModel : public provider::Model {
       return response;
     });
   }
-  void push_error(std::string code, std::string message) {
+  void push_error(ErrorCode code, std::string message) {
     steps_.push_back([code, message](const provider::Request&, provider::CancelToken&) -> Result<provider::Response> {
       return Error{code, message, ""};
     });
@@ -51,7 +51,7 @@ class ScriptedModel : public provider::Model {
     if (observer.on_event) observer.on_event(json::Object{{"type", "ping"}});
     if (next_ >= steps_.size()) {
       if (repeat_ && !steps_.empty()) return steps_.back()(request, cancel);
-      return Error{"http", "script exhausted", ""};
+      return Error{ErrorCode::Http, "script exhausted", ""};
     }
     return steps_[next_++](request, cancel);
   }

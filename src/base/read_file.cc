@@ -18,12 +18,12 @@ namespace {
 std::string quoted(const std::string& path) { return "\"" + path + "\""; }
 
 Error read_error(const std::string& path, int error) {
-  return Error{"io", "could not read " + quoted(path) + ": " + std::strerror(error), path};
+  return Error{ErrorCode::Io, "could not read " + quoted(path) + ": " + std::strerror(error), path};
 }
 
 Error too_large(const std::string& path, std::uint64_t size, std::uint64_t max_bytes, std::uint64_t* size_out) {
   if (size_out != nullptr) *size_out = size;
-  return Error{"too_large",
+  return Error{ErrorCode::TooLarge,
                quoted(path) + " is " + std::to_string(size) + " bytes (more than " + std::to_string(max_bytes) + ")",
                path};
 }
@@ -55,7 +55,7 @@ bool read_all(int fd, std::uint64_t max_bytes, std::string& out, int& error) {
 Result<std::string> read_regular_file(const std::string& path, std::uint64_t max_bytes, std::uint64_t* size) {
   struct stat info {};
   if (::stat(path.c_str(), &info) != 0) return read_error(path, errno);
-  if (!S_ISREG(info.st_mode)) return Error{"not_regular", quoted(path) + " is not a regular file", path};
+  if (!S_ISREG(info.st_mode)) return Error{ErrorCode::NotRegular, quoted(path) + " is not a regular file", path};
   if (static_cast<std::uint64_t>(info.st_size) > max_bytes) {
     return too_large(path, static_cast<std::uint64_t>(info.st_size), max_bytes, size);
   }
@@ -65,7 +65,7 @@ Result<std::string> read_regular_file(const std::string& path, std::uint64_t max
   struct stat opened {};
   if (::fstat(fd, &opened) != 0 || !S_ISREG(opened.st_mode)) {
     ::close(fd);
-    return Error{"not_regular", quoted(path) + " is not a regular file", path};
+    return Error{ErrorCode::NotRegular, quoted(path) + " is not a regular file", path};
   }
   std::string content;
   content.reserve(static_cast<std::size_t>(opened.st_size));
@@ -82,10 +82,10 @@ Result<std::string> read_stream(int fd, std::uint64_t max_bytes, std::string_vie
   int error = 0;
   if (!read_all(fd, max_bytes, content, error)) {
     if (error == EBADF) return std::string();
-    return Error{"io", "could not read " + std::string(what) + ": " + std::strerror(error), std::string(what)};
+    return Error{ErrorCode::Io, "could not read " + std::string(what) + ": " + std::strerror(error), std::string(what)};
   }
   if (content.size() > max_bytes) {
-    return Error{"too_large", std::string(what) + " is more than " + std::to_string(max_bytes) + " bytes",
+    return Error{ErrorCode::TooLarge, std::string(what) + " is more than " + std::to_string(max_bytes) + " bytes",
                  std::string(what)};
   }
   return content;

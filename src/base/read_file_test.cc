@@ -23,7 +23,7 @@ TEST(ReadRegularFile, ReadsAndCaps) {
   std::uint64_t size = 0;
   auto big = read_regular_file(path, 4, &size);
   ASSERT_FALSE(big);
-  EXPECT_EQ(big.error().code, "too_large");
+  EXPECT_EQ(big.error().code, ErrorCode::TooLarge);
   EXPECT_EQ(big.error().message, "\"" + path + "\" is 5 bytes (more than 4)");
   EXPECT_EQ(size, 5u);
   std::remove(path.c_str());
@@ -37,10 +37,10 @@ TEST(ReadRegularFile, issue_13_fifo_device_and_link_to_dev_zero_are_refused_with
   std::string fifo = temp_path("fifo");
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   EXPECT_EQ(read_regular_file(fifo, 1 << 20).error().message, "\"" + fifo + "\" is not a regular file");
-  EXPECT_EQ(read_regular_file("/dev/zero", 1 << 20).error().code, "not_regular");
+  EXPECT_EQ(read_regular_file("/dev/zero", 1 << 20).error().code, ErrorCode::NotRegular);
   std::string link = temp_path("zero_link");
   ASSERT_EQ(::symlink("/dev/zero", link.c_str()), 0);
-  EXPECT_EQ(read_regular_file(link, 1 << 20).error().code, "not_regular");
+  EXPECT_EQ(read_regular_file(link, 1 << 20).error().code, ErrorCode::NotRegular);
   std::remove(fifo.c_str());
   std::remove(link.c_str());
 }

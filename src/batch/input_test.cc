@@ -46,7 +46,7 @@ TEST(LineReader, ALineOverTheLimitIsSkippedUnreadAndCounted) {
 }
 
 TEST(LineReader, ASourceErrorIsReturned) {
-  LineReader reader([](char*, std::size_t) -> Result<std::size_t> { return Error{"io", "disk gone", ""}; });
+  LineReader reader([](char*, std::size_t) -> Result<std::size_t> { return Error{ErrorCode::Io, "disk gone", ""}; });
   auto line = reader.next();
   ASSERT_FALSE(line);
   EXPECT_EQ(line.error().message, "disk gone");

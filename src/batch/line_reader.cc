@@ -26,7 +26,7 @@ ByteSource fd_source(int fd) {
       ssize_t n = ::read(fd, buffer, size);
       if (n >= 0) return static_cast<std::size_t>(n);
       if (errno == EINTR) continue;
-      return Error{"io", std::string("could not read the input: ") + std::strerror(errno), ""};
+      return Error{ErrorCode::Io, std::string("could not read the input: ") + std::strerror(errno), ""};
     }
   };
 }

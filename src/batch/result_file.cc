@@ -22,7 +22,7 @@ constexpr std::size_t kFlushBytes = 64u << 10;
 constexpr std::chrono::milliseconds kFlushDelay{100};
 
 Error io_error(const std::string& what, const std::string& path) {
-  return Error{"io", what + " \"" + path + "\": " + std::strerror(errno), path};
+  return Error{ErrorCode::Io, what + " \"" + path + "\": " + std::strerror(errno), path};
 }
 
 // Offset just past the last "\n" of the file (0 when there is none).
@@ -67,11 +67,11 @@ Result<ResumeScan> resume_from(const std::string& path, IdSet& ids) {
   LineReader lines(fd_source(fd));
   for (;;) {
     Result<std::optional<InputLine>> line = lines.next();
-    if (!line) return Error{"io", line.error().message + " (" + path + ")", path};
+    if (!line) return Error{ErrorCode::Io, line.error().message + " (" + path + ")", path};
     if (!*line) break;
     std::optional<RowKey> key = (*line)->too_long ? std::nullopt : key_of_result_line((*line)->text);
     if (!key) {
-      return Error{"config",
+      return Error{ErrorCode::Config,
                    "-o \"" + path + "\": line " + std::to_string((*line)->number + 1) +
                        " is not a weld batch result line, so the file cannot be resumed (is -o the right file?).",
                    path};
@@ -122,7 +122,7 @@ Status ResultWriter::flush_locked() {
     ssize_t n = ::write(fd_, buffer_.data() + done, buffer_.size() - done);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
-      failed_ = Error{"io", std::string("could not write the results: ") + std::strerror(errno), ""};
+      failed_ = Error{ErrorCode::Io, std::string("could not write the results: ") + std::strerror(errno), ""};
       return *failed_;
     }
     done += static_cast<std::size_t>(n);

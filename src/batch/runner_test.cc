@@ -130,7 +130,7 @@ TEST_F(RunnerTest, RefusedCredentialsStopTheBatchWithoutALine) {
   std::vector<std::unique_ptr<provider::Model>> models;
   auto model = std::make_unique<ScriptedModel>();
   model->push(answer("", {call("c1", "structured_output", R"({"label":"a"})")}));
-  model->push_error("auth", "the provider refused the credentials: HTTP 401");
+  model->push_error(ErrorCode::Auth, "the provider refused the credentials: HTTP 401");
   model->repeat_last();
   models.push_back(std::move(model));
   auto lines = run("{\"id\":1}\n{\"id\":2}\n{\"id\":3}\n", models);
@@ -144,7 +144,7 @@ TEST_F(RunnerTest, ATemporaryFailureStopsTheBatchAndTheRowIsLeftForTheRerun) {
   std::vector<std::unique_ptr<provider::Model>> models;
   auto model = std::make_unique<ScriptedModel>();
   model->push_step([](const provider::Request&, provider::CancelToken&) -> Result<provider::Response> {
-    return Error{.code = "http", .message = "HTTP 503 Service Unavailable after 4 attempts", .http_status = 503, .temporary = true};
+    return Error{.code = ErrorCode::Http, .message = "HTTP 503 Service Unavailable after 4 attempts", .http_status = 503, .temporary = true};
   });
   models.push_back(std::move(model));
   auto lines = run("{\"id\":1}\n{\"id\":2}\n", models);

@@ -22,7 +22,7 @@ const std::string* variable(const std::map<std::string, std::string>& env, const
   return it == env.end() || it->second.empty() ? nullptr : &it->second;
 }
 
-Error usage(std::string message) { return Error{"usage", std::move(message), ""}; }
+Error usage(std::string message) { return Error{ErrorCode::Usage, std::move(message), ""}; }
 
 }  // namespace
 

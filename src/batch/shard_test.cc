@@ -25,7 +25,7 @@ TEST(ChooseShard, FlagWinsOverTheEnvironment) {
 TEST(ChooseShard, BadFlagsAreUsageErrors) {
   EXPECT_EQ(choose_shard("4/4", std::nullopt, {}).error().message,
             "--shard must be I/N with 0 <= I < N, e.g. --shard 0/4 (got \"4/4\").");
-  EXPECT_EQ(choose_shard("x", std::nullopt, {}).error().code, "usage");
+  EXPECT_EQ(choose_shard("x", std::nullopt, {}).error().code, ErrorCode::Usage);
   EXPECT_EQ(choose_shard("1/4", 3u, {}).error().message, "--shard 1/4 and --shards 3 disagree.");
   EXPECT_EQ(choose_shard(std::nullopt, 3u, {}).error().message,
             "--shards 3 needs a shard index: --shard I/N, JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID.");

@@ -79,11 +79,11 @@ std::string yaml_quote(std::string_view s) { return json::quote(s); }
 Status write_file(const std::filesystem::path& path, const std::string& text) {
   std::error_code ec;
   std::filesystem::create_directories(path.parent_path(), ec);
-  if (ec) return Error{"io", "cannot create " + path.parent_path().string() + ": " + ec.message(), path.string()};
+  if (ec) return Error{ErrorCode::Io, "cannot create " + path.parent_path().string() + ": " + ec.message(), path.string()};
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << text;
   out.close();
-  if (!out) return Error{"io", "cannot write " + path.string(), path.string()};
+  if (!out) return Error{ErrorCode::Io, "cannot write " + path.string(), path.string()};
   return Ok{};
 }
 

@@ -92,9 +92,9 @@ int proxy_main(int argc, char** argv) {
   auto server = proxy::Server::create(config);
   if (!server) {
     const Error& error = server.error();
-    std::cerr << "{\"event\":\"error\",\"code\":" << json::quote(error.code) << ",\"message\":" << json::quote(error.message)
+    std::cerr << "{\"event\":\"error\",\"code\":" << json::quote(error_code_name(error.code)) << ",\"message\":" << json::quote(error.message)
               << "}\n";
-    return error.code == "listen" ? 1 : 52;
+    return error.code == ErrorCode::Listen ? 1 : 52;
   }
   // OTLP metrics are read from the counters /metrics renders (SPEC §8); the
   // server outlives the last export (finish_telemetry below).

@@ -136,26 +136,26 @@ std::optional<double> parse_price(const std::string& flag, const std::string& te
 Result<std::optional<agent::Prices>> parse_prices(const RunFlags& f) {
   if (!f.price_input && !f.price_output) {
     if (f.price_cache_read || f.price_cache_write)
-      return Error{"usage", "--price-cache-read and --price-cache-write need --price-input and --price-output.", ""};
+      return Error{ErrorCode::Usage, "--price-cache-read and --price-cache-write need --price-input and --price-output.", ""};
     return std::optional<agent::Prices>();
   }
   if (!f.price_input || !f.price_output)
-    return Error{"usage", "--price-input and --price-output go together (USD per million tokens).", ""};
+    return Error{ErrorCode::Usage, "--price-input and --price-output go together (USD per million tokens).", ""};
   std::string error;
   agent::Prices prices;
   std::optional<double> input = parse_price("--price-input", *f.price_input, error);
-  if (!input) return Error{"usage", error, ""};
+  if (!input) return Error{ErrorCode::Usage, error, ""};
   std::optional<double> output = parse_price("--price-output", *f.price_output, error);
-  if (!output) return Error{"usage", error, ""};
+  if (!output) return Error{ErrorCode::Usage, error, ""};
   prices.input = *input;
   prices.output = *output;
   if (f.price_cache_read) {
     prices.cache_read = parse_price("--price-cache-read", *f.price_cache_read, error);
-    if (!prices.cache_read) return Error{"usage", error, ""};
+    if (!prices.cache_read) return Error{ErrorCode::Usage, error, ""};
   }
   if (f.price_cache_write) {
     prices.cache_write = parse_price("--price-cache-write", *f.price_cache_write, error);
-    if (!prices.cache_write) return Error{"usage", error, ""};
+    if (!prices.cache_write) return Error{ErrorCode::Usage, error, ""};
   }
   return std::optional<agent::Prices>(prices);
 }

@@ -31,16 +31,16 @@ Result<std::string> default_model(const provider::ProviderConfig& config) {
   provider::CancelToken cancel;
   Result<std::vector<std::string>> ids = provider::list_models(config, cancel);
   if (!ids) {
-    return Error{"config", "no model given, and the server's models list could not be read: " + ids.error().message +
+    return Error{ErrorCode::Config, "no model given, and the server's models list could not be read: " + ids.error().message +
                                "." + advice, "--model"};
   }
   if (ids->size() == 1) return ids->front();
-  if (ids->empty()) return Error{"config", "no model given, and " + url + " lists no model." + advice, "--model"};
+  if (ids->empty()) return Error{ErrorCode::Config, "no model given, and " + url + " lists no model." + advice, "--model"};
   std::string names;
   constexpr std::size_t kShown = 5;
   for (std::size_t i = 0; i < ids->size() && i < kShown; ++i) names += (i ? ", " : "") + (*ids)[i];
   if (ids->size() > kShown) names += ", …";
-  return Error{"config",
+  return Error{ErrorCode::Config,
                "no model given, and " + url + " lists " + std::to_string(ids->size()) + " models (" + names +
                    "): pass --model with one of them (or set WELD_MODEL).",
                "--model"};
@@ -143,7 +143,7 @@ Result<agent::Mechanism> choose_mechanism(const std::optional<agent::Mechanism>&
   if (const char* env = std::getenv("WELD_MECHANISM"); env != nullptr && *env != '\0') {
     std::optional<agent::Mechanism> parsed = agent::parse_mechanism(env);
     if (!parsed)
-      return Error{"config", std::string("WELD_MECHANISM must be one of tool, native, auto (got \"") + env + "\").",
+      return Error{ErrorCode::Config, std::string("WELD_MECHANISM must be one of tool, native, auto (got \"") + env + "\").",
                    "WELD_MECHANISM"};
     return *parsed;
   }

@@ -17,11 +17,11 @@ Result<std::optional<std::string>> assemble_prompt(const std::optional<std::stri
   if (::isatty(STDIN_FILENO) == 0) {
     // Bounded (issue 13.8): /dev/zero as standard input is an error, not a hang.
     Result<std::string> read = read_stream(STDIN_FILENO, kMaxPromptBytes, "standard input");
-    if (!read && read.error().code == "too_large") {
-      return Error{"io", "Standard input is more than " + std::to_string(kMaxPromptBytes >> 20) +
+    if (!read && read.error().code == ErrorCode::TooLarge) {
+      return Error{ErrorCode::Io, "Standard input is more than " + std::to_string(kMaxPromptBytes >> 20) +
                              " MiB; weld reads at most that much prompt.", "stdin"};
     }
-    if (!read) return Error{"io", "C" + read.error().message.substr(1), "stdin"};  // "Could not read standard input: …"
+    if (!read) return Error{ErrorCode::Io, "C" + read.error().message.substr(1), "stdin"};  // "Could not read standard input: …"
     piped = std::move(*read);
   }
   while (!piped.empty() && (piped.back() == '\n' || piped.back() == '\r')) piped.pop_back();

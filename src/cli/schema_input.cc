@@ -25,7 +25,7 @@ std::string_view trim(std::string_view s) {
 }
 
 Error parse_error(const std::string& label, const Error& error) {
-  return Error{"parse", label + ": not valid JSON: " + error.message + (error.where.empty() ? "" : " at " + error.where),
+  return Error{ErrorCode::Parse, label + ": not valid JSON: " + error.message + (error.where.empty() ? "" : " at " + error.where),
                label};
 }
 
@@ -82,12 +82,12 @@ std::vector<Instance> read_instances(const std::vector<std::string>& files, bool
       const Error& error = read.error();
       std::string reason = error.message.substr(error.message.rfind(": ") + 2);  // the OS's words
       std::error_code status_error;
-      if (error.code == "not_regular") {
+      if (error.code == ErrorCode::NotRegular) {
         reason = std::filesystem::is_directory(file, status_error) ? "Is a directory" : "not a regular file";
-      } else if (error.code == "too_large") {
+      } else if (error.code == ErrorCode::TooLarge) {
         reason = file == "-" ? error.message : "it is more than " + std::to_string(kMaxInstanceBytes) + " bytes";
       }
-      out.push_back(Instance{file, file, 0, Error{"io", file + ": could not read: " + reason, file}});
+      out.push_back(Instance{file, file, 0, Error{ErrorCode::Io, file + ": could not read: " + reason, file}});
       continue;
     }
     std::string content = std::move(*read);

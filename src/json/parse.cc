@@ -209,7 +209,7 @@ class Parser {
   }
 
  private:
-  [[gnu::cold]] bool fail(std::string message, const char* code = "parse") {
+  [[gnu::cold]] bool fail(std::string message, ErrorCode code = ErrorCode::Parse) {
     if (!failed_) {
       failed_ = true;
       std::size_t line = 1, column = 1;
@@ -287,7 +287,7 @@ class Parser {
     if (depth > options_.max_depth) {
       // Its own code: a caller that keeps other parse errors generic (a
       // schema file's content is never quoted) can still say why.
-      return fail("nesting deeper than " + std::to_string(options_.max_depth) + " levels", "depth");
+      return fail("nesting deeper than " + std::to_string(options_.max_depth) + " levels", ErrorCode::Depth);
     }
     return true;
   }

@@ -40,7 +40,7 @@ class Parser {
   }
 
  private:
-  bool fail(std::string message, const char* code = "parse") {
+  bool fail(std::string message, ErrorCode code = ErrorCode::Parse) {
     if (!failed_) {
       failed_ = true;
       std::size_t line = 1, column = 1;
@@ -97,7 +97,7 @@ class Parser {
 
   bool check_depth(int depth) {
     if (depth > options_.max_depth) {
-      return fail("nesting deeper than " + std::to_string(options_.max_depth) + " levels", "depth");
+      return fail("nesting deeper than " + std::to_string(options_.max_depth) + " levels", ErrorCode::Depth);
     }
     return true;
   }

@@ -36,7 +36,7 @@ Result<std::vector<const FilterFactory*>> FilterChain::resolve(const FilterRegis
   std::vector<const FilterFactory*> out;
   for (const std::string& name : names) {
     const FilterFactory* factory = registry.find(name);
-    if (factory == nullptr) return Error{"config", "unknown filter \"" + name + "\"", name};
+    if (factory == nullptr) return Error{ErrorCode::Config, "unknown filter \"" + name + "\"", name};
     out.push_back(factory);
   }
   return out;

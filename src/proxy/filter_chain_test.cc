@@ -38,7 +38,7 @@ TEST(FilterChain, RunsInOrderAndStopsAtTheFirstDecision) {
   EXPECT_EQ(FilterAction::Reply, chain.on_request(ex));
   EXPECT_EQ(FilterAction::Reply, chain.on_response_end(ex));
   EXPECT_EQ((std::vector<std::string>{"a.request", "b.request", "a.end", "b.end"}), calls);
-  Error error{"timeout", "slow", ""};
+  Error error{ErrorCode::Timeout, "slow", ""};
   EXPECT_EQ(FilterAction::Continue, chain.on_error(ex, error));  // default: not handled
 }
 

@@ -24,7 +24,7 @@ Error registry_error(std::string_view origin, std::string_view agent, std::strin
     text += "\": ";
   }
   text += message;
-  return Error{"registry", std::move(text), std::string(agent)};
+  return Error{ErrorCode::Registry, std::move(text), std::string(agent)};
 }
 
 // Fields an agent entry may have; anything else is a typo we refuse.
@@ -184,9 +184,9 @@ Result<RegistryPtr> load_registry_file(const std::string& path) {
   Result<std::string> text = read_regular_file(path, kMaxRegistryBytes);
   if (!text) {
     const Error& error = text.error();
-    if (error.code == "not_regular") return Error{"registry", path + ": not a regular file", ""};
-    if (error.code == "too_large") return Error{"registry", path + ": larger than 16 MiB", ""};
-    return Error{"registry", path + ": cannot read: " + error.message.substr(error.message.rfind(": ") + 2), ""};
+    if (error.code == ErrorCode::NotRegular) return Error{ErrorCode::Registry, path + ": not a regular file", ""};
+    if (error.code == ErrorCode::TooLarge) return Error{ErrorCode::Registry, path + ": larger than 16 MiB", ""};
+    return Error{ErrorCode::Registry, path + ": cannot read: " + error.message.substr(error.message.rfind(": ") + 2), ""};
   }
   return load_registry(*text, path);
 }

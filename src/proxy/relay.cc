@@ -33,12 +33,12 @@ awaitable<void> Session::relay(ClientRequest& req, RequestLog& log) {
     RequestTrace::attempt_ended(upstream, 0, &*error);
     log.upstream_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - upstream_start).count();
     co_await stop_monitor();
-    if (error->code == "cancelled") {
+    if (error->code == ErrorCode::Cancelled) {
       log.outcome = Outcome::Cancelled;
       keep_alive_ = false;
       co_return;
     }
-    const bool timeout = error->code == "timeout";
+    const bool timeout = error->code == ErrorCode::Timeout;
     co_await send_error(timeout ? Outcome::UpstreamTimeout : Outcome::UpstreamError, timeout ? 504 : 502,
                         timeout ? "timeout_error" : "api_error", error->message, log);
     co_return;

@@ -74,7 +74,7 @@ Result<std::string> origin_form(std::string_view target) {
     if (starts_with_scheme(target, "http://")) after_scheme = 7;
     if (starts_with_scheme(target, "https://")) after_scheme = 8;
     if (after_scheme == 0) {
-      return Error{"request_target", "request target must be a path or an absolute http(s) URL", ""};
+      return Error{ErrorCode::RequestTarget, "request target must be a path or an absolute http(s) URL", ""};
     }
     const std::size_t path_at = target.find_first_of("/?#", after_scheme);
     origin = path_at == std::string_view::npos ? std::string_view() : target.substr(path_at);
@@ -83,7 +83,7 @@ Result<std::string> origin_form(std::string_view target) {
   // upstream may well take it as part of the path.
   const std::string_view path = origin.substr(0, origin.find('?'));
   if (escapes(path)) {
-    return Error{"request_target",
+    return Error{ErrorCode::RequestTarget,
                  "request target has a \".\" or \"..\" path segment (plain or percent-encoded), which could leave "
                  "the upstream's path prefix",
                  ""};

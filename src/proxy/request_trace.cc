@@ -38,7 +38,7 @@ void RequestTrace::attempt_ended(tm::Span& span, int status, const Error* error)
   if (!span.recording()) return;
   if (status > 0) span.set("http.response.status_code", std::int64_t{status});
   if (error != nullptr) {
-    span.set_error(error->code);
+    span.set_error(error_code_name(error->code));
   } else if (status >= 500) {
     span.set_error(std::to_string(status));
   }

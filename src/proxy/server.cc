@@ -60,7 +60,7 @@ FileStamp stamp_of(const std::string& path) {
 
 Result<tcp::endpoint> parse_listen(const std::string& listen) {
   std::size_t colon = listen.rfind(':');
-  if (colon == std::string::npos) return Error{"config", "--listen \"" + listen + "\" must be host:port", "--listen"};
+  if (colon == std::string::npos) return Error{ErrorCode::Config, "--listen \"" + listen + "\" must be host:port", "--listen"};
   std::string host = listen.substr(0, colon);
   std::string port = listen.substr(colon + 1);
   if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
@@ -68,7 +68,7 @@ Result<tcp::endpoint> parse_listen(const std::string& listen) {
   bool digits = !port.empty() && port.size() <= 5;
   for (char c : port) digits = digits && c >= '0' && c <= '9';
   if (!digits || std::stoul(port) > 65535) {
-    return Error{"config", "--listen \"" + listen + "\" has a bad port", "--listen"};
+    return Error{ErrorCode::Config, "--listen \"" + listen + "\" has a bad port", "--listen"};
   }
   const auto port_number = static_cast<unsigned short>(std::stoul(port));
   error_code ec;
@@ -80,7 +80,7 @@ Result<tcp::endpoint> parse_listen(const std::string& listen) {
   tcp::resolver resolver(io);
   auto results = resolver.resolve(host, port, tcp::resolver::numeric_service, ec);
   if (ec || results.empty()) {
-    return Error{"config", "--listen \"" + listen + "\": \"" + host + "\" is neither an IP address nor a host name "
+    return Error{ErrorCode::Config, "--listen \"" + listen + "\": \"" + host + "\" is neither an IP address nor a host name "
                                "that resolves" + (ec ? " (" + ec.message() + ")" : std::string()), "--listen"};
   }
   for (const auto& entry : results) {
@@ -149,7 +149,7 @@ class ServerImpl final : public Server {
     if (!endpoint) return endpoint.error();
     unsigned threads = config.threads == 0 ? std::max(1u, std::thread::hardware_concurrency()) : config.threads;
     auto listen_error = [&config](const error_code& ec) {
-      return Error{"listen", "cannot listen on " + config.listen + ": " + ec.message(), "--listen"};
+      return Error{ErrorCode::Listen, "cannot listen on " + config.listen + ": " + ec.message(), "--listen"};
     };
     // SO_REUSEPORT would also let a second `weld proxy` (or anything with
     // the option) share a port already in use and split its traffic. A probe

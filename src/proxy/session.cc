@@ -326,7 +326,7 @@ awaitable<void> Session::serve_ready(RequestLog& log) {
                            "{\"status\":\"ready\",\"upstream_status\":" + std::to_string(status) + "}", log);
       co_return;
     }
-    error = Error{"upstream_status", "upstream answered HTTP " + std::to_string(status), ""};
+    error = Error{ErrorCode::UpstreamStatus, "upstream answered HTTP " + std::to_string(status), ""};
   }
   std::string out = "{\"status\":\"not ready\",\"error\":";
   json::write_string(out, error->message);
@@ -520,24 +520,24 @@ awaitable<std::optional<Error>> Session::open_upstream(std::string_view head, st
       current_upstream_ = connection.get();
       ec = co_await connection->connect(up, connect_timeout);
       current_upstream_ = nullptr;
-      if (client_gone_) co_return Error{"cancelled", "the client went away", ""};
+      if (client_gone_) co_return Error{ErrorCode::Cancelled, "the client went away", ""};
       if (ec == beast::error::timeout) {
-        co_return Error{"timeout", "could not connect to the upstream " + where + " within " +
+        co_return Error{ErrorCode::Timeout, "could not connect to the upstream " + where + " within " +
                                        std::to_string(connect_timeout.count()) + " ms", ""};
       }
-      if (ec) co_return Error{"connect", "could not connect to the upstream " + where + ": " + ec.message(), ""};
+      if (ec) co_return Error{ErrorCode::Connect, "could not connect to the upstream " + where + ": " + ec.message(), ""};
     }
     current_upstream_ = connection.get();
     const std::array<asio::const_buffer, 2> buffers{asio::buffer(head), asio::buffer(body)};
     ec = co_await connection->write(buffers, read_timeout);
     if (client_gone_) {
       current_upstream_ = nullptr;
-      co_return Error{"cancelled", "the client went away", ""};
+      co_return Error{ErrorCode::Cancelled, "the client went away", ""};
     }
     if (ec && reused) continue;  // the server closed it while idle
     if (ec) {
       current_upstream_ = nullptr;
-      co_return Error{ec == beast::error::timeout ? "timeout" : "connect",
+      co_return Error{ec == beast::error::timeout ? ErrorCode::Timeout : ErrorCode::Connect,
                       "could not send the request to the upstream " + where + ": " + ec.message(), ""};
     }
     // Interim answers (100 Continue, 103 Early Hints) come before the
@@ -554,25 +554,25 @@ awaitable<std::optional<Error>> Session::open_upstream(std::string_view head, st
     } while (!ec && parser->status() / 100 == 1 && parser->status() != 101 && ++interim <= kMaxInterim);
     current_upstream_ = nullptr;
     if (interim > kMaxInterim) {
-      co_return Error{"protocol", "the upstream sent more than " + std::to_string(kMaxInterim) +
+      co_return Error{ErrorCode::Protocol, "the upstream sent more than " + std::to_string(kMaxInterim) +
                                       " interim (1xx) answers", ""};
     }
-    if (client_gone_) co_return Error{"cancelled", "the client went away", ""};
+    if (client_gone_) co_return Error{ErrorCode::Cancelled, "the client went away", ""};
     if (ec && reused && (ec == http::error::end_of_stream || ec == asio::error::eof ||
                          ec == asio::error::connection_reset || ec == asio::error::broken_pipe)) {
       continue;
     }
     if (ec == beast::error::timeout) {
-      co_return Error{"timeout", "the upstream did not answer within " +
+      co_return Error{ErrorCode::Timeout, "the upstream did not answer within " +
                                      std::to_string(read_timeout.count()) + " ms", ""};
     }
     if (ec == http::error::end_of_stream || ec == asio::error::eof || ec == asio::error::connection_reset) {
-      co_return Error{"truncated", "the upstream closed the connection without answering", ""};
+      co_return Error{ErrorCode::Truncated, "the upstream closed the connection without answering", ""};
     }
-    if (ec) co_return Error{"protocol", "the upstream's answer is not valid HTTP: " + ec.message(), ""};
+    if (ec) co_return Error{ErrorCode::Protocol, "the upstream's answer is not valid HTTP: " + ec.message(), ""};
     co_return std::nullopt;
   }
-  co_return Error{"connect", "could not reach the upstream " + where, ""};
+  co_return Error{ErrorCode::Connect, "could not reach the upstream " + where, ""};
 }
 
 awaitable<error_code> Session::read_body(UpstreamConnection& connection, UpstreamParser& parser, std::string& out,

@@ -31,7 +31,7 @@ Result<UpstreamTarget> parse_upstream_url(std::string_view url) {
   // shown everywhere the URL is); every message shows the URL without them.
   const std::string shown = without_userinfo(url);
   if (shown != url) {
-    return Error{"config", "--upstream \"" + shown + "\" must not carry credentials in the URL", "--upstream"};
+    return Error{ErrorCode::Config, "--upstream \"" + shown + "\" must not carry credentials in the URL", "--upstream"};
   }
   UpstreamTarget target;
   std::string_view rest;
@@ -41,14 +41,14 @@ Result<UpstreamTarget> parse_upstream_url(std::string_view url) {
     rest = url.substr(8);
     target.tls = true;
   } else {
-    return Error{"config", "--upstream \"" + std::string(url) + "\" must start with http:// or https://", "--upstream"};
+    return Error{ErrorCode::Config, "--upstream \"" + std::string(url) + "\" must start with http:// or https://", "--upstream"};
   }
   std::size_t slash = rest.find('/');
   std::string_view authority = rest.substr(0, slash);
   std::string_view path = slash == std::string_view::npos ? std::string_view() : rest.substr(slash);
   while (!path.empty() && path.back() == '/') path.remove_suffix(1);
   if (path.find_first_of("?#") != std::string_view::npos) {
-    return Error{"config", "--upstream \"" + std::string(url) + "\" must not have a query or fragment", "--upstream"};
+    return Error{ErrorCode::Config, "--upstream \"" + std::string(url) + "\" must not have a query or fragment", "--upstream"};
   }
   target.path_prefix = std::string(path);
   std::string_view host = authority;
@@ -56,23 +56,23 @@ Result<UpstreamTarget> parse_upstream_url(std::string_view url) {
   if (!authority.empty() && authority.front() == '[') {
     std::size_t close = authority.find(']');
     if (close == std::string_view::npos) {
-      return Error{"config", "--upstream \"" + std::string(url) + "\" has an unclosed [", "--upstream"};
+      return Error{ErrorCode::Config, "--upstream \"" + std::string(url) + "\" has an unclosed [", "--upstream"};
     }
     host = authority.substr(1, close - 1);
     if (close + 1 < authority.size()) {
-      if (authority[close + 1] != ':') return Error{"config", "--upstream has a bad port", "--upstream"};
+      if (authority[close + 1] != ':') return Error{ErrorCode::Config, "--upstream has a bad port", "--upstream"};
       port = authority.substr(close + 2);
     }
   } else if (std::size_t colon = authority.rfind(':'); colon != std::string_view::npos) {
     host = authority.substr(0, colon);
     port = authority.substr(colon + 1);
   }
-  if (host.empty()) return Error{"config", "--upstream \"" + std::string(url) + "\" has no host", "--upstream"};
+  if (host.empty()) return Error{ErrorCode::Config, "--upstream \"" + std::string(url) + "\" has no host", "--upstream"};
   if (!port.empty()) {
     bool digits = port.size() <= 5;
     for (char c : port) digits = digits && c >= '0' && c <= '9';
     if (!digits || std::stoul(std::string(port)) == 0 || std::stoul(std::string(port)) > 65535) {
-      return Error{"config", "--upstream \"" + std::string(url) + "\" has a bad port", "--upstream"};
+      return Error{ErrorCode::Config, "--upstream \"" + std::string(url) + "\" has a bad port", "--upstream"};
     }
   }
   target.host = std::string(host);

@@ -31,7 +31,7 @@ std::string stalled_message(std::chrono::milliseconds timeout, std::string_view 
 
 // "the upstream's answer is over 16777216 bytes (--max-response-bytes)"
 Error too_large(std::uint64_t limit) {
-  return Error{"too_large", "the upstream's answer is over " + std::to_string(limit) + " bytes (--max-response-bytes)",
+  return Error{ErrorCode::TooLarge, "the upstream's answer is over " + std::to_string(limit) + " bytes (--max-response-bytes)",
                ""};
 }
 
@@ -76,8 +76,8 @@ std::string weld_headers(const Exchange& ex, bool outcome_known) {
 // An answer the reader refused: an error the upstream sent in it ("http"),
 // or a malformed or cut one ("protocol"), with the reader's message.
 Error upstream_answer_error(const Error& error) {
-  std::string code = error.code == "protocol" ? "protocol" : "http";
-  return Error{std::move(code), "the upstream's answer: " + error.message, ""};
+  const ErrorCode code = error.code == ErrorCode::Protocol ? ErrorCode::Protocol : ErrorCode::Http;
+  return Error{code, "the upstream's answer: " + error.message, ""};
 }
 
 }  // namespace
@@ -242,7 +242,7 @@ awaitable<void> Session::resolve_auto(ClientRequest& req, Exchange& ex, FilterCh
     if (!error) {
       ex.usage += ex.upstream_response.usage;
       native = provider::native_probe_passed(ex.upstream_response);
-    } else if (error->code == "upstream_status" && ex.upstream_status >= 400 && ex.upstream_status < 500 &&
+    } else if (error->code == ErrorCode::UpstreamStatus && ex.upstream_status >= 400 && ex.upstream_status < 500 &&
                ex.upstream_status != 401 && ex.upstream_status != 403 && ex.upstream_status != 429) {
       native = false;  // the server refuses the field: it does not enforce it
     }
@@ -327,24 +327,24 @@ awaitable<std::optional<Error>> Session::attempt(ClientRequest& req, Exchange& e
   if (ex.upstream_status < 200 || ex.upstream_status >= 300) {
     std::string text;
     error_code ec = co_await read_body(*connection, *parser, text, 1u << 20, config.upstream_timeout);
-    if (client_gone_) co_return Error{"cancelled", "the client went away", ""};
+    if (client_gone_) co_return Error{ErrorCode::Cancelled, "the client went away", ""};
     if (!ec) release_upstream(std::move(connection), *parser);
-    co_return Error{"upstream_status", upstream_status_message(ex.upstream_status, text), ""};
+    co_return Error{ErrorCode::UpstreamStatus, upstream_status_message(ex.upstream_status, text), ""};
   }
   const provider::Protocol protocol = protocol_of(ex.api);
   if (content_type.substr(0, 17) != "text/event-stream") {
     std::string text;
     error_code ec =
         co_await read_body(*connection, *parser, text, config.max_response_bytes, config.upstream_timeout);
-    if (client_gone_) co_return Error{"cancelled", "the client went away", ""};
+    if (client_gone_) co_return Error{ErrorCode::Cancelled, "the client went away", ""};
     if (ec == http::error::body_limit) co_return too_large(config.max_response_bytes);
     if (ec == beast::error::timeout) {
-      co_return Error{"timeout", stalled_message(config.upstream_timeout), ""};
+      co_return Error{ErrorCode::Timeout, stalled_message(config.upstream_timeout), ""};
     }
-    if (ec) co_return Error{"truncated", "the upstream's answer was cut off: " + ec.message(), ""};
+    if (ec) co_return Error{ErrorCode::Truncated, "the upstream's answer was cut off: " + ec.message(), ""};
     release_upstream(std::move(connection), *parser);
     Result<json::Value> doc = json::parse(text);
-    if (!doc) co_return Error{"protocol", "the upstream answered with a body that is not JSON", ""};
+    if (!doc) co_return Error{ErrorCode::Protocol, "the upstream answered with a body that is not JSON", ""};
     Result<provider::Response> response = provider::response_from_json(protocol, *doc);
     if (!response) co_return upstream_answer_error(response.error());
     ex.upstream_response = std::move(*response);
@@ -414,17 +414,17 @@ awaitable<std::optional<Error>> Session::attempt(ClientRequest& req, Exchange& e
     if (n == buffer.size() && buffer.size() < kMaxStreamPiece) buffer.resize(buffer.size() * 2);
   }
   current_upstream_ = nullptr;
-  if (client_gone_) co_return Error{"cancelled", "the client went away", ""};
+  if (client_gone_) co_return Error{ErrorCode::Cancelled, "the client went away", ""};
   if (received > config.max_response_bytes) co_return too_large(config.max_response_bytes);
   // A bad stream: dropping the connection cancels the rest.
   if (bad_stream) co_return upstream_answer_error(*bad_stream);
   if (ec == beast::error::timeout) {
     if (only_comments) {
-      co_return Error{"timeout", stalled_message(config.upstream_timeout, "nothing but SSE comments"), ""};
+      co_return Error{ErrorCode::Timeout, stalled_message(config.upstream_timeout, "nothing but SSE comments"), ""};
     }
-    co_return Error{"timeout", stalled_message(config.upstream_timeout), ""};
+    co_return Error{ErrorCode::Timeout, stalled_message(config.upstream_timeout), ""};
   }
-  if (ec) co_return Error{"truncated", "the upstream closed the stream before the answer was complete", ""};
+  if (ec) co_return Error{ErrorCode::Truncated, "the upstream closed the stream before the answer was complete", ""};
   Result<provider::Response> response = reader->finish();
   if (!response) co_return upstream_answer_error(response.error());
   release_upstream(std::move(connection), *parser);

@@ -142,7 +142,7 @@ TEST(LenientParse, RefusesWhatCannotBeRecovered) {
 TEST(LenientParse, ErrorIsTheStrictParsersError) {
   auto r = lenient_parse("hello");
   ASSERT_FALSE(r);
-  EXPECT_EQ("parse", r.error().code);
+  EXPECT_EQ(ErrorCode::Parse, r.error().code);
   EXPECT_EQ("unexpected character 'h'", r.error().message);
   EXPECT_EQ("line 1 column 1", r.error().where);
 }

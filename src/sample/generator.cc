@@ -118,7 +118,7 @@ class Generator {
 
   Result<json::Value> run(const json::Value& schema) {
     json::Value out = gen(schema, 0);
-    if (!error_.empty()) return Error{"sample", error_, where_};
+    if (!error_.empty()) return Error{ErrorCode::Sample, error_, where_};
     return out;
   }
 

@@ -12,7 +12,7 @@ namespace weld::sample {
 Result<provider::Response> OfflineModel::complete(const provider::Request& request,
                                                   const provider::StreamObserver& observer,
                                                   provider::CancelToken& cancel) {
-  if (cancel.cancelled.load()) return Error{"cancelled", "Operation cancelled.", ""};
+  if (cancel.cancelled.load()) return Error{ErrorCode::Cancelled, "Operation cancelled.", ""};
   provider::Response response;
   response.message.role = provider::Role::Assistant;
   response.id = "msg_offline";
@@ -37,7 +37,7 @@ Result<provider::Response> OfflineModel::complete(const provider::Request& reque
     }
   }
   auto instance = sample::generate(tool->parameters, Options{.seed = seed_, .index = attempt, .object_root = true});
-  if (!instance) return Error{"offline", "offline model: " + instance.error().message, ""};
+  if (!instance) return Error{ErrorCode::Offline, "offline model: " + instance.error().message, ""};
 
   provider::ToolCall call;
   call.id = "call_offline_" + std::to_string(attempt + 1);

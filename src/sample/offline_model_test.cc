@@ -87,7 +87,7 @@ TEST(OfflineModel, CancelledAndUnsampleable) {
   cancel.cancelled = true;
   auto cancelled = model.complete(request_with_tool(), {}, cancel);
   ASSERT_FALSE(cancelled);
-  EXPECT_EQ("cancelled", cancelled.error().code);
+  EXPECT_EQ(ErrorCode::Cancelled, cancelled.error().code);
 
   provider::CancelToken live;
   provider::Request request;
@@ -96,7 +96,7 @@ TEST(OfflineModel, CancelledAndUnsampleable) {
                                                "properties":{"a":{"type":"integer","minimum":2,"maximum":1}}})")});
   auto failed = model.complete(request, {}, live);
   ASSERT_FALSE(failed);
-  EXPECT_EQ("offline", failed.error().code);
+  EXPECT_EQ(ErrorCode::Offline, failed.error().code);
   EXPECT_EQ("offline model: could not sample a valid instance: no integer lies between the minimum and the maximum",
             failed.error().message);
 }

@@ -44,7 +44,7 @@ Result<Sampler> Sampler::create(const json::Value& schema) {
   try {
     return Sampler(std::make_shared<const schema::Schema>(schema::Schema::compile(schema, options)));
   } catch (const schema::SchemaError& error) {
-    return Error{"schema", error.what(), error.pointer()};
+    return Error{ErrorCode::Schema, error.what(), error.pointer()};
   }
 }
 
@@ -69,7 +69,7 @@ Result<json::Value> Sampler::generate(const Options& options) const {
     last_problem = result.violations.empty() ? "the schema rejected every candidate"
                                              : schema::describe(result.violations.front(), "instance");
   }
-  return Error{"sample", "could not sample a valid instance: " + last_problem, ""};
+  return Error{ErrorCode::Sample, "could not sample a valid instance: " + last_problem, ""};
 }
 
 Result<json::Value> generate(const json::Value& schema, const Options& options) {

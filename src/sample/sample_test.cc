@@ -104,10 +104,10 @@ TEST(Sample, PinnedOutputForASeed) {
 TEST(Sample, Errors) {
   auto bad = generate(parse_or_die(R"({"type":"strnig"})"));
   ASSERT_FALSE(bad);
-  EXPECT_EQ("schema", bad.error().code);
+  EXPECT_EQ(ErrorCode::Schema, bad.error().code);
   auto impossible = generate(parse_or_die(R"({"type":"integer","minimum":3,"maximum":2})"));
   ASSERT_FALSE(impossible);
-  EXPECT_EQ("sample", impossible.error().code);
+  EXPECT_EQ(ErrorCode::Sample, impossible.error().code);
   EXPECT_EQ("could not sample a valid instance: no integer lies between the minimum and the maximum",
             impossible.error().message);
   auto unsatisfiable = generate(parse_or_die(R"({"type":"string","pattern":"^a$","not":{"pattern":"a"}})"));

@@ -22,7 +22,7 @@ constexpr const char* kKey = "sk-fake-SECRET-9f8e7d6c5b4a";
 using weld::testing::FakeModelServer;
 
 struct Outcome {
-  Result<Response> result = Error{"unset", "", ""};
+  Result<Response> result = Error{ErrorCode::Io, "unset", ""};
   std::size_t events = 0;
   std::chrono::milliseconds elapsed{0};
 };
@@ -134,7 +134,7 @@ TEST_P(FakeServerTest, UnauthorizedIsAuthWithoutRetry) {
   REQUIRE_SERVER(server);
   Outcome r = run(config(server));
   ASSERT_FALSE(r.result);
-  EXPECT_EQ(r.result.error().code, "auth");
+  EXPECT_EQ(r.result.error().code, ErrorCode::Auth);
   std::string type = api() == "openai" ? "invalid_request_error" : "authentication_error";
   std::string path = api() == "openai" ? "/v1/chat/completions" : "/v1/messages";
   EXPECT_EQ(r.result.error().message, "the provider refused the credentials: HTTP 401 Unauthorized: fake error 401 (" +
@@ -148,7 +148,7 @@ TEST_P(FakeServerTest, TruncatedStreamIsAProtocolError) {
   REQUIRE_SERVER(server);
   Outcome r = run(config(server));
   ASSERT_FALSE(r.result);
-  EXPECT_EQ(r.result.error().code, "protocol");
+  EXPECT_EQ(r.result.error().code, ErrorCode::Protocol);
   EXPECT_EQ(r.result.error().message.rfind("the response stream ended early", 0), 0u) << r.result.error().message;
   EXPECT_EQ(server.requests().size(), 1u);
 }
@@ -160,7 +160,7 @@ TEST_P(FakeServerTest, StallIsAnIdleTimeout) {
   c.idle_timeout = 600ms;
   Outcome r = run(c);
   ASSERT_FALSE(r.result);
-  EXPECT_EQ(r.result.error().code, "timeout");
+  EXPECT_EQ(r.result.error().code, ErrorCode::Timeout);
   EXPECT_EQ(r.result.error().message.rfind("no data received for 0.6 s (idle timeout); the response stream stalled", 0), 0u)
       << r.result.error().message;
   EXPECT_LT(r.elapsed, 5s);
@@ -174,7 +174,7 @@ TEST_P(FakeServerTest, HangBeforeAnyByteIsRetriedThenTimesOut) {
   c.retry.max_retries = 1;
   Outcome r = run(c);
   ASSERT_FALSE(r.result);
-  EXPECT_EQ(r.result.error().code, "timeout");
+  EXPECT_EQ(r.result.error().code, ErrorCode::Timeout);
   EXPECT_EQ(r.result.error().message.rfind("no response for 0.3 s (idle timeout) after 2 attempts", 0), 0u)
       << r.result.error().message;
   EXPECT_EQ(server.requests().size(), 2u);
@@ -193,7 +193,7 @@ TEST_P(FakeServerTest, CancelWhileTheServerHangsEndsWithinASecond) {
   Outcome r = run(c, &cancel);
   canceller.join();
   ASSERT_FALSE(r.result);
-  EXPECT_EQ(r.result.error().code, "cancelled");
+  EXPECT_EQ(r.result.error().code, ErrorCode::Cancelled);
   EXPECT_LT(r.elapsed, 1400ms);
 }
 
@@ -202,7 +202,7 @@ TEST_P(FakeServerTest, ErrorInsideTheStreamAfterContent) {
   REQUIRE_SERVER(server);
   Outcome r = run(config(server));
   ASSERT_FALSE(r.result);
-  EXPECT_EQ(r.result.error().code, "http");
+  EXPECT_EQ(r.result.error().code, ErrorCode::Http);
   std::string suffix = api() == "anthropic" ? " (api_error)" : "";
   std::string path = api() == "openai" ? "/v1/chat/completions" : "/v1/messages";
   EXPECT_EQ(r.result.error().message, "the server sent an error in the stream: Internal server error" + suffix +

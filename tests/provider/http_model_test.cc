@@ -69,7 +69,7 @@ Request simple_request() {
 }
 
 struct Outcome {
-  Result<Response> result = Error{"unset", "", ""};
+  Result<Response> result = Error{ErrorCode::Io, "unset", ""};
   std::vector<std::string> events;
   std::chrono::milliseconds elapsed{0};
 };
@@ -208,7 +208,7 @@ TEST(HttpModelRetries, RetriesExhaustedReportsTheLastStatusAndServerMessage) {
   auto model = model_for(config);
   Outcome r = run(*model, simple_request());
   ASSERT_FALSE(r.result);
-  EXPECT_EQ(r.result.error().code, "http");
+  EXPECT_EQ(r.result.error().code, ErrorCode::Http);
   EXPECT_EQ(r.result.error().message,
             "HTTP 529 Overloaded after 4 attempts: Overloaded (overloaded_error) (POST " + server.url() +
                 "/v1/messages)");
@@ -224,7 +224,7 @@ TEST(HttpModelRetries, UnauthorizedIsAuthAndNotRetried) {
   auto model = model_for(config_for("openai", server));
   Outcome r = run(*model, simple_request());
   ASSERT_FALSE(r.result);
-  EXPECT_EQ(r.result.error().code, "auth");
+  EXPECT_EQ(r.result.error().code, ErrorCode::Auth);
   EXPECT_EQ(r.result.error().message,
             "the provider refused the credentials: HTTP 401 Unauthorized: Incorrect API key provided: "
             "[REDACTED]. You can find your API key at https://platform.openai.com/account/api-keys. "
@@ -240,7 +240,7 @@ TEST(HttpModelRetries, ForbiddenIsAuth) {
   auto model = model_for(config_for("anthropic", server));
   Outcome r = run(*model, simple_request());
   ASSERT_FALSE(r.result);
-  EXPECT_EQ(r.result.error().code, "auth");
+  EXPECT_EQ(r.result.error().code, ErrorCode::Auth);
   EXPECT_EQ(server.requests().size(), 1u);
 }
 
@@ -251,7 +251,7 @@ TEST(HttpModelRetries, BadRequestIsNotRetried) {
   auto model = model_for(config_for("openai", server));
   Outcome r = run(*model, simple_request());
   ASSERT_FALSE(r.result);
-  EXPECT_EQ(r.result.error().code, "http");
+  EXPECT_EQ(r.result.error().code, ErrorCode::Http);
   EXPECT_EQ(r.result.error().message,
             "HTTP 400 Bad Request: Invalid schema for function 'structured_output' "
             "(invalid_request_error) (POST " + server.url() + "/v1/chat/completions)");
@@ -269,7 +269,7 @@ TEST(HttpModelNetwork, ConnectionRefusedIsRetriedThenNetworkError) {
   auto model = model_for(config);
   Outcome r = run(*model, simple_request());
   ASSERT_FALSE(r.result);
-  EXPECT_EQ(r.result.error().code, "network");
+  EXPECT_EQ(r.result.error().code, ErrorCode::Network);
   EXPECT_EQ(r.result.error().message.rfind("could not connect after 3 attempts: ", 0), 0u)
       << r.result.error().message;
   EXPECT_NE(r.result.error().message.find("(POST http://127.0.0.1:" + std::to_string(port) +
@@ -284,7 +284,7 @@ TEST(HttpModelNetwork, TruncatedOpenAiStreamIsAProtocolError) {
   auto model = model_for(config_for("openai", server));
   Outcome r = run(*model, simple_request());
   ASSERT_FALSE(r.result);
-  EXPECT_EQ(r.result.error().code, "protocol");
+  EXPECT_EQ(r.result.error().code, ErrorCode::Protocol);
   EXPECT_EQ(r.result.error().message.rfind("the response stream ended early", 0), 0u)
       << r.result.error().message;
   EXPECT_EQ(server.requests().size(), 1u);  // not retried: the observer saw events
@@ -297,7 +297,7 @@ TEST(HttpModelNetwork, CleanlyClosedStreamWithoutTerminatorIsAProtocolError) {
   auto model = model_for(config_for("anthropic", server));
   Outcome r = run(*model, simple_request());
   ASSERT_FALSE(r.result);
-  EXPECT_EQ(r.result.error().code, "protocol");
+  EXPECT_EQ(r.result.error().code, ErrorCode::Protocol);
   EXPECT_EQ(r.result.error().message,
             "the response stream ended early: no `message_stop` event (POST " + server.url() +
                 "/v1/messages)");
@@ -312,7 +312,7 @@ TEST(HttpModelNetwork, StallIsAnIdleTimeout) {
   auto model = model_for(config);
   Outcome r = run(*model, simple_request());
   ASSERT_FALSE(r.result);
-  EXPECT_EQ(r.result.error().code, "timeout");
+  EXPECT_EQ(r.result.error().code, ErrorCode::Timeout);
   EXPECT_EQ(r.result.error().message,
             "no data received for 0.5 s (idle timeout); the response stream stalled (POST " +
                 server.url() + "/v1/chat/completions)");
@@ -332,7 +332,7 @@ TEST(HttpModelNetwork, issue_13_an_endless_stream_of_sse_comments_is_an_idle_tim
   auto model = model_for(config);
   Outcome r = run(*model, simple_request());
   ASSERT_FALSE(r.result);
-  EXPECT_EQ(r.result.error().code, "timeout") << r.result.error().message;
+  EXPECT_EQ(r.result.error().code, ErrorCode::Timeout) << r.result.error().message;
 }
 
 TEST(HttpModelNetwork, CancelMidStreamEndsWithinASecond) {
@@ -350,7 +350,7 @@ TEST(HttpModelNetwork, CancelMidStreamEndsWithinASecond) {
   Outcome r = run(*model, simple_request(), cancel);
   canceller.join();
   ASSERT_FALSE(r.result);
-  EXPECT_EQ(r.result.error().code, "cancelled");
+  EXPECT_EQ(r.result.error().code, ErrorCode::Cancelled);
   EXPECT_LT(r.elapsed, 1500ms);
 }
 
@@ -366,7 +366,7 @@ TEST(HttpModelNetwork, CancelDuringRetryBackoffEndsPromptly) {
   Outcome r = run(*model, simple_request(), cancel);
   canceller.join();
   ASSERT_FALSE(r.result);
-  EXPECT_EQ(r.result.error().code, "cancelled");
+  EXPECT_EQ(r.result.error().code, ErrorCode::Cancelled);
   EXPECT_LT(r.elapsed, 1500ms);
 }
 
@@ -375,7 +375,7 @@ TEST(HttpModelNetwork, MalformedJsonInADataLineIsAProtocolError) {
   auto model = model_for(config_for("openai", server));
   Outcome r = run(*model, simple_request());
   ASSERT_FALSE(r.result);
-  EXPECT_EQ(r.result.error().code, "protocol");
+  EXPECT_EQ(r.result.error().code, ErrorCode::Protocol);
   EXPECT_EQ(r.result.error().message.rfind("malformed JSON in stream chunk 1 (", 0), 0u)
       << r.result.error().message;
 }
@@ -401,7 +401,7 @@ TEST(HttpModelAnthropic, OverloadedErrorEventWhenRetriesRunOut) {
   auto model = model_for(config);
   Outcome r = run(*model, simple_request());
   ASSERT_FALSE(r.result);
-  EXPECT_EQ(r.result.error().code, "http");
+  EXPECT_EQ(r.result.error().code, ErrorCode::Http);
   EXPECT_EQ(r.result.error().message,
             "the server sent an error in the stream: Overloaded (overloaded_error) (POST " +
                 server.url() + "/v1/messages)");
@@ -472,7 +472,7 @@ TEST(HttpModelFallback, MalformedPlainJsonIsAProtocolError) {
   auto model = model_for(config_for("openai", server));
   Outcome r = run(*model, simple_request());
   ASSERT_FALSE(r.result);
-  EXPECT_EQ(r.result.error().code, "protocol");
+  EXPECT_EQ(r.result.error().code, ErrorCode::Protocol);
   EXPECT_EQ(r.result.error().message.rfind("the JSON response is malformed: ", 0), 0u) << r.result.error().message;
 }
 
@@ -547,7 +547,7 @@ TEST(HttpModelTls, UntrustedCertificateIsATlsErrorWithoutRetries) {
   auto model = model_for(config);
   Outcome r = run(*model, simple_request());
   ASSERT_FALSE(r.result);
-  EXPECT_EQ(r.result.error().code, "network");
+  EXPECT_EQ(r.result.error().code, ErrorCode::Network);
   EXPECT_EQ(r.result.error().message.rfind("TLS failure: ", 0), 0u) << r.result.error().message;
 }
 
@@ -567,7 +567,7 @@ TEST(HttpModelTls, ACaBundleFromTheEnvironmentIsTrusted) {
   // The handshake succeeds; s_server then never answers the POST, so the
   // request ends on the idle timeout instead of a TLS error.
   ASSERT_FALSE(r.result);
-  EXPECT_EQ(r.result.error().code, "timeout") << r.result.error().message;
+  EXPECT_EQ(r.result.error().code, ErrorCode::Timeout) << r.result.error().message;
 }
 
 }  // namespace

@@ -49,7 +49,7 @@ class McpClient : public McpConnection {
     options.stderr_mode = SubprocessOptions::Output::Pipe;
     options.die_with_parent = true;  // weld killed outright: the server follows
     auto started = Subprocess::start(options);
-    if (!started) return Error{"mcp", started.error().message, ""};
+    if (!started) return Error{ErrorCode::Mcp, started.error().message, ""};
     process_ = std::move(*started);
     stdin_fd_ = process_->stdin_fd();
     stdout_fd_ = process_->stdout_fd();
@@ -79,15 +79,15 @@ class McpClient : public McpConnection {
             break;  // logging, list_changed, and stray output: nothing a run needs
         }
       }
-      if (reader_.overflowed()) return Error{"mcp", "sent a line longer than 64 MiB", ""};
+      if (reader_.overflowed()) return Error{ErrorCode::Mcp, "sent a line longer than 64 MiB", ""};
       if (cancel && cancel->cancelled.load()) {
         notify_cancelled(id, "cancelled");
-        return Error{"cancelled", "Operation cancelled.", ""};
+        return Error{ErrorCode::Cancelled, "Operation cancelled.", ""};
       }
       auto now = Clock::now();
       if (now >= deadline) {
         notify_cancelled(id, "timed out");
-        return Error{"timeout", method + " timed out", ""};
+        return Error{ErrorCode::Timeout, method + " timed out", ""};
       }
       auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count();
       pollfd pfd{stdout_fd_, POLLIN, 0};
@@ -97,7 +97,7 @@ class McpClient : public McpConnection {
       char buffer[65536];
       ssize_t n = ::read(stdout_fd_, buffer, sizeof buffer);
       if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
-      if (n <= 0) return Error{"mcp", "the server exited or closed its stdio" + stderr_note(), ""};
+      if (n <= 0) return Error{ErrorCode::Mcp, "the server exited or closed its stdio" + stderr_note(), ""};
       reader_.feed(std::string_view(buffer, static_cast<std::size_t>(n)));
     }
   }
@@ -132,7 +132,7 @@ class McpClient : public McpConnection {
   }
 
  private:
-  static Error os_error(const char* what) { return Error{"mcp", std::string(what) + ": " + std::strerror(errno), ""}; }
+  static Error os_error(const char* what) { return Error{ErrorCode::Mcp, std::string(what) + ": " + std::strerror(errno), ""}; }
 
   Status send(const json::Value& message) {
     std::string line = json::serialize(message);
@@ -160,7 +160,7 @@ class McpClient : public McpConnection {
       offset += static_cast<std::size_t>(n);
     }
     ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
-    if (broken) return Error{"mcp", "the server exited or closed its stdio" + stderr_note(), ""};
+    if (broken) return Error{ErrorCode::Mcp, "the server exited or closed its stdio" + stderr_note(), ""};
     return Ok{};
   }
 
@@ -221,7 +221,7 @@ class McpTool : public Tool {
     Result<json::Value> result = client_->request(
         "tools/call", json::Object{{"name", info_.name}, {"arguments", arguments}}, deadline, context.cancel);
     if (!result) {
-      std::string message = result.error().code == "timeout"
+      std::string message = result.error().code == ErrorCode::Timeout
                                 ? "timed out after " + std::to_string(config.call_timeout.count()) + " ms"
                                 : result.error().message;
       return {"MCP server \"" + config.name + "\", tool \"" + info_.name + "\": " + message, true};
@@ -278,7 +278,7 @@ void McpServers::start(const std::vector<McpServerConfig>& servers, const std::s
                        {"clientInfo", json::Object{{"name", "weld"}, {"version", "0.1.0"}}}},
           deadlines[i], cancel);
       if (!init) {
-        failures[i] = init.error().code == "timeout"
+        failures[i] = init.error().code == ErrorCode::Timeout
                           ? "no answer to initialize within " + std::to_string(config.startup_timeout.count()) + " ms" +
                                 client->failure_note()
                           : init.error().message;
@@ -291,7 +291,7 @@ void McpServers::start(const std::vector<McpServerConfig>& servers, const std::s
           if (cursor) params.set("cursor", *cursor);
           Result<json::Value> list = client->request("tools/list", std::move(params), deadlines[i], cancel);
           if (!list) {
-            failures[i] = list.error().code == "timeout"
+            failures[i] = list.error().code == ErrorCode::Timeout
                               ? "no answer to tools/list within " + std::to_string(config.startup_timeout.count()) +
                                     " ms"
                               : list.error().message;

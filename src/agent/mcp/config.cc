@@ -9,7 +9,7 @@ namespace weld::agent {
 namespace {
 
 Error field_error(const std::string& file, const std::string& field, const std::string& what) {
-  return Error{"config", "Settings file \"" + file + "\": mcpServers." + field + " " + what + ".", file};
+  return Error{ErrorCode::Config, "Settings file \"" + file + "\": mcpServers." + field + " " + what + ".", file};
 }
 
 Result<std::chrono::milliseconds> milliseconds(const json::Value& entry, std::string_view key, const std::string& file,
@@ -25,7 +25,7 @@ Result<std::chrono::milliseconds> milliseconds(const json::Value& entry, std::st
 
 Status parse_mcp_servers(const json::Value& value, const std::string& file, std::vector<McpServerConfig>& out) {
   if (!value.is_object())
-    return Error{"config", "Settings file \"" + file + "\": mcpServers must be an object of servers by name.", file};
+    return Error{ErrorCode::Config, "Settings file \"" + file + "\": mcpServers must be an object of servers by name.", file};
   for (const json::Member& member : value.as_object()) {
     const std::string& name = member.key;
     const json::Value& entry = member.value;

@@ -23,7 +23,6 @@ namespace {
 
 constexpr std::size_t kMaxBody = 64u << 20;
 // An SSE consumer stops the transfer with this once the response is in.
-constexpr std::string_view kAnswered = "mcp_answered";
 
 // Reads one POST's answer: a JSON body, or an SSE stream of JSON-RPC
 // messages. Keeps the response to `id` and hands server requests back.
@@ -39,18 +38,18 @@ class AnswerReader : public provider::BodyConsumer {
   }
 
   Status on_data(std::string_view chunk) override {
-    if (McpConnection::Clock::now() >= deadline_) return Error{"timeout", "timed out", ""};
+    if (McpConnection::Clock::now() >= deadline_) return Error{ErrorCode::Timeout, "timed out", ""};
     if (!sse_) {
-      if (body_.size() + chunk.size() > kMaxBody) return Error{"mcp", "sent an answer larger than 64 MiB", ""};
+      if (body_.size() + chunk.size() > kMaxBody) return Error{ErrorCode::Mcp, "sent an answer larger than 64 MiB", ""};
       body_.append(chunk);
       return Ok{};
     }
     events_.clear();
-    if (Status fed = decoder_.feed(chunk, events_); !fed) return Error{"mcp", fed.error().message, ""};
+    if (Status fed = decoder_.feed(chunk, events_); !fed) return Error{ErrorCode::Mcp, fed.error().message, ""};
     for (const provider::SseEvent& event : events_) {
       if (event.data.empty()) continue;
       take(parse_jsonrpc_message(event.data));
-      if (response_) return Error{std::string(kAnswered), "", ""};
+      if (response_) return Error{ErrorCode::Answered, "", ""};
     }
     return Ok{};
   }
@@ -108,7 +107,7 @@ class McpHttpClient : public McpConnection {
   Result<json::Value> request(const std::string& method, json::Value params, Clock::time_point deadline,
                               const provider::CancelToken* cancel) override {
     std::lock_guard lock(mutex_);  // one exchange at a time over one transport
-    if (stopped_) return Error{"mcp", "the connection was closed", ""};
+    if (stopped_) return Error{ErrorCode::Mcp, "the connection was closed", ""};
     const std::int64_t id = next_id_++;
     json::Value message = json::Object{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}};
     Result<std::optional<JsonRpcMessage>> answer = post(message, id, deadline, cancel);
@@ -123,7 +122,7 @@ class McpHttpClient : public McpConnection {
 
   Status notify(const std::string& method) override {
     std::lock_guard lock(mutex_);
-    if (stopped_) return Error{"mcp", "the connection was closed", ""};
+    if (stopped_) return Error{ErrorCode::Mcp, "the connection was closed", ""};
     Result<std::optional<JsonRpcMessage>> sent =
         post(json::Object{{"jsonrpc", "2.0"}, {"method", method}}, std::nullopt,
              Clock::now() + config_.startup_timeout, nullptr);
@@ -183,7 +182,7 @@ class McpHttpClient : public McpConnection {
     provider::CancelToken& token = cancel != nullptr ? const_cast<provider::CancelToken&>(*cancel) : local;
     Status sent = provider::send_with_retries(
         send_context(), request, [&]() -> provider::BodyConsumer& { return reader; }, token);
-    if (!sent && sent.error().code != kAnswered) return failure(sent.error());
+    if (!sent && sent.error().code != ErrorCode::Answered) return failure(sent.error());
     reader.finish();
     if (!reader.session_id_.empty()) session_id_ = reader.session_id_;
     // Requests the server made while answering (ping) get their replies.
@@ -196,20 +195,20 @@ class McpHttpClient : public McpConnection {
                                         [&]() -> provider::BodyConsumer& { return ignored; }, token);
     }
     if (reader.response_ || !id) return std::move(reader.response_);
-    if (!reader.invalid_.empty()) return Error{"mcp", "sent a message that is not JSON-RPC: " + reader.invalid_, ""};
+    if (!reader.invalid_.empty()) return Error{ErrorCode::Mcp, "sent a message that is not JSON-RPC: " + reader.invalid_, ""};
     // The spec lets a server answer on a later stream, which weld does not
     // open (no GET stream): say so rather than wait.
-    return Error{"mcp", "ended its answer without the JSON-RPC response", ""};
+    return Error{ErrorCode::Mcp, "ended its answer without the JSON-RPC response", ""};
   }
 
   Error failure(const Error& error) const {
-    if (error.code == "cancelled") return Error{"cancelled", "Operation cancelled.", ""};
-    if (error.code == "timeout") return Error{"timeout", error.message, ""};
+    if (error.code == ErrorCode::Cancelled) return Error{ErrorCode::Cancelled, "Operation cancelled.", ""};
+    if (error.code == ErrorCode::Timeout) return Error{ErrorCode::Timeout, error.message, ""};
     std::string text = error.message;
     // send_with_retries words a 401/403 for model providers.
     const std::string provider_words = "the provider refused the credentials: ";
     if (text.rfind(provider_words, 0) == 0) text = "the server refused the credentials: " + text.substr(provider_words.size());
-    return Error{"mcp", text, ""};
+    return Error{ErrorCode::Mcp, text, ""};
   }
 
   McpServerConfig config_;

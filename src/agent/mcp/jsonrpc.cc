@@ -116,7 +116,7 @@ JsonRpcMessage parse_jsonrpc_message(std::string_view line) {
 Result<std::vector<McpToolInfo>> parse_tools_list(const json::Value& result, std::optional<std::string>& next_cursor) {
   next_cursor.reset();
   const json::Value* tools = result.is_object() ? result.find("tools") : nullptr;
-  if (!tools || !tools->is_array()) return Error{"mcp", "the tools/list result has no \"tools\" array", "tools/list"};
+  if (!tools || !tools->is_array()) return Error{ErrorCode::Mcp, "the tools/list result has no \"tools\" array", "tools/list"};
   std::vector<McpToolInfo> out;
   for (const json::Value& entry : tools->as_array()) {
     if (!entry.is_object()) continue;
@@ -210,7 +210,7 @@ std::optional<std::string> mcp_offered_name(std::string_view server, std::string
 
 Result<json::Value> response_result(JsonRpcMessage&& response, const std::string& method) {
   if (response.error)
-    return Error{"mcp", method + " failed: error " + std::to_string(response.error->first) + ": " + response.error->second,
+    return Error{ErrorCode::Mcp, method + " failed: error " + std::to_string(response.error->first) + ": " + response.error->second,
                  ""};
   return std::move(*response.result);
 }

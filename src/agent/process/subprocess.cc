@@ -107,9 +107,9 @@ std::vector<std::string> child_environment(const std::vector<std::pair<std::stri
 
 Result<std::unique_ptr<Subprocess>> Subprocess::start(const SubprocessOptions& options) {
   auto os_error = [](const char* what) {
-    return Error{"spawn", std::string(what) + ": " + std::strerror(errno), ""};
+    return Error{ErrorCode::Spawn, std::string(what) + ": " + std::strerror(errno), ""};
   };
-  if (options.argv.empty()) return Error{"spawn", "no program to run", ""};
+  if (options.argv.empty()) return Error{ErrorCode::Spawn, "no program to run", ""};
   // Everything the child needs, built before the fork.
   std::vector<std::string> env_strings = child_environment(options.env);
   std::vector<char*> envp;
@@ -181,9 +181,9 @@ Result<std::unique_ptr<Subprocess>> Subprocess::start(const SubprocessOptions& o
     (void)!::read(status_pipe[0], &child_errno, sizeof child_errno);
     process->stop(std::chrono::milliseconds(0));
     if (what == 'c') {
-      return Error{"spawn", "cannot enter its working directory \"" + options.cwd + "\": " + std::strerror(child_errno), ""};
+      return Error{ErrorCode::Spawn, "cannot enter its working directory \"" + options.cwd + "\": " + std::strerror(child_errno), ""};
     }
-    return Error{"spawn", "cannot run \"" + options.argv[0] + "\": " + std::strerror(child_errno), ""};
+    return Error{ErrorCode::Spawn, "cannot run \"" + options.argv[0] + "\": " + std::strerror(child_errno), ""};
   }
   return process;
 }

@@ -75,7 +75,7 @@ class EditTool final : public Tool {
     const std::string& from = **old_s;
     const std::string& to = **new_s;
     auto data = tools::read_in_workspace(context.cwd, where, kMaxEditBytes);
-    if (!data && data.error().code == "not_found") {
+    if (!data && data.error().code == ErrorCode::NotFound) {
       if (!from.empty()) return tool_error("edit: file not found: \"" + *path + "\" (use an empty old_string to create it).");
       auto created = tools::write_in_workspace(context.cwd, where, to);
       if (!created) return tool_error("edit: " + created.error().message);

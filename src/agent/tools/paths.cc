@@ -24,12 +24,12 @@ Result<std::optional<std::string>> string_arg(const json::Value& arguments, std:
   const json::Value* value = arguments.find(key);
   if (value == nullptr || value->is_null()) {
     if (required) {
-      return Error{"args", std::string(tool) + ": missing required parameter \"" + std::string(key) + "\".", ""};
+      return Error{ErrorCode::Args, std::string(tool) + ": missing required parameter \"" + std::string(key) + "\".", ""};
     }
     return std::optional<std::string>{};
   }
   if (!value->is_string()) {
-    return Error{"args", std::string(tool) + ": parameter \"" + std::string(key) + "\" must be a string.", ""};
+    return Error{ErrorCode::Args, std::string(tool) + ": parameter \"" + std::string(key) + "\" must be a string.", ""};
   }
   return std::optional<std::string>(value->as_string());
 }
@@ -44,10 +44,10 @@ Result<std::optional<std::int64_t>> integer_arg(const json::Value& arguments, st
   } else if (value->is_real() && value->as_real() == static_cast<double>(static_cast<std::int64_t>(value->as_real()))) {
     n = static_cast<std::int64_t>(value->as_real());
   } else {
-    return Error{"args", std::string(tool) + ": parameter \"" + std::string(key) + "\" must be an integer.", ""};
+    return Error{ErrorCode::Args, std::string(tool) + ": parameter \"" + std::string(key) + "\" must be an integer.", ""};
   }
   if (n < 0) {
-    return Error{"args", std::string(tool) + ": parameter \"" + std::string(key) + "\" must not be negative.", ""};
+    return Error{ErrorCode::Args, std::string(tool) + ": parameter \"" + std::string(key) + "\" must not be negative.", ""};
   }
   return std::optional<std::int64_t>(n);
 }
@@ -212,7 +212,7 @@ int open_beneath(int root, const std::string& relative, int flags, mode_t mode, 
 Result<Fd> open_root(const std::string& cwd) {
   int fd = ::open(cwd.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) {
-    return Error{"io", "The working directory \"" + cwd + "\" cannot be opened: " + std::strerror(errno) + ".", cwd};
+    return Error{ErrorCode::Io, "The working directory \"" + cwd + "\" cannot be opened: " + std::strerror(errno) + ".", cwd};
   }
   return Fd(fd);
 }
@@ -221,20 +221,20 @@ Error open_error(int error, const std::string& cwd, const WorkspacePath& path) {
   const std::string& shown = path.absolute;
   switch (error) {
     case EXDEV:
-      return Error{"outside",
+      return Error{ErrorCode::Outside,
                    "Path \"" + shown + "\" is outside the workspace \"" + root_of(cwd) +
                        "\" (it leads there through a symbolic link).",
                    shown};
     case ELOOP:
-      return Error{"outside",
+      return Error{ErrorCode::Outside,
                    "Path \"" + shown + "\" goes through too many symbolic links, or a /proc link weld does not follow.",
                    shown};
     case ENOENT:
-      return Error{"not_found", "File not found: \"" + shown + "\".", shown};
+      return Error{ErrorCode::NotFound, "File not found: \"" + shown + "\".", shown};
     case ENOTDIR:
-      return Error{"io", "A component of \"" + shown + "\" is not a directory.", shown};
+      return Error{ErrorCode::Io, "A component of \"" + shown + "\" is not a directory.", shown};
     default:
-      return Error{"io", "Could not open \"" + shown + "\": " + std::strerror(error) + ".", shown};
+      return Error{ErrorCode::Io, "Could not open \"" + shown + "\": " + std::strerror(error) + ".", shown};
   }
 }
 
@@ -263,7 +263,7 @@ Status make_directories(const std::string& cwd, int root, const WorkspacePath& d
       if (parent < 0) return open_error(-parent, cwd, {root_of(cwd) + "/" + so_far, so_far});
       Fd parent_fd(parent);
       if (::mkdirat(parent, part.c_str(), 0777) != 0 && errno != EEXIST) {
-        return Error{"io", "could not create the directory \"" + next_path.absolute + "\": " + std::strerror(errno), next_path.absolute};
+        return Error{ErrorCode::Io, "could not create the directory \"" + next_path.absolute + "\": " + std::strerror(errno), next_path.absolute};
       }
       fd = open_beneath(root, next, O_PATH | O_DIRECTORY, 0, true, Resolver::Auto);
     }
@@ -278,15 +278,15 @@ std::atomic<std::uint64_t> g_temp_counter{0};
 }  // namespace
 
 Result<WorkspacePath> workspace_path(const std::string& cwd, std::string_view text) {
-  if (text.empty()) return Error{"path", "The path is empty.", ""};
-  if (text.find('\0') != std::string_view::npos) return Error{"path", "The path contains a NUL byte.", ""};
+  if (text.empty()) return Error{ErrorCode::Path, "The path is empty.", ""};
+  if (text.find('\0') != std::string_view::npos) return Error{ErrorCode::Path, "The path contains a NUL byte.", ""};
   fs::path given(text);
   fs::path absolute = (given.is_absolute() ? given : fs::path(cwd) / given).lexically_normal();
   std::string shown = absolute.string();
   if (shown.size() > 1 && shown.back() == '/') shown.pop_back();
   fs::path root = fs::path(cwd).lexically_normal();
   if (!is_within(root, absolute)) {
-    return Error{"outside", "Path \"" + shown + "\" is outside the workspace \"" + root_of(cwd) + "\".", shown};
+    return Error{ErrorCode::Outside, "Path \"" + shown + "\" is outside the workspace \"" + root_of(cwd) + "\".", shown};
   }
   std::string relative = fs::path(shown).lexically_relative(fs::path(root_of(cwd))).string();
   if (relative.empty()) relative = ".";
@@ -316,7 +316,7 @@ Result<std::optional<std::string>> read_fd_bounded(int fd, const std::string& sh
   for (;;) {
     ssize_t n = ::read(fd, buffer, sizeof buffer);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return Error{"io", "Could not read \"" + shown + "\": " + std::strerror(errno) + ".", shown};
+    if (n < 0) return Error{ErrorCode::Io, "Could not read \"" + shown + "\": " + std::strerror(errno) + ".", shown};
     if (n == 0) break;
     if (data.size() + static_cast<std::size_t>(n) > max_bytes) return std::optional<std::string>{};
     data.append(buffer, static_cast<std::size_t>(n));
@@ -330,11 +330,11 @@ Result<std::string> read_in_workspace(const std::string& cwd, const WorkspacePat
   if (!fd) return fd.error();
   const std::string& shown = path.absolute;
   struct stat st {};
-  if (::fstat(fd->get(), &st) != 0) return Error{"io", "Could not read \"" + shown + "\": " + std::strerror(errno) + ".", shown};
-  if (S_ISDIR(st.st_mode)) return Error{"io", "\"" + shown + "\" is a directory, not a file.", shown};
-  if (!S_ISREG(st.st_mode)) return Error{"io", "\"" + shown + "\" is not a regular file.", shown};
+  if (::fstat(fd->get(), &st) != 0) return Error{ErrorCode::Io, "Could not read \"" + shown + "\": " + std::strerror(errno) + ".", shown};
+  if (S_ISDIR(st.st_mode)) return Error{ErrorCode::Io, "\"" + shown + "\" is a directory, not a file.", shown};
+  if (!S_ISREG(st.st_mode)) return Error{ErrorCode::Io, "\"" + shown + "\" is not a regular file.", shown};
   auto too_large = [&](std::uint64_t size) {
-    return Error{"too_large",
+    return Error{ErrorCode::TooLarge,
                  "File \"" + shown + "\" is " + std::to_string(size) + " bytes (more than " + std::to_string(max_bytes) +
                      "); read a part of it with offset/limit.",
                  shown};
@@ -351,7 +351,7 @@ Result<WriteOutcome> write_in_workspace(const std::string& cwd, const WorkspaceP
   if (!root) return root.error();
   WorkspacePath path = path_in;
   for (int links = 0;; ++links) {
-    if (path.relative == ".") return Error{"io", "\"" + path.absolute + "\" is a directory.", path.absolute};
+    if (path.relative == ".") return Error{ErrorCode::Io, "\"" + path.absolute + "\" is a directory.", path.absolute};
     fs::path relative(path.relative);
     std::string parent_relative = relative.has_parent_path() ? relative.parent_path().string() : ".";
     std::string name = relative.filename().string();
@@ -375,8 +375,8 @@ Result<WriteOutcome> write_in_workspace(const std::string& cwd, const WorkspaceP
       path = *next_path;
       continue;
     }
-    if (existed && S_ISDIR(st.st_mode)) return Error{"io", "\"" + path.absolute + "\" is a directory.", path.absolute};
-    if (existed && !S_ISREG(st.st_mode)) return Error{"io", "\"" + path.absolute + "\" is not a regular file.", path.absolute};
+    if (existed && S_ISDIR(st.st_mode)) return Error{ErrorCode::Io, "\"" + path.absolute + "\" is a directory.", path.absolute};
+    if (existed && !S_ISREG(st.st_mode)) return Error{ErrorCode::Io, "\"" + path.absolute + "\" is not a regular file.", path.absolute};
     // A new file under a temporary name, then renamed over the entry: the
     // directory entry is replaced, so an outside file hard-linked here is
     // never changed, and a reader never sees half a file.
@@ -384,7 +384,7 @@ Result<WriteOutcome> write_in_workspace(const std::string& cwd, const WorkspaceP
                        std::to_string(g_temp_counter.fetch_add(1));
     int fd = ::openat(parent_fd, temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
     if (fd < 0) {
-      return Error{"io", "could not open \"" + path.absolute + "\" for writing: " + std::strerror(errno), path.absolute};
+      return Error{ErrorCode::Io, "could not open \"" + path.absolute + "\" for writing: " + std::strerror(errno), path.absolute};
     }
     Fd file(fd);
     bool ok = true;
@@ -402,7 +402,7 @@ Result<WriteOutcome> write_in_workspace(const std::string& cwd, const WorkspaceP
     if (!ok) {
       saved = errno != 0 ? errno : saved;
       ::unlinkat(parent_fd, temp.c_str(), 0);
-      return Error{"io", "could not write \"" + path.absolute + "\": " + std::strerror(saved), path.absolute};
+      return Error{ErrorCode::Io, "could not write \"" + path.absolute + "\": " + std::strerror(saved), path.absolute};
     }
     return existed ? WriteOutcome::Overwrote : WriteOutcome::Created;
   }

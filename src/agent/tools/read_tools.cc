@@ -112,7 +112,7 @@ class ListDirectoryTool final : public Tool {
     const std::string& shown = path->absolute;
     // O_NONBLOCK: a FIFO given as the directory must not block the open.
     auto fd = tools::open_in_workspace(context.cwd, *path, O_RDONLY | O_NONBLOCK);
-    if (!fd && fd.error().code == "not_found") {
+    if (!fd && fd.error().code == ErrorCode::NotFound) {
       return tool_error("list_directory: \"" + shown + "\" is not a directory (it does not exist).");
     }
     if (!fd) return tool_error("list_directory: " + fd.error().message);

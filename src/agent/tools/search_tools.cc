@@ -69,7 +69,7 @@ class GlobTool final : public Tool {
     if (!root) return tool_error("glob: " + root.error().message);
     const std::string& shown = root->absolute;
     auto st = tools::stat_in_workspace(context.cwd, *root);
-    if (!st && st.error().code != "not_found") return tool_error("glob: " + st.error().message);
+    if (!st && st.error().code != ErrorCode::NotFound) return tool_error("glob: " + st.error().message);
     if (!st || !S_ISDIR(st->st_mode)) return tool_error("glob: \"" + shown + "\" is not a directory.");
     std::vector<std::string> found;
     const std::size_t prefix = root->relative == "." ? 0 : root->relative.size() + 1;
@@ -147,12 +147,12 @@ class GrepSearchTool final : public Tool {
       }
     };
     auto st = tools::stat_in_workspace(context.cwd, *root);
-    if (!st && st.error().code == "not_found") return tool_error("grep_search: \"" + shown + "\" does not exist.");
+    if (!st && st.error().code == ErrorCode::NotFound) return tool_error("grep_search: \"" + shown + "\" does not exist.");
     if (!st) return tool_error("grep_search: " + st.error().message);
     tools::WalkSkips skips;
     if (S_ISREG(st->st_mode)) {
       auto data = tools::read_in_workspace(context.cwd, *root, kMaxGrepFileBytes);
-      if (!data && data.error().code == "too_large") ++large_files;
+      if (!data && data.error().code == ErrorCode::TooLarge) ++large_files;
       else if (!data) return tool_error("grep_search: " + data.error().message);
       else if (!tools::looks_binary(*data)) search_text(*data, *root);
     } else if (S_ISDIR(st->st_mode)) {

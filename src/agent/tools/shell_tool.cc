@@ -49,7 +49,7 @@ class RunShellCommandTool final : public Tool {
     auto dir_path = tools::workspace_path(context.cwd, dir_arg->value_or("."));
     if (!dir_path) return tool_error("run_shell_command: " + dir_path.error().message);
     auto dir_st = tools::stat_in_workspace(context.cwd, *dir_path);
-    if (dir_st && !S_ISDIR(dir_st->st_mode)) dir_st = Error{"io", "\"" + dir_path->absolute + "\" is not a directory.", ""};
+    if (dir_st && !S_ISDIR(dir_st->st_mode)) dir_st = Error{ErrorCode::Io, "\"" + dir_path->absolute + "\" is not a directory.", ""};
     if (!dir_st) return tool_error("run_shell_command: " + dir_st.error().message);
     const std::string* dir = &dir_path->absolute;
     std::int64_t timeout_ms = timeout->value_or(kDefaultTimeoutMs);

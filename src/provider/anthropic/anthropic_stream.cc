@@ -56,7 +56,7 @@ Status AnthropicStreamParser::feed(std::string_view bytes) {
     if (done_) break;
     auto parsed = json::parse(event.data);
     if (!parsed) {
-      return Error{"protocol",
+      return Error{ErrorCode::Protocol,
                    "malformed JSON in stream event `" + event.type + "` (" + parsed.error().message +
                        " at " + parsed.error().where + "): " + json::quote(preview(event.data)),
                    ""};
@@ -69,7 +69,7 @@ Status AnthropicStreamParser::feed(std::string_view bytes) {
 
 Status AnthropicStreamParser::apply(std::string_view sse_type, const json::Value& event) {
   if (!event.is_object())
-    return Error{"protocol", "stream event is not a JSON object: " + preview(json::serialize(event)), ""};
+    return Error{ErrorCode::Protocol, "stream event is not a JSON object: " + preview(json::serialize(event)), ""};
   std::string type(sse_type);
   if (const std::string* t = string_member(&event, "type")) type = *t;
 
@@ -83,7 +83,7 @@ Status AnthropicStreamParser::apply(std::string_view sse_type, const json::Value
     bool transient = kind == "overloaded_error" || kind == "api_error" || kind == "rate_limit_error";
     std::string text = "the server sent an error in the stream: " + message;
     if (!kind.empty()) text += " (" + kind + ")";
-    return Error{transient && !content_seen_ ? std::string(kRetryableStreamError) : "http", text, ""};
+    return Error{transient && !content_seen_ ? ErrorCode::RetryableStream : ErrorCode::Http, text, ""};
   }
   if (type == "message_start") {
     const json::Value* message = event.find("message");
@@ -94,7 +94,7 @@ Status AnthropicStreamParser::apply(std::string_view sse_type, const json::Value
     return Ok{};
   }
   if (!started_ && type != "message_stop")
-    return Error{"protocol", "stream event `" + type + "` before message_start", ""};
+    return Error{ErrorCode::Protocol, "stream event `" + type + "` before message_start", ""};
   if (type == "content_block_start") {
     auto index = integer_member(&event, "index").value_or(static_cast<std::int64_t>(blocks_.size()));
     const json::Value* block = fields::object_member(&event, "content_block");
@@ -126,7 +126,7 @@ Status AnthropicStreamParser::apply(std::string_view sse_type, const json::Value
     auto index = integer_member(&event, "index").value_or(0);
     auto found = blocks_.find(index);
     if (found == blocks_.end())
-      return Error{"protocol",
+      return Error{ErrorCode::Protocol,
                    "content_block_delta for block " + std::to_string(index) +
                        " without content_block_start",
                    ""};
@@ -184,7 +184,7 @@ Result<Response> AnthropicStreamParser::finish() {
     std::string message = "the response stream ended early: no `message_stop` event";
     if (!started_) message += " (not even `message_start`)";
     if (partial) message += "; the last event was cut off";
-    return Error{"protocol", message, ""};
+    return Error{ErrorCode::Protocol, message, ""};
   }
   Response response = std::move(response_);
   response.message.role = Role::Assistant;
@@ -205,15 +205,15 @@ Result<Response> AnthropicStreamParser::finish() {
 }
 
 Result<Response> anthropic_response_from_json(const json::Value& body) {
-  if (!body.is_object()) return Error{"protocol", "the response body is not a JSON object", ""};
+  if (!body.is_object()) return Error{ErrorCode::Protocol, "the response body is not a JSON object", ""};
   const std::string* type = string_member(&body, "type");
   if (type && *type == "error") {
     const json::Value* error = body.find("error");
     const std::string* message = string_member(error, "message");
-    return Error{"http", "the server answered with an error: " + (message ? *message : json::serialize(body)), ""};
+    return Error{ErrorCode::Http, "the server answered with an error: " + (message ? *message : json::serialize(body)), ""};
   }
   const json::Value* content = body.find("content");
-  if (!content || !content->is_array()) return Error{"protocol", "the response has no `content`", ""};
+  if (!content || !content->is_array()) return Error{ErrorCode::Protocol, "the response has no `content`", ""};
   Response response;
   response.message.role = Role::Assistant;
   if (const std::string* id = string_member(&body, "id")) response.id = *id;

@@ -126,7 +126,7 @@ TEST(AnthropicStream, CompatibleServerWithWholeInputAndNoEventLines) {
 TEST(AnthropicStream, OverloadedBeforeContentIsRetryable) {
   auto response = parse_stream(read_transcript("anthropic_overloaded.sse"), 13);
   ASSERT_FALSE(response);
-  EXPECT_EQ(response.error().code, kRetryableStreamError);
+  EXPECT_EQ(response.error().code, ErrorCode::RetryableStream);
   EXPECT_EQ(response.error().message, "the server sent an error in the stream: Overloaded (overloaded_error)");
 }
 
@@ -136,14 +136,14 @@ TEST(AnthropicStream, ErrorAfterContentIsFinal) {
          "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n";
   auto response = parse_stream(text, 64);
   ASSERT_FALSE(response);
-  EXPECT_EQ(response.error().code, "http");
+  EXPECT_EQ(response.error().code, ErrorCode::Http);
 }
 
 TEST(AnthropicStream, TruncatedStreamIsAProtocolError) {
   std::string text = read_transcript("anthropic_text_and_tools.sse");
   auto response = parse_stream(text.substr(0, text.find("event: message_stop") + 30), 64);
   ASSERT_FALSE(response);
-  EXPECT_EQ(response.error().code, "protocol");
+  EXPECT_EQ(response.error().code, ErrorCode::Protocol);
   EXPECT_EQ(response.error().message,
             "the response stream ended early: no `message_stop` event; the last event was cut off");
   response = parse_stream("", 1);
@@ -158,7 +158,7 @@ TEST(AnthropicStream, DeltaForAnUnknownBlockIsAProtocolError) {
       "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":3,\"delta\":{\"type\":\"text_delta\",\"text\":\"x\"}}\n\n";
   auto response = parse_stream(text, 1000);
   ASSERT_FALSE(response);
-  EXPECT_EQ(response.error().code, "protocol");
+  EXPECT_EQ(response.error().code, ErrorCode::Protocol);
   EXPECT_EQ(response.error().message, "content_block_delta for block 3 without content_block_start");
 }
 
@@ -196,7 +196,7 @@ TEST(AnthropicStream, issue_3_huge_real_token_count) {
 TEST(AnthropicStream, MalformedJsonNamesTheEvent) {
   auto response = parse_stream("event: message_start\ndata: {\"type\":\n\n", 100);
   ASSERT_FALSE(response);
-  EXPECT_EQ(response.error().code, "protocol");
+  EXPECT_EQ(response.error().code, ErrorCode::Protocol);
   EXPECT_EQ(response.error().message.rfind("malformed JSON in stream event `message_start` (", 0), 0u)
       << response.error().message;
 }

@@ -45,13 +45,13 @@ Result<std::chrono::milliseconds> seconds_setting(std::optional<double> flag, co
     char* end = nullptr;
     seconds = std::strtod(text->c_str(), &end);
     if (end == text->c_str() || *end != '\0')
-      return Error{"config", std::string(variable) + " must be a number of seconds, got \"" + *text + "\"",
+      return Error{ErrorCode::Config, std::string(variable) + " must be a number of seconds, got \"" + *text + "\"",
                    variable};
   } else {
     return fallback;
   }
   if (!std::isfinite(seconds) || seconds <= 0 || seconds > 86400)
-    return Error{"config", where + " must be between 0 and 86400 seconds", where};
+    return Error{ErrorCode::Config, where + " must be between 0 and 86400 seconds", where};
   return std::chrono::milliseconds(static_cast<std::int64_t>(std::llround(seconds * 1000)));
 }
 
@@ -106,14 +106,14 @@ Result<ProviderConfig> resolve_provider_config(const ProviderFlags& flags, const
     config.provider = "openai";  // a bare base URL is most often an OpenAI-compatible server
     config.provider_defaulted = true;
   } else {
-    return Error{"config",
+    return Error{ErrorCode::Config,
                  "no model provider configured: pass --provider openai|openai-responses|anthropic|offline or set "
                  "WELD_PROVIDER (or OPENAI_API_KEY / ANTHROPIC_API_KEY)",
                  "--provider"};
   }
   if (config.provider != "openai" && config.provider != "openai-responses" && config.provider != "anthropic" &&
       config.provider != "offline")
-    return Error{"config",
+    return Error{ErrorCode::Config,
                  provider_where + ": unknown provider \"" + config.provider +
                      "\" (expected openai, openai-responses, anthropic or offline)",
                  provider_where};
@@ -133,7 +133,7 @@ Result<ProviderConfig> resolve_provider_config(const ProviderFlags& flags, const
     config.model_defaulted = true;
   }
   if (flags.model && flags.model->empty())
-    return Error{"config", "--model must not be empty", "--model"};
+    return Error{ErrorCode::Config, "--model must not be empty", "--model"};
 
   std::string base_where = "--base-url";
   if (flags.base_url) {
@@ -151,7 +151,7 @@ Result<ProviderConfig> resolve_provider_config(const ProviderFlags& flags, const
   while (!config.base_url.empty() && config.base_url.back() == '/') config.base_url.pop_back();
   if (url_has_credentials(config.base_url)) {
     // Never echoed: the URL holds a password.
-    return Error{"config",
+    return Error{ErrorCode::Config,
                  base_where + " must not carry credentials (user:password@) in the URL; give the key with "
                               "WELD_API_KEY or the provider's key variable",
                  base_where};
@@ -159,7 +159,7 @@ Result<ProviderConfig> resolve_provider_config(const ProviderFlags& flags, const
   if (!config.provider.empty() && config.provider != "offline") {
     std::string lower = ascii_lower(config.base_url);
     if (lower.rfind("http://", 0) != 0 && lower.rfind("https://", 0) != 0)
-      return Error{"config",
+      return Error{ErrorCode::Config,
                    base_where + " must be an http:// or https:// URL, got \"" + config.base_url + "\"",
                    base_where};
   }
@@ -172,10 +172,10 @@ Result<ProviderConfig> resolve_provider_config(const ProviderFlags& flags, const
   if (config.api_key.empty()) {
     // The hosted APIs always need a key; saying so here beats a 401 later.
     if (openai && ascii_lower(config.base_url).rfind("https://api.openai.com", 0) == 0)
-      return Error{"config", "no API key for https://api.openai.com: set WELD_API_KEY or OPENAI_API_KEY",
+      return Error{ErrorCode::Config, "no API key for https://api.openai.com: set WELD_API_KEY or OPENAI_API_KEY",
                    "OPENAI_API_KEY"};
     if (anthropic && ascii_lower(config.base_url).rfind("https://api.anthropic.com", 0) == 0)
-      return Error{"config",
+      return Error{ErrorCode::Config,
                    "no API key for https://api.anthropic.com: set WELD_API_KEY or ANTHROPIC_API_KEY",
                    "ANTHROPIC_API_KEY"};
   }
@@ -195,19 +195,19 @@ Result<ProviderConfig> resolve_provider_config(const ProviderFlags& flags, const
     char* end = nullptr;
     long n = std::strtol(text->c_str(), &end, 10);
     if (end == text->c_str() || *end != '\0')
-      return Error{"config", "WELD_MAX_RETRIES must be a whole number, got \"" + *text + "\"",
+      return Error{ErrorCode::Config, "WELD_MAX_RETRIES must be a whole number, got \"" + *text + "\"",
                    "WELD_MAX_RETRIES"};
     config.retry.max_retries = static_cast<int>(std::clamp(n, -1L, 1000L));
   }
   if (config.retry.max_retries < 0 || config.retry.max_retries > 100)
-    return Error{"config", "the number of retries must be between 0 and 100", "--max-retries"};
+    return Error{ErrorCode::Config, "the number of retries must be between 0 and 100", "--max-retries"};
 
   if (flags.max_response_bytes) {
     config.max_response_bytes = *flags.max_response_bytes;
   } else if (const std::string* text = lookup(env, "WELD_MAX_RESPONSE_BYTES")) {
     std::optional<std::uint64_t> bytes = parse_byte_size(*text);
     if (!bytes) {
-      return Error{"config",
+      return Error{ErrorCode::Config,
                    "WELD_MAX_RESPONSE_BYTES must be a number of bytes from 1024 to 1T (K, M, G allowed), got \"" +
                        *text + "\"",
                    "WELD_MAX_RESPONSE_BYTES"};

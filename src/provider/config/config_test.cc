@@ -76,7 +76,7 @@ TEST(ResolveProviderConfig, EmptyVariablesCountAsUnset) {
 
 TEST(ResolveProviderConfig, Errors) {
   Error e = resolve_error({}, {});
-  EXPECT_EQ(e.code, "config");
+  EXPECT_EQ(e.code, ErrorCode::Config);
   EXPECT_EQ(e.message,
             "no model provider configured: pass --provider openai|openai-responses|anthropic|offline or set WELD_PROVIDER "
             "(or OPENAI_API_KEY / ANTHROPIC_API_KEY)");

@@ -100,7 +100,7 @@ class AttemptSink : public ResponseSink {
     }
     received_ += chunk.size();
     if (received_ > max_body_) {
-      consumer_error_ = Error{"too_large",
+      consumer_error_ = Error{ErrorCode::TooLarge,
                               "the server sent more than " + byte_size_text(max_body_) +
                                   " in one response (the cap, --max-response-bytes or WELD_MAX_RESPONSE_BYTES); stopped reading",
                               ""};
@@ -262,15 +262,15 @@ Status send_with_retries(const SendContext& context, const HttpRequest& request,
     return std::uniform_real_distribution<double>(0.0, 1.0)(engine);
   };
   const std::string target = " (" + request.method + " " + request.url + ")";
-  auto make_error = [&](std::string code, std::string message, bool temporary = false) {
-    return Error{.code = std::move(code),
+  auto make_error = [&](ErrorCode code, std::string message, bool temporary = false) {
+    return Error{.code = code,
                  .message = redact(message + target, context.secret),
                  .where = redact(request.method + " " + request.url, context.secret),
                  .temporary = temporary};
   };
   const int attempts_allowed = std::max(0, context.policy.max_retries) + 1;
   for (int attempt = 1;; ++attempt) {
-    if (cancel.cancelled.load()) return make_error("cancelled", "the request was cancelled");
+    if (cancel.cancelled.load()) return make_error(ErrorCode::Cancelled, "the request was cancelled");
     AttemptSink sink(new_consumer, request.max_response_bytes);
     TransportOutcome outcome = context.transport->perform(request, sink, cancel);
     const bool can_retry = attempt < attempts_allowed;
@@ -281,12 +281,12 @@ Status send_with_retries(const SendContext& context, const HttpRequest& request,
     using Kind = TransportOutcome::Kind;
     switch (outcome.kind) {
       case Kind::Cancelled:
-        return make_error("cancelled", "the request was cancelled");
+        return make_error(ErrorCode::Cancelled, "the request was cancelled");
       case Kind::Aborted:
         if (sink.consumer_error_) {
-          if (sink.consumer_error_->code == kRetryableStreamError) {
+          if (sink.consumer_error_->code == ErrorCode::RetryableStream) {
             retry = can_retry;
-            failure = Error{.code = "http",
+            failure = Error{.code = ErrorCode::Http,
                             .message = sink.consumer_error_->message + after,
                             .where = {},
                             .http_status = 0,
@@ -295,7 +295,7 @@ Status send_with_retries(const SendContext& context, const HttpRequest& request,
             return make_error(sink.consumer_error_->code, sink.consumer_error_->message);
           }
         } else {
-          return make_error("network", "the transfer was aborted: " + outcome.detail);
+          return make_error(ErrorCode::Network, "the transfer was aborted: " + outcome.detail);
         }
         break;
       case Kind::Complete: {
@@ -306,7 +306,7 @@ Status send_with_retries(const SendContext& context, const HttpRequest& request,
         std::string server = error_text_from_body(sink.error_body_);
         std::string text = head + after + (server.empty() ? "" : ": " + server);
         if (status == 401 || status == 403) {
-          Error refused = make_error("auth", "the provider refused the credentials: " + text);
+          Error refused = make_error(ErrorCode::Auth, "the provider refused the credentials: " + text);
           refused.http_status = status;
           return refused;
         }
@@ -320,7 +320,7 @@ Status send_with_retries(const SendContext& context, const HttpRequest& request,
         // (x-should-retry: false, as weld's own proxy does for a structured
         // output failure, SPEC §3.3).
         const bool final_answer = should_retry && ascii_iequals(trim(*should_retry), "false");
-        failure = Error{.code = "http",
+        failure = Error{.code = ErrorCode::Http,
                         .message = text,
                         .where = {},
                         .http_status = status,
@@ -330,7 +330,7 @@ Status send_with_retries(const SendContext& context, const HttpRequest& request,
       }
       case Kind::ConnectFailed:
         retry = can_retry;
-        failure = Error{.code = "network",
+        failure = Error{.code = ErrorCode::Network,
                         .message = "could not connect" + after + ": " + outcome.detail,
                         .where = {},
                         .http_status = 0,
@@ -338,7 +338,7 @@ Status send_with_retries(const SendContext& context, const HttpRequest& request,
         break;
       case Kind::ConnectTimeout:
         retry = can_retry;
-        failure = Error{.code = "timeout",
+        failure = Error{.code = ErrorCode::Timeout,
                         .message = "no connection within " + seconds_text(request.connect_timeout) +
                                    " (connect timeout)" + after,
                         .where = {},
@@ -347,12 +347,12 @@ Status send_with_retries(const SendContext& context, const HttpRequest& request,
         break;
       case Kind::IdleTimeout:
         if (sink.body_started_)
-          return make_error("timeout",
+          return make_error(ErrorCode::Timeout,
                             "no data received for " + seconds_text(request.idle_timeout) +
                                 " (idle timeout); the response stream stalled",
                             true);
         retry = can_retry;
-        failure = Error{.code = "timeout",
+        failure = Error{.code = ErrorCode::Timeout,
                         .message = "no response for " + seconds_text(request.idle_timeout) + " (idle timeout)" + after,
                         .where = {},
                         .http_status = 0,
@@ -360,19 +360,19 @@ Status send_with_retries(const SendContext& context, const HttpRequest& request,
         break;
       case Kind::ConnectionLost:
         if (sink.body_started_)
-          return make_error("protocol",
+          return make_error(ErrorCode::Protocol,
                             "the response stream ended early: the connection closed (" + outcome.detail + ")", true);
         retry = can_retry;
-        failure = Error{.code = "network",
+        failure = Error{.code = ErrorCode::Network,
                         .message = "the connection closed before a response" + after + ": " + outcome.detail,
                         .where = {},
                         .http_status = 0,
                         .temporary = true};
         break;
       case Kind::Tls:
-        return make_error("network", "TLS failure: " + outcome.detail);
+        return make_error(ErrorCode::Network, "TLS failure: " + outcome.detail);
       case Kind::Other:
-        return make_error("network", "request failed: " + outcome.detail);
+        return make_error(ErrorCode::Network, "request failed: " + outcome.detail);
     }
     if (!retry) {
       Error final_error = make_error(failure->code, failure->message, failure->temporary);
@@ -388,7 +388,7 @@ Status send_with_retries(const SendContext& context, const HttpRequest& request,
       base = std::min(base, static_cast<double>(context.policy.max_backoff.count()));
       delay = milliseconds(static_cast<std::int64_t>(base * (0.5 + 0.5 * random())));
     }
-    if (!context.sleep(delay, cancel)) return make_error("cancelled", "the request was cancelled");
+    if (!context.sleep(delay, cancel)) return make_error(ErrorCode::Cancelled, "the request was cancelled");
   }
 }
 

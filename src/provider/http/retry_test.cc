@@ -109,7 +109,7 @@ TEST(SendWithRetries, issue_13_a_response_over_the_cap_stops_the_transfer_and_is
   h.request.max_response_bytes = 1 << 20;
   Status st = h.send();
   ASSERT_FALSE(st);
-  EXPECT_EQ(st.error().code, "too_large");
+  EXPECT_EQ(st.error().code, ErrorCode::TooLarge);
   EXPECT_EQ(st.error().message,
             "the server sent more than 1 MiB in one response (the cap, --max-response-bytes or WELD_MAX_RESPONSE_BYTES); stopped reading "
             "(POST http://h/v1/chat/completions)");
@@ -153,7 +153,7 @@ TEST(SendWithRetries, UnauthorizedIsNeverRetried) {
              status(200)});
   Status st = h.send();
   ASSERT_FALSE(st);
-  EXPECT_EQ(st.error().code, "auth");
+  EXPECT_EQ(st.error().code, ErrorCode::Auth);
   EXPECT_EQ(st.error().message,
             "the provider refused the credentials: HTTP 401 Unauthorized: Invalid key [REDACTED] "
             "(authentication_error) (POST http://h/v1/chat/completions)");
@@ -175,7 +175,7 @@ TEST(SendWithRetries, ConnectionFailuresAreRetriedThenReported) {
   Harness h({refused, refused, refused, refused});
   Status st = h.send();
   ASSERT_FALSE(st);
-  EXPECT_EQ(st.error().code, "network");
+  EXPECT_EQ(st.error().code, ErrorCode::Network);
   EXPECT_EQ(st.error().message,
             "could not connect after 4 attempts: Connection refused (POST http://h/v1/chat/completions)");
   EXPECT_EQ(h.transport.calls, 4);
@@ -193,22 +193,22 @@ TEST(SendWithRetries, MaxRetriesZeroMeansOneAttempt) {
 
 TEST(SendWithRetries, ConsumerErrorsStopAndAreReturnedRedacted) {
   Harness h({status(200, {}, "x")});
-  h.fail_with = Error{"protocol", "bad frame near sk-SECRET-KEY", ""};
+  h.fail_with = Error{ErrorCode::Protocol, "bad frame near sk-SECRET-KEY", ""};
   Status st = h.send();
   ASSERT_FALSE(st);
-  EXPECT_EQ(st.error().code, "protocol");
+  EXPECT_EQ(st.error().code, ErrorCode::Protocol);
   EXPECT_EQ(st.error().message, "bad frame near [REDACTED] (POST http://h/v1/chat/completions)");
   EXPECT_EQ(h.transport.calls, 1);
 }
 
 TEST(SendWithRetries, RetryableConsumerErrorIsRetried) {
   Harness h({status(200, {}, "x"), status(200, {}, "y")});
-  h.fail_with = Error{std::string(kRetryableStreamError), "overloaded", ""};
+  h.fail_with = Error{ErrorCode::RetryableStream, "overloaded", ""};
   h.context.policy.max_retries = 1;
   Status st = h.send();
   ASSERT_FALSE(st);  // the consumer fails every time in this harness
   EXPECT_EQ(h.transport.calls, 2);
-  EXPECT_EQ(st.error().code, "http");
+  EXPECT_EQ(st.error().code, ErrorCode::Http);
   EXPECT_EQ(st.error().message, "overloaded after 2 attempts (POST http://h/v1/chat/completions)");
 }
 
@@ -219,7 +219,7 @@ TEST(SendWithRetries, StallBeforeTheBodyIsRetriedButNotAfter) {
   h.request.idle_timeout = 30s;
   Status st = h.send();
   ASSERT_FALSE(st);
-  EXPECT_EQ(st.error().code, "timeout");
+  EXPECT_EQ(st.error().code, ErrorCode::Timeout);
   EXPECT_EQ(st.error().message,
             "no data received for 30 s (idle timeout); the response stream stalled (POST "
             "http://h/v1/chat/completions)");
@@ -231,7 +231,7 @@ TEST(SendWithRetries, CancelledDuringBackoff) {
   h.context.sleep = [](milliseconds, CancelToken&) { return false; };
   Status st = h.send();
   ASSERT_FALSE(st);
-  EXPECT_EQ(st.error().code, "cancelled");
+  EXPECT_EQ(st.error().code, ErrorCode::Cancelled);
   EXPECT_EQ(st.error().message, "the request was cancelled (POST http://h/v1/chat/completions)");
 }
 

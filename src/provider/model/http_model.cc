@@ -35,7 +35,7 @@ class ParserConsumer : public BodyConsumer {
   Status on_data(std::string_view chunk) override {
     if (!json_mode_) return parser_->feed(chunk);
     if (json_body_.size() + chunk.size() > kMaxJsonBody)
-      return Error{"protocol", "the JSON response is larger than 64 MiB", ""};
+      return Error{ErrorCode::Protocol, "the JSON response is larger than 64 MiB", ""};
     json_body_.append(chunk);
     return Ok{};
   }
@@ -79,11 +79,11 @@ class HttpModel : public Model {
     };
     Status sent = send_with_retries(context_, http, new_consumer, cancel);
     if (!sent) return sent.error();
-    if (!parser) return scrub(Error{"protocol", "the server sent no response body", ""}, http);
+    if (!parser) return scrub(Error{ErrorCode::Protocol, "the server sent no response body", ""}, http);
     if (consumer.json_mode()) {
       auto body = json::parse(consumer.json_body());
       if (!body)
-        return scrub(Error{"protocol", "the JSON response is malformed: " + body.error().message + " at " +
+        return scrub(Error{ErrorCode::Protocol, "the JSON response is malformed: " + body.error().message + " at " +
                                            body.error().where, ""},
                      http);
       if (observer.on_event) observer.on_event(*body);
@@ -146,7 +146,7 @@ class HttpModel : public Model {
 Result<std::unique_ptr<Model>> make_model(const ProviderConfig& config, const ModelHooks& hooks) {
   if (config.provider == "offline") {
     if (!hooks.offline)
-      return Error{"config", "the offline model is not available in this build", "--provider"};
+      return Error{ErrorCode::Config, "the offline model is not available in this build", "--provider"};
     return hooks.offline(config);
   }
   Protocol protocol;
@@ -154,7 +154,7 @@ Result<std::unique_ptr<Model>> make_model(const ProviderConfig& config, const Mo
   else if (config.provider == "anthropic") protocol = Protocol::AnthropicMessages;
   else if (config.provider == "openai-responses") protocol = Protocol::OpenAiResponses;
   else
-    return Error{"config",
+    return Error{ErrorCode::Config,
                  "unknown provider \"" + config.provider + "\" (expected openai, openai-responses, anthropic or offline)",
                  "--provider"};
   std::unique_ptr<Transport> transport =

@@ -17,7 +17,7 @@ class BodyCollector : public BodyConsumer {
 
   Status on_data(std::string_view chunk) override {
     if (body_.size() + chunk.size() > kMaxBody)
-      return Error{"protocol", "the models list is larger than 4 MiB", ""};
+      return Error{ErrorCode::Protocol, "the models list is larger than 4 MiB", ""};
     body_.append(chunk);
     return Ok{};
   }
@@ -40,12 +40,12 @@ Result<std::vector<std::string>> parse_models_list(std::string_view body) {
   Result<json::Value> doc = json::parse(body);
   const json::Value* data = doc ? doc->find("data") : nullptr;
   if (data == nullptr || !data->is_array())
-    return Error{"protocol", "the answer is not a models list (no \"data\" array)", ""};
+    return Error{ErrorCode::Protocol, "the answer is not a models list (no \"data\" array)", ""};
   std::vector<std::string> ids;
   for (const json::Value& entry : data->as_array()) {
     const json::Value* id = entry.find("id");
     if (id == nullptr || !id->is_string())
-      return Error{"protocol", "the answer is not a models list (an entry has no string \"id\")", ""};
+      return Error{ErrorCode::Protocol, "the answer is not a models list (an entry has no string \"id\")", ""};
     ids.push_back(id->as_string());
   }
   return ids;
@@ -75,7 +75,7 @@ Result<std::vector<std::string>> list_models(const ProviderConfig& config, Cance
       context, request, [&]() -> BodyConsumer& { collector = {}; return collector; }, cancel);
   if (!sent) return sent.error();
   Result<std::vector<std::string>> ids = parse_models_list(collector.body_);
-  if (!ids) return Error{"protocol", ids.error().message + " (GET " + request.url + ")", "GET " + request.url};
+  if (!ids) return Error{ErrorCode::Protocol, ids.error().message + " (GET " + request.url + ")", "GET " + request.url};
   return ids;
 }
 

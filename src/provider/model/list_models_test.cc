@@ -65,7 +65,7 @@ TEST(ListModels, NotAModelsListIsAProtocolErrorNamingTheUrl) {
   auto ids = list_models(config_for("openai", "http://h/v1"), cancel,
                          std::make_unique<OneAnswer>(200, "<html>hello</html>", &seen));
   ASSERT_FALSE(ids);
-  EXPECT_EQ(ids.error().code, "protocol");
+  EXPECT_EQ(ids.error().code, ErrorCode::Protocol);
   EXPECT_EQ(ids.error().message, "the answer is not a models list (no \"data\" array) (GET http://h/v1/models)");
   EXPECT_FALSE(parse_models_list(R"({"data":[{"name":"x"}]})"));
 }
@@ -76,7 +76,7 @@ TEST(ListModels, HttpErrorKeepsItsStatusAndNeverTheKey) {
   auto ids = list_models(config_for("openai", "http://h/v1"), cancel,
                          std::make_unique<OneAnswer>(404, R"({"error":{"message":"no route sk-test-key-1234"}})", &seen));
   ASSERT_FALSE(ids);
-  EXPECT_EQ(ids.error().code, "http");
+  EXPECT_EQ(ids.error().code, ErrorCode::Http);
   EXPECT_EQ(ids.error().http_status, 404);
   EXPECT_EQ(ids.error().message.find("sk-test-key-1234"), std::string::npos);
 }

@@ -138,7 +138,7 @@ Status OpenAiStreamParser::feed(std::string_view bytes) {
     ++chunks_;
     auto chunk = json::parse(data);
     if (!chunk) {
-      return Error{"protocol",
+      return Error{ErrorCode::Protocol,
                    "malformed JSON in stream chunk " + std::to_string(chunks_) + " (" +
                        chunk.error().message + " at " + chunk.error().where +
                        "): " + json::quote(preview(data)),
@@ -152,10 +152,10 @@ Status OpenAiStreamParser::feed(std::string_view bytes) {
 
 Status OpenAiStreamParser::apply(const json::Value& chunk) {
   if (!chunk.is_object())
-    return Error{"protocol", "stream chunk is not a JSON object: " + preview(json::serialize(chunk)), ""};
+    return Error{ErrorCode::Protocol, "stream chunk is not a JSON object: " + preview(json::serialize(chunk)), ""};
   if (const json::Value* detail = error_detail(chunk)) {
-    std::string code = !content_seen_ && transient_error(*detail) ? std::string(kRetryableStreamError)
-                                                                   : std::string("http");
+    const ErrorCode code =
+        !content_seen_ && transient_error(*detail) ? ErrorCode::RetryableStream : ErrorCode::Http;
     return Error{code, "the server sent an error in the stream: " + error_message(chunk, *detail), ""};
   }
   read_head(chunk, response_);
@@ -216,7 +216,7 @@ Result<Response> OpenAiStreamParser::finish() {
     std::string message = "the response stream ended early: no `finish_reason` and no `data: [DONE]` after " +
                           std::to_string(chunks_) + " chunk" + (chunks_ == 1 ? "" : "s");
     if (partial) message += " (the last event was cut off)";
-    return Error{"protocol", message, ""};
+    return Error{ErrorCode::Protocol, message, ""};
   }
   std::stable_sort(slots_.begin(), slots_.end(),
                    [](const Slot& a, const Slot& b) { return a.index < b.index; });
@@ -229,12 +229,12 @@ Result<Response> OpenAiStreamParser::finish() {
 }
 
 Result<Response> openai_response_from_json(const json::Value& body) {
-  if (!body.is_object()) return Error{"protocol", "the response body is not a JSON object", ""};
+  if (!body.is_object()) return Error{ErrorCode::Protocol, "the response body is not a JSON object", ""};
   if (const json::Value* detail = error_detail(body))
-    return Error{"http", "the server answered with an error: " + error_message(body, *detail), ""};
+    return Error{ErrorCode::Http, "the server answered with an error: " + error_message(body, *detail), ""};
   const json::Value* choices = body.find("choices");
   if (!choices || !choices->is_array() || choices->size() == 0 || !choices->as_array()[0].is_object())
-    return Error{"protocol", "the response has no `choices`", ""};
+    return Error{ErrorCode::Protocol, "the response has no `choices`", ""};
   const json::Value& choice = choices->as_array()[0];
   Response response;
   read_head(body, response);

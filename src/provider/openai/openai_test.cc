@@ -219,7 +219,7 @@ TEST(OpenAiStream, ErrorObjectInTheStream) {
       "data: {\"error\":{\"message\":\"The model produced invalid content.\",\"type\":\"model_error\",\"param\":null,\"code\":null}}\n\n";
   auto response = parse_stream(text, 4);
   ASSERT_FALSE(response);
-  EXPECT_EQ(response.error().code, "http");
+  EXPECT_EQ(response.error().code, ErrorCode::Http);
   EXPECT_EQ(response.error().message, "the server sent an error in the stream: The model produced invalid content.");
 }
 
@@ -228,7 +228,7 @@ TEST(OpenAiStream, VllmErrorObjectBeforeContentIsRetryable) {
       "data: {\"object\":\"error\",\"message\":\"The engine is overloaded\",\"type\":\"ServiceUnavailableError\",\"param\":null,\"code\":503}\n\n";
   auto response = parse_stream(text, text.size());
   ASSERT_FALSE(response);
-  EXPECT_EQ(response.error().code, kRetryableStreamError);
+  EXPECT_EQ(response.error().code, ErrorCode::RetryableStream);
   EXPECT_EQ(response.error().message, "the server sent an error in the stream: The engine is overloaded");
 }
 
@@ -256,7 +256,7 @@ TEST(OpenAiStream, NeitherFinishReasonNorDoneIsAProtocolError) {
   std::size_t finish = text.find("\"finish_reason\":\"stop\"");
   auto response = parse_stream(text.substr(0, text.rfind("data: ", finish)), 100);
   ASSERT_FALSE(response);
-  EXPECT_EQ(response.error().code, "protocol");
+  EXPECT_EQ(response.error().code, ErrorCode::Protocol);
   EXPECT_EQ(response.error().message,
             "the response stream ended early: no `finish_reason` and no `data: [DONE]` after 4 chunks");
   response = parse_stream(text.substr(0, 300), 100);
@@ -290,7 +290,7 @@ TEST(OpenAiStream, RefusalIsKeptAndEndsTheText) {
 TEST(OpenAiStream, MalformedJsonNamesTheChunk) {
   auto response = parse_stream("data: {\"choices\":[}\n\n", 100);
   ASSERT_FALSE(response);
-  EXPECT_EQ(response.error().code, "protocol");
+  EXPECT_EQ(response.error().code, ErrorCode::Protocol);
   EXPECT_EQ(response.error().message.rfind("malformed JSON in stream chunk 1 (", 0), 0u);
   EXPECT_NE(response.error().message.find(R"(: "{\"choices\":[}")"), std::string::npos) << response.error().message;
 }

@@ -103,16 +103,16 @@ struct Builder {
 }  // namespace
 
 Result<Response> responses_response_from_json(const json::Value& body) {
-  if (!body.is_object()) return Error{"protocol", "the response body is not a JSON object", ""};
+  if (!body.is_object()) return Error{ErrorCode::Protocol, "the response body is not a JSON object", ""};
   const json::Value* error = body.find("error");
   if (error != nullptr && !error->is_null())
-    return Error{"http", "the server answered with an error: " + error_text(error), ""};
+    return Error{ErrorCode::Http, "the server answered with an error: " + error_text(error), ""};
   const json::Value* output = body.find("output");
-  if (output == nullptr || !output->is_array()) return Error{"protocol", "the response has no `output`", ""};
+  if (output == nullptr || !output->is_array()) return Error{ErrorCode::Protocol, "the response has no `output`", ""};
   Response response;
   read_head(body, response);
   if (response.stop_reason == "failed")
-    return Error{"http", "the server answered with a failed response", ""};
+    return Error{ErrorCode::Http, "the server answered with a failed response", ""};
   Builder builder{response, {}};
   for (const json::Value& item : output->as_array()) builder.item(item);
   builder.done();
@@ -127,7 +127,7 @@ Status ResponsesStreamParser::feed(std::string_view bytes) {
     ++events_seen_;
     auto parsed = json::parse(event.data);
     if (!parsed) {
-      return Error{"protocol",
+      return Error{ErrorCode::Protocol,
                    "malformed JSON in stream event `" + event.type + "` (" + parsed.error().message + " at " +
                        parsed.error().where + "): " + json::quote(preview(event.data)),
                    ""};
@@ -144,7 +144,7 @@ ResponsesStreamParser::Item& ResponsesStreamParser::item_at(const json::Value& e
 
 Status ResponsesStreamParser::apply(std::string_view sse_type, const json::Value& event) {
   if (!event.is_object())
-    return Error{"protocol", "stream event is not a JSON object: " + preview(json::serialize(event)), ""};
+    return Error{ErrorCode::Protocol, "stream event is not a JSON object: " + preview(json::serialize(event)), ""};
   std::string type(sse_type);
   if (const std::string* t = string_member(&event, "type")) type = *t;
 
@@ -153,13 +153,13 @@ Status ResponsesStreamParser::apply(std::string_view sse_type, const json::Value
     if (detail == nullptr) detail = &event;
     const std::string* code = string_member(detail, "code");
     const bool retry = !content_seen_ && code != nullptr && transient(*code);
-    return Error{retry ? std::string(kRetryableStreamError) : "http",
+    return Error{retry ? ErrorCode::RetryableStream : ErrorCode::Http,
                  "the server sent an error in the stream: " + error_text(detail), ""};
   }
   if (type == "response.failed") {
     const json::Value* response = object_member(&event, "response");
     const json::Value* error = object_member(response, "error");
-    return Error{"http", "the server sent an error in the stream: " + (error ? error_text(error) : "the response failed"),
+    return Error{ErrorCode::Http, "the server sent an error in the stream: " + (error ? error_text(error) : "the response failed"),
                  ""};
   }
   if (type == "response.created" || type == "response.in_progress") {
@@ -247,7 +247,7 @@ Result<Response> ResponsesStreamParser::finish() {
     std::string message = "the response stream ended early: no `response.completed` event after " +
                           std::to_string(events_seen_) + " event" + (events_seen_ == 1 ? "" : "s");
     if (partial) message += " (the last event was cut off)";
-    return Error{"protocol", message, ""};
+    return Error{ErrorCode::Protocol, message, ""};
   }
   Response response = std::move(response_);
   if (final_) {

@@ -69,7 +69,7 @@ TEST(ResponsesStream, NoCompletedEventIsAProtocolError) {
   std::string text = tool_stream(true);
   auto response = parse_stream(text.substr(0, text.find("event: response.completed")), 100);
   ASSERT_FALSE(response);
-  EXPECT_EQ(response.error().code, "protocol");
+  EXPECT_EQ(response.error().code, ErrorCode::Protocol);
   EXPECT_EQ(response.error().message, "the response stream ended early: no `response.completed` event after 8 events");
 }
 
@@ -78,11 +78,11 @@ TEST(ResponsesStream, FailedResponseAndErrorEventsAreErrors) {
       event("response.failed", R"({"type":"response.failed","response":{"id":"r","status":"failed","error":{"code":"server_error","message":"The model crashed"}}})"),
       5);
   ASSERT_FALSE(failed);
-  EXPECT_EQ(failed.error().code, "http");
+  EXPECT_EQ(failed.error().code, ErrorCode::Http);
   EXPECT_EQ(failed.error().message, "the server sent an error in the stream: The model crashed (server_error)");
   auto error = parse_stream(event("error", R"({"type":"error","code":"rate_limit_exceeded","message":"Slow down","param":null})"), 9);
   ASSERT_FALSE(error);
-  EXPECT_EQ(error.error().code, kRetryableStreamError);
+  EXPECT_EQ(error.error().code, ErrorCode::RetryableStream);
   EXPECT_EQ(error.error().message, "the server sent an error in the stream: Slow down (rate_limit_exceeded)");
 }
 

@@ -83,7 +83,7 @@ bool all_digits(std::string_view s) {
 }  // namespace
 
 Status SseDecoder::fail(std::string message) {
-  error_ = Error{"protocol", std::move(message), ""};
+  error_ = Error{ErrorCode::Protocol, std::move(message), ""};
   line_.clear();
   data_.clear();
   return *error_;

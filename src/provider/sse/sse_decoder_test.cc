@@ -160,7 +160,7 @@ TEST(SseDecoder, LineOverTheLimitIsAnErrorAndTheDecoderStaysFailed) {
   ASSERT_TRUE(decoder.feed("data: 0123456789", events));  // 16 bytes: at the limit
   auto st = decoder.feed("x", events);
   ASSERT_FALSE(st);
-  EXPECT_EQ(st.error().code, "protocol");
+  EXPECT_EQ(st.error().code, ErrorCode::Protocol);
   EXPECT_EQ(st.error().message, "SSE line longer than 16 bytes");
   EXPECT_FALSE(decoder.feed("\n\n", events));
   EXPECT_TRUE(events.empty());

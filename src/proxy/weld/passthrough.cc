@@ -73,28 +73,28 @@ bool asks_own_format(const json::Value& body) {
 
 Result<PassthroughRule> parse_passthrough_rule(const json::Value& value) {
   if (!value.is_object())
-    return Error{"registry", "passthrough_when must be an object (system_contains, max_tokens_below, response_format)", ""};
+    return Error{ErrorCode::Registry, "passthrough_when must be an object (system_contains, max_tokens_below, response_format)", ""};
   PassthroughRule rule;
   for (const json::Member& member : value.as_object()) {
     const std::string& key = member.key;
     const json::Value& v = member.value;
     if (key == "system_contains") {
       if (!v.is_array() || v.size() == 0)
-        return Error{"registry", "passthrough_when.system_contains must be a non-empty array of non-empty strings", ""};
+        return Error{ErrorCode::Registry, "passthrough_when.system_contains must be a non-empty array of non-empty strings", ""};
       for (const json::Value& item : v.as_array()) {
         if (!item.is_string() || item.as_string().empty())
-          return Error{"registry", "passthrough_when.system_contains must be a non-empty array of non-empty strings", ""};
+          return Error{ErrorCode::Registry, "passthrough_when.system_contains must be a non-empty array of non-empty strings", ""};
         rule.system_contains.push_back(item.as_string());
       }
     } else if (key == "max_tokens_below") {
       if (!v.is_integer() || v.as_integer() <= 0)
-        return Error{"registry", "passthrough_when.max_tokens_below must be a positive integer", ""};
+        return Error{ErrorCode::Registry, "passthrough_when.max_tokens_below must be a positive integer", ""};
       rule.max_tokens_below = v.as_integer();
     } else if (key == "response_format") {
-      if (!v.is_bool()) return Error{"registry", "passthrough_when.response_format must be true or false", ""};
+      if (!v.is_bool()) return Error{ErrorCode::Registry, "passthrough_when.response_format must be true or false", ""};
       rule.response_format = v.as_bool();
     } else {
-      return Error{"registry", "passthrough_when has an unknown field \"" + key +
+      return Error{ErrorCode::Registry, "passthrough_when has an unknown field \"" + key +
                                    "\" (known: system_contains, max_tokens_below, response_format)", ""};
     }
   }

@@ -10,7 +10,7 @@ namespace weld::schema {
 Result<DirectoryMapping> parse_directory_mapping(const std::string& spec) {
   std::size_t eq = spec.find('=');
   if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size()) {
-    return Error{"usage", "--resolve expects PREFIX=DIR, got \"" + spec + "\"", spec};
+    return Error{ErrorCode::Usage, "--resolve expects PREFIX=DIR, got \"" + spec + "\"", spec};
   }
   std::string dir = spec.substr(eq + 1);
   while (dir.size() > 1 && dir.back() == '/') dir.pop_back();

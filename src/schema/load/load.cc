@@ -12,7 +12,7 @@ Result<LoadedSchema> compile_schema_document(json::Value document, const Compile
     std::vector<Warning> warnings = schema.warnings();
     return LoadedSchema{std::move(document), std::move(schema), std::move(warnings)};
   } catch (const SchemaError& error) {
-    return Error{"config", std::string(flag) + " is not a valid JSON Schema: " + error.what(), error.pointer()};
+    return Error{ErrorCode::Config, std::string(flag) + " is not a valid JSON Schema: " + error.what(), error.pointer()};
   }
 }
 
@@ -28,7 +28,7 @@ Result<LoadedSchema> load_json_schema(std::string_view value, const CompileOptio
   Result<json::Value> document = read_schema_argument(value, flag, cwd);
   if (!document) return document.error();
   if (std::optional<std::string> problem = check_root_accepts_object(*document, flag)) {
-    return Error{"config", *problem, ""};
+    return Error{ErrorCode::Config, *problem, ""};
   }
   return compile_schema_document(std::move(*document), options, flag);
 }

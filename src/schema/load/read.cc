@@ -28,7 +28,7 @@ std::string_view trim(std::string_view s) {
 }
 
 Error config_error(std::string message, std::string where = {}) {
-  return Error{"config", std::move(message), std::move(where)};
+  return Error{ErrorCode::Config, std::move(message), std::move(where)};
 }
 
 
@@ -61,8 +61,8 @@ Result<std::string> read_schema_file(const std::string& path, std::string_view f
   Result<std::string> content = read_regular_file(path, kMaxSchemaFileBytes, &size);
   if (content) return content;
   const Error& error = content.error();
-  if (error.code == "not_regular") return config_error(f + " \"@" + path + "\" must be a regular file.", path);
-  if (error.code == "too_large") {
+  if (error.code == ErrorCode::NotRegular) return config_error(f + " \"@" + path + "\" must be a regular file.", path);
+  if (error.code == ErrorCode::TooLarge) {
     return config_error(f + " file " + quote_path(path) + " is " + std::to_string(size) + " bytes (>" +
                             std::to_string(kMaxSchemaFileBytes) +
                             "). Refusing to read; this is almost certainly a wrong-path argument.",
@@ -87,7 +87,7 @@ Result<json::Value> read_json_argument(std::string_view value, std::string_view 
     // Generic on purpose: never quote the file (SPEC §1.1 step 3).
     if (!json::is_valid_utf8(body)) return config_error(f + " content of " + quote_path(path) + " is not valid JSON.", path);
     document = json::parse(body);
-    if (!document && document.error().code == "depth") {
+    if (!document && document.error().code == ErrorCode::Depth) {
       // Says why and where without quoting the file.
       return config_error(f + " content of " + quote_path(path) + " is not valid JSON: " + document.error().message +
                               " at " + document.error().where + ".",

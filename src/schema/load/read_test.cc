@@ -51,7 +51,7 @@ TEST_F(ReadSchemaTest, FlagNameIsUsed) {
   Result<json::Value> r = read_schema_argument("", "--output-schema");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().message, "--output-schema cannot be empty.");
-  EXPECT_EQ(r.error().code, "config");
+  EXPECT_EQ(r.error().code, ErrorCode::Config);
 }
 
 TEST_F(ReadSchemaTest, InlineParseErrorHasParserDetail) {

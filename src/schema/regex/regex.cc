@@ -79,7 +79,7 @@ Result<Regex> Regex::compile(std::string_view pattern) {
   if (code == nullptr) {
     std::string why = pcre_error_text(error_code);
     if (why.find("lookbehind") != std::string::npos) why = "look-behind of variable length is not supported";
-    return Error{"regex", "Unsupported regular expression: /" + std::string(pattern) + "/u: " + why, ""};
+    return Error{ErrorCode::Regex, "Unsupported regular expression: /" + std::string(pattern) + "/u: " + why, ""};
   }
   impl->pcre.reset(code);
   // JIT when the platform has it (several times faster); the match limit

@@ -168,7 +168,7 @@ class Translator {
 
  private:
   Error error(std::string reason) const {
-    return Error{"regex", "Invalid regular expression: /" + std::string(pattern_) + "/u: " + reason, ""};
+    return Error{ErrorCode::Regex, "Invalid regular expression: /" + std::string(pattern_) + "/u: " + reason, ""};
   }
   void fail(std::string reason) {
     if (!error_) error_ = error(std::move(reason));

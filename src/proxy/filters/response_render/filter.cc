@@ -53,13 +53,13 @@ class ResponseRender final : public Filter {
 
   FilterAction on_error(Exchange& ex, const Error& error) override {
     const bool anthropic = ex.api == Api::Anthropic;
-    if (error.code == "timeout") {
+    if (error.code == ErrorCode::Timeout) {
       return reply_error(ex, Outcome::UpstreamTimeout, 504, "timeout_error", error.message);
     }
-    if (error.code == "too_large") {
+    if (error.code == ErrorCode::TooLarge) {
       return reply_error(ex, Outcome::ResponseTooLarge, 502, upstream_error_type(ex.api), error.message);
     }
-    if (error.code == "upstream_status" && ex.upstream_status >= 400 && ex.upstream_status < 500) {
+    if (error.code == ErrorCode::UpstreamStatus && ex.upstream_status >= 400 && ex.upstream_status < 500) {
       // The upstream refused the request itself: the client should see why.
       int status = ex.upstream_status;
       std::string_view type = "invalid_request_error";

@@ -9,7 +9,7 @@
 ///
 /// \code
 ///   weld::Result<std::string> text = weld::read_regular_file(path, 4 << 20);
-///   if (!text) return weld::Error{"config", "Settings file: " + text.error().message, path};
+///   if (!text) return weld::Error{ErrorCode::Config, "Settings file: " + text.error().message, path};
 /// \endcode
 
 #include <cstdint>

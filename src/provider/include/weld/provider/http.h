@@ -159,7 +159,7 @@ class BodyConsumer {
   /// Content-Type of the response (before the first `on_data`).
   virtual void on_start(const HttpHeaders& headers) {}
   /// A body chunk. An error stops the transfer; it is returned as is,
-  /// unless its code is `kRetryableStreamError`: then the attempt is retried
+  /// unless its code is `ErrorCode::RetryableStream`: then the attempt is retried
   /// like a 5xx (e.g. Anthropic's in-stream `overloaded_error`).
   virtual Status on_data(std::string_view chunk) = 0;
 };

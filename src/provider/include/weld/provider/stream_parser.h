@@ -28,14 +28,11 @@ enum class Protocol {
   OpenAiResponses,    ///< POST /v1/responses
 };
 
-/// Error code a parser (or any `BodyConsumer`) uses to ask for a retry: a
-/// transient server error before any content. It becomes "http" when no
-/// retry is left.
-inline constexpr std::string_view kRetryableStreamError = "retryable_stream_error";
-
-/// Parses one streamed response. Errors use code "protocol" (malformed or
-/// truncated stream) or "http" (an error event sent by the server), or
-/// `kRetryableStreamError` for a transient server error that arrived before
+/// Parses one streamed response. Errors use code `ErrorCode::Protocol`
+/// (malformed or truncated stream) or `ErrorCode::Http` (an error event sent
+/// by the server), or `ErrorCode::RetryableStream` (any `BodyConsumer` may
+/// use it to ask for a retry; it becomes `Http` when no retry is left) for a
+/// transient server error that arrived before
 /// any content (the request may be retried). After an error the parser is
 /// not fed again.
 class StreamParser {

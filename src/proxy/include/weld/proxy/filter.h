@@ -124,10 +124,10 @@ class Filter {
   virtual FilterAction on_request(Exchange& ex) { return FilterAction::Continue; }
   /// The upstream answer is complete and read (`ex.upstream_response`).
   virtual FilterAction on_response_end(Exchange& ex) { return FilterAction::Continue; }
-  /// The attempt failed: `error.code` is "connect", "timeout", "truncated",
-  /// "upstream_status" (with `ex.upstream_status`), "cancelled", "protocol"
-  /// (a malformed or cut answer), "http" (an error the upstream sent in its
-  /// answer).
+  /// The attempt failed: `error.code` is `Connect`, `Timeout`, `Truncated`,
+  /// `UpstreamStatus` (with `ex.upstream_status`), `Cancelled`, `Protocol`
+  /// (a malformed or cut answer) or `Http` (an error the upstream sent in
+  /// its answer).
   virtual FilterAction on_error(Exchange& ex, const Error& error) { return FilterAction::Continue; }
 };
 
