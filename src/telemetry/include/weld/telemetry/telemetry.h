@@ -20,11 +20,11 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -140,9 +140,12 @@ class Telemetry {
 
   void submit(SpanData&& span);
   void run_sender();
-  /// Encodes `batch` (to the file at once) and adds its POST to `exports`;
-  /// without a traces URL the spans count as exported.
-  void add_spans(std::vector<SpanData>& batch, std::vector<Export>& exports);
+  /// Encodes `spans` in batches of at most `max_batch` (to the file at
+  /// once) and adds their POSTs to `exports`; without a traces URL the spans
+  /// count as exported.
+  void add_spans(std::span<const SpanData> spans, std::vector<Export>& exports);
+  /// Keeps a sent traces body's allocation for the next one.
+  void recycle(std::vector<Export>& exports);
   /// The same for a snapshot of the metrics.
   void add_metrics(std::vector<Export>& exports);
   /// Adds a POST of `body` to `endpoint` (its headers and timeout).
@@ -162,7 +165,13 @@ class Telemetry {
   std::mutex mutex_;
   std::condition_variable wake_;
   std::condition_variable finished_;
-  std::deque<SpanData> queue_;
+  /// Ended spans waiting for export (at most `max_queue`). The sender swaps
+  /// it with its own emptied vector, so that neither allocates once both
+  /// have grown.
+  std::vector<SpanData> queue_;
+  /// A sent traces body whose allocation the next encoding writes over; used
+  /// by the one thread that exports (the sender, then `shutdown`).
+  std::string spare_body_;
   bool stopping_ = false;
   /// The sender has work in hand (taken from the queue, not yet sent).
   bool exporting_ = false;
