@@ -4,6 +4,7 @@
 // the official JavaScript decoders generated from those files.
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <type_traits>
 #include <variant>
@@ -101,6 +102,44 @@ class Writer {
     put_tag(field, kFixed32);
     put_little_endian(value, 4);
   }
+  // Field `field` (< 16) holding KeyValue{key, AnyValue{string_value or
+  // int_value}} when it is shorter than 128 bytes: every length known before
+  // the first byte, one check for room. Returns false (nothing written)
+  // otherwise.
+  bool short_key_value(std::uint32_t field, std::string_view key, const AttributeValue& value) {
+    std::size_t any = 0;  // AnyValue's length
+    const std::string* text = std::get_if<std::string>(&value);
+    const std::int64_t* number = std::get_if<std::int64_t>(&value);
+    if (text != nullptr) {
+      if (text->size() >= 0x80) return false;
+      any = 2 + text->size();
+    } else if (number != nullptr) {
+      any = 1 + varint_size(static_cast<std::uint64_t>(*number));
+    } else {
+      return false;
+    }
+    const std::size_t length = 2 + key.size() + 2 + any;  // KeyValue's
+    if (field >= 16 || key.size() >= 0x80 || length >= 0x80) return false;
+    room(2 + length);
+    *at_++ = static_cast<char>((field << 3) | kLengthDelimited);
+    *at_++ = static_cast<char>(length);
+    *at_++ = static_cast<char>((1 << 3) | kLengthDelimited);  // key 1
+    *at_++ = static_cast<char>(key.size());
+    copy_bytes(at_, key.data(), key.size());
+    at_ += key.size();
+    *at_++ = static_cast<char>((2 << 3) | kLengthDelimited);  // value 2
+    *at_++ = static_cast<char>(any);
+    if (text != nullptr) {
+      *at_++ = static_cast<char>((1 << 3) | kLengthDelimited);  // string_value 1
+      *at_++ = static_cast<char>(text->size());
+      copy_bytes(at_, text->data(), text->size());
+      at_ += text->size();
+    } else {
+      *at_++ = static_cast<char>((3 << 3) | kVarint);  // int_value 3
+      put_varint(static_cast<std::uint64_t>(*number));
+    }
+    return true;
+  }
   // Field `field` holding the message that `body` writes into this Writer.
   template <typename Body>
   void message(std::uint32_t field, Body&& body) {
@@ -136,6 +175,11 @@ class Writer {
     at_ = buffer_.data() + used;
     end_ = buffer_.data() + buffer_.size();
   }
+  static std::size_t varint_size(std::uint64_t value) {
+    std::size_t size = 1;
+    for (; value >= 0x80; value >>= 7) ++size;
+    return size;
+  }
   // The put_ functions write at at_ without checking room.
   void put_varint(std::uint64_t value) {
     while (value >= 0x80) {
@@ -146,7 +190,12 @@ class Writer {
   }
   void put_tag(std::uint32_t field, WireType type) { put_varint((static_cast<std::uint64_t>(field) << 3) | type); }
   void put_little_endian(std::uint64_t value, int bytes) {
-    for (int byte = 0; byte < bytes; ++byte) *at_++ = static_cast<char>(value >> (8 * byte));
+    if constexpr (std::endian::native == std::endian::little) {
+      std::memcpy(at_, &value, static_cast<std::size_t>(bytes));
+      at_ += bytes;
+    } else {
+      for (int byte = 0; byte < bytes; ++byte) *at_++ = static_cast<char>(value >> (8 * byte));
+    }
   }
 
   std::string buffer_;  // written up to at_; room up to end_
@@ -183,6 +232,7 @@ void any_value(Writer& w, const AttributeValue& value) {
 
 // KeyValue: key 1, value 2.
 void key_value(Writer& w, std::uint32_t field, std::string_view key, const AttributeValue& value) {
+  if (w.short_key_value(field, key, value)) return;
   w.message(field, [&] {
     w.bytes_field(1, key);
     w.message(2, [&] { any_value(w, value); });

@@ -42,12 +42,16 @@ std::string printable_url(std::string_view url) {
 
 // --- Span ------------------------------------------------------------------
 
-Span::Span(Span&& other) noexcept : owner_(other.owner_), data_(std::move(other.data_)) { other.owner_ = nullptr; }
+Span::Span(Span&& other) noexcept
+    : owner_(other.owner_), key_bits_(other.key_bits_), data_(std::move(other.data_)) {
+  other.owner_ = nullptr;
+}
 
 Span& Span::operator=(Span&& other) noexcept {
   if (this != &other) {
     end();
     owner_ = other.owner_;
+    key_bits_ = other.key_bits_;
     data_ = std::move(other.data_);
     other.owner_ = nullptr;
   }
@@ -56,12 +60,16 @@ Span& Span::operator=(Span&& other) noexcept {
 
 void Span::set(AttributeKey key, AttributeValue value) {
   if (owner_ == nullptr) return;
-  for (SpanAttribute& attr : data_.attributes) {
-    if (attr.key == key) {
-      attr.value = std::move(value);
-      return;
+  const std::uint64_t bit = std::uint64_t{1} << (key.hash() % 64);
+  if ((key_bits_ & bit) != 0) {
+    for (SpanAttribute& attr : data_.attributes) {
+      if (attr.key == key) {
+        attr.value = std::move(value);
+        return;
+      }
     }
   }
+  key_bits_ |= bit;
   data_.attributes.push_back({key, std::move(value)});
 }
 

@@ -76,6 +76,9 @@ class Span {
   friend class Telemetry;
   friend Span start_span(Telemetry* telemetry, std::string name, SpanKind kind, const SpanContext* parent);
   Telemetry* owner_ = nullptr;
+  /// One bit per key set (bit `hash % 64`): a key whose bit is clear is new,
+  /// and is appended without searching the attributes for it.
+  std::uint64_t key_bits_ = 0;
   SpanData data_;
 };
 
