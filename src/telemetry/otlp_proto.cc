@@ -19,8 +19,8 @@ enum WireType : std::uint32_t { kVarint = 0, kFixed64 = 1, kLengthDelimited = 2,
 
 // Copies a short string (an attribute key or value, an id) without a call
 // to memcpy, whose setup costs more than the copy of a few bytes: two
-// overlapping loads and stores of 8 bytes cover 8 to 16 bytes, four cover 16
-// to 32.
+// overlapping loads and stores of 4 bytes cover 4 to 8 bytes, of 8 bytes 8 to
+// 16, four of 8 bytes 16 to 32.
 inline void copy_bytes(char* to, const char* from, std::size_t n) {
   auto move8 = [](char* dst, const char* src) {
     std::uint64_t word;
@@ -35,7 +35,13 @@ inline void copy_bytes(char* to, const char* from, std::size_t n) {
     move8(to + 8, from + 8);
     move8(to + n - 16, from + n - 16);
     move8(to + n - 8, from + n - 8);
-  } else if (n < 8) {
+  } else if (n >= 4 && n < 8) {
+    std::uint32_t head, tail;
+    std::memcpy(&head, from, 4);
+    std::memcpy(&tail, from + n - 4, 4);
+    std::memcpy(to, &head, 4);
+    std::memcpy(to + n - 4, &tail, 4);
+  } else if (n < 4) {
     for (std::size_t i = 0; i < n; ++i) to[i] = from[i];
   } else {
     std::memcpy(to, from, n);
@@ -121,23 +127,34 @@ class Writer {
     const std::size_t length = 2 + key.size() + 2 + any;  // KeyValue's
     if (field >= 16 || key.size() >= 0x80 || length >= 0x80) return false;
     room(2 + length);
-    *at_++ = static_cast<char>((field << 3) | kLengthDelimited);
-    *at_++ = static_cast<char>(length);
-    *at_++ = static_cast<char>((1 << 3) | kLengthDelimited);  // key 1
-    *at_++ = static_cast<char>(key.size());
-    copy_bytes(at_, key.data(), key.size());
-    at_ += key.size();
-    *at_++ = static_cast<char>((2 << 3) | kLengthDelimited);  // value 2
-    *at_++ = static_cast<char>(any);
+    // Written through a local pointer: a store through char* may alias at_
+    // itself, which would be reloaded after every byte.
+    char* p = at_;
+    p[0] = static_cast<char>((field << 3) | kLengthDelimited);
+    p[1] = static_cast<char>(length);
+    p[2] = static_cast<char>((1 << 3) | kLengthDelimited);  // key 1
+    p[3] = static_cast<char>(key.size());
+    copy_bytes(p + 4, key.data(), key.size());
+    p += 4 + key.size();
+    p[0] = static_cast<char>((2 << 3) | kLengthDelimited);  // value 2
+    p[1] = static_cast<char>(any);
     if (text != nullptr) {
-      *at_++ = static_cast<char>((1 << 3) | kLengthDelimited);  // string_value 1
-      *at_++ = static_cast<char>(text->size());
-      copy_bytes(at_, text->data(), text->size());
-      at_ += text->size();
+      p[2] = static_cast<char>((1 << 3) | kLengthDelimited);  // string_value 1
+      p[3] = static_cast<char>(text->size());
+      copy_bytes(p + 4, text->data(), text->size());
+      p += 4 + text->size();
     } else {
-      *at_++ = static_cast<char>((3 << 3) | kVarint);  // int_value 3
-      put_varint(static_cast<std::uint64_t>(*number));
+      p[2] = static_cast<char>((3 << 3) | kVarint);  // int_value 3
+      p += 3;
+      for (auto value = static_cast<std::uint64_t>(*number); ; value >>= 7) {
+        if (value < 0x80) {
+          *p++ = static_cast<char>(value);
+          break;
+        }
+        *p++ = static_cast<char>((value & 0x7F) | 0x80);
+      }
     }
+    at_ = p;
     return true;
   }
   // Field `field` holding the message that `body` writes into this Writer.
@@ -182,11 +199,13 @@ class Writer {
   }
   // The put_ functions write at at_ without checking room.
   void put_varint(std::uint64_t value) {
+    char* p = at_;
     while (value >= 0x80) {
-      *at_++ = static_cast<char>((value & 0x7F) | 0x80);
+      *p++ = static_cast<char>((value & 0x7F) | 0x80);
       value >>= 7;
     }
-    *at_++ = static_cast<char>(value);
+    *p++ = static_cast<char>(value);
+    at_ = p;
   }
   void put_tag(std::uint32_t field, WireType type) { put_varint((static_cast<std::uint64_t>(field) << 3) | type); }
   void put_little_endian(std::uint64_t value, int bytes) {

@@ -149,9 +149,8 @@ std::optional<SpanContext> parse_traceparent(std::string_view value) {
 }
 
 void append_traceparent(std::string& out, const SpanContext& context) {
-  const std::size_t at = out.size();
-  out.resize(at + 55);  // 2+1+32+1+16+1+2
-  char* p = out.data() + at;
+  char text[55];  // 2+1+32+1+16+1+2
+  char* p = text;
   *p++ = '0';
   *p++ = '0';
   *p++ = '-';
@@ -161,6 +160,7 @@ void append_traceparent(std::string& out, const SpanContext& context) {
   *p++ = '-';
   *p++ = '0';
   *p = context.sampled ? '1' : '0';
+  out.append(text, sizeof text);
 }
 
 std::string format_traceparent(const SpanContext& context) {
