@@ -58,26 +58,22 @@ Span& Span::operator=(Span&& other) noexcept {
   return *this;
 }
 
-void Span::set(AttributeKey key, AttributeValue value) {
-  if (owner_ == nullptr) return;
+AttributeValue& Span::slot(AttributeKey key) {
   const std::uint64_t bit = std::uint64_t{1} << (key.hash() % 64);
   if ((key_bits_ & bit) != 0) {
     for (SpanAttribute& attr : data_.attributes) {
-      if (attr.key == key) {
-        attr.value = std::move(value);
-        return;
-      }
+      if (attr.key == key) return attr.value;
     }
   }
   key_bits_ |= bit;
-  data_.attributes.push_back({key, std::move(value)});
+  return data_.attributes.emplace_back(SpanAttribute{key, {}}).value;
 }
 
 void Span::set_error(std::string_view error_type) {
   if (owner_ == nullptr) return;
   data_.status = StatusCode::Error;
   data_.status_message = std::string(error_type);
-  set("error.type", std::string(error_type));
+  set("error.type", error_type);
 }
 
 void Span::end() {

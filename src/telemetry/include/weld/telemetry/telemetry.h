@@ -28,6 +28,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "weld/provider/http.h"
@@ -62,8 +63,27 @@ class Span {
   /// This span's context, for children and `traceparent` (invalid when off).
   const SpanContext& context() const { return data_.context; }
   /// Sets (adds) an attribute. Only counts, names, ids and outcomes: never a
-  /// prompt, payload, schema or key (SPEC §2.6).
-  void set(AttributeKey key, AttributeValue value);
+  /// prompt, payload, schema or key (SPEC §2.6). Integers are recorded as
+  /// int64, strings (std::string, string_view, literals) as strings; the
+  /// value is built in its place in the span, with no temporary.
+  template <typename T>
+  void set(AttributeKey key, T&& value) {
+    if (owner_ == nullptr) return;
+    using V = std::remove_cvref_t<T>;
+    if constexpr (std::is_same_v<V, bool>) {
+      slot(key).template emplace<bool>(value);
+    } else if constexpr (std::is_integral_v<V>) {
+      slot(key).template emplace<std::int64_t>(static_cast<std::int64_t>(value));
+    } else if constexpr (std::is_floating_point_v<V>) {
+      slot(key).template emplace<double>(static_cast<double>(value));
+    } else if constexpr (std::is_same_v<V, std::string>) {
+      slot(key).template emplace<std::string>(std::forward<T>(value));
+    } else if constexpr (std::is_convertible_v<const V&, std::string_view>) {
+      slot(key).template emplace<std::string>(std::string_view(value));
+    } else {
+      slot(key) = AttributeValue(std::forward<T>(value));
+    }
+  }
   /// Marks the span failed: status ERROR with `error_type` as its message
   /// and as the `error.type` attribute (a fixed code, never free text).
   void set_error(std::string_view error_type);
@@ -75,6 +95,9 @@ class Span {
  private:
   friend class Telemetry;
   friend Span start_span(Telemetry* telemetry, std::string name, SpanKind kind, const SpanContext* parent);
+  /// The value of attribute `key`: the one set before, or a new one
+  /// (appended, holding an empty string).
+  AttributeValue& slot(AttributeKey key);
   Telemetry* owner_ = nullptr;
   /// One bit per key set (bit `hash % 64`): a key whose bit is clear is new,
   /// and is appended without searching the attributes for it.
