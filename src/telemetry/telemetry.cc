@@ -66,7 +66,7 @@ AttributeValue& Span::slot(AttributeKey key) {
     }
   }
   key_bits_ |= bit;
-  return data_.attributes.emplace_back(SpanAttribute{key, {}}).value;
+  return data_.attributes.emplace_back(key).value;  // the value built in place: an empty string
 }
 
 void Span::set_error(std::string_view error_type) {
