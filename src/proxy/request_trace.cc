@@ -28,9 +28,10 @@ tm::Span RequestTrace::attempt(int number, std::string_view method, std::string_
   span.set("http.request.method", method);
   span.set("server.address", host);
   span.set("weld.attempt", std::int64_t{number});
+  upstream_header_.reserve(70);  // "traceparent: " + 55 + "\r\n"
   upstream_header_.assign("traceparent: ");
   tm::append_traceparent(upstream_header_, span.context());
-  upstream_header_ += "\r\n";
+  upstream_header_.append("\r\n", 2);
   return span;
 }
 

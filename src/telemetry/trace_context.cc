@@ -2,6 +2,7 @@
 
 #include "weld/telemetry/trace_context.h"
 
+#include <array>
 #include <cstring>
 #include <random>
 
@@ -101,13 +102,17 @@ SpanId new_span_id() {
 
 namespace {
 
+// The two hex digits of each byte value, in the order they are written.
+constexpr std::array<std::array<char, 2>, 256> kHexPairs = [] {
+  constexpr char digits[] = "0123456789abcdef";
+  std::array<std::array<char, 2>, 256> pairs{};
+  for (std::size_t b = 0; b < 256; ++b) pairs[b] = {digits[b >> 4], digits[b & 0x0F]};
+  return pairs;
+}();
+
 char* write_hex(char* digits, const std::uint8_t* bytes, std::size_t size) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  for (std::size_t i = 0; i < size; ++i) {
-    *digits++ = kDigits[bytes[i] >> 4];
-    *digits++ = kDigits[bytes[i] & 0x0F];
-  }
-  return digits;
+  for (std::size_t i = 0; i < size; ++i) std::memcpy(digits + 2 * i, kHexPairs[bytes[i]].data(), 2);
+  return digits + 2 * size;
 }
 
 void append_hex(std::string& out, const std::uint8_t* bytes, std::size_t size) {
