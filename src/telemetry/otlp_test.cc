@@ -25,7 +25,8 @@ SpanData sample_span() {
 }
 
 TEST(OtlpJson, SpanFieldsFollowTheJsonMapping) {
-  std::string body = encode_traces(std::vector{sample_span()}, {{"service.name", std::string("weld")}}, Protocol::HttpJson, "9");
+  std::string body =
+      encode_traces(std::vector{sample_span()}, {{"service.name", std::string("weld")}}, Protocol::HttpJson, "9");
   Result<json::Value> parsed = json::parse(body);
   ASSERT_TRUE(parsed) << body;
   EXPECT_EQ(

@@ -18,7 +18,8 @@ class IdGenerator {
   IdGenerator() {
     std::random_device device;
     for (std::uint64_t& word : state_) word = (std::uint64_t{device()} << 32) | device();
-    if (state_[0] == 0 && state_[1] == 0 && state_[2] == 0 && state_[3] == 0) state_[0] = 1;  // all zero is a fixed point
+    // All zero is a fixed point of the generator.
+    if (state_[0] == 0 && state_[1] == 0 && state_[2] == 0 && state_[3] == 0) state_[0] = 1;
   }
   std::uint64_t next() {
     const std::uint64_t result = rotl(state_[1] * 5, 7) * 9;

@@ -34,8 +34,9 @@ using Attributes = std::vector<Attribute>;
 class AttributeKey {
  public:
   template <std::size_t N>
-  consteval AttributeKey(const char (&literal)[N]) : text_(literal, N - 1), hash_(fnv1a(text_)) {}  // NOLINT: implicit by design
-  constexpr operator std::string_view() const { return text_; }                                   // NOLINT
+  consteval AttributeKey(const char (&literal)[N])  // NOLINT: implicit by design
+      : text_(literal, N - 1), hash_(fnv1a(text_)) {}
+  constexpr operator std::string_view() const { return text_; }  // NOLINT
   constexpr std::string_view text() const { return text_; }
   /// A hash of the text, computed at compile time: keys compare by it first.
   constexpr std::uint32_t hash() const { return hash_; }
