@@ -9,7 +9,15 @@
 #          `env` (its exec alone costs a few ms here);
 #   proxy: tagged requests (bench/proxy's canned upstream, nginx `return 200`)
 #          through two weld proxies, one exporting to the sink, one not; wrk
-#          requests/s, alternated REPEAT times.
+#          requests/s, alternated REPEAT times, and the CPU time (user + sys,
+#          all threads, from /proc/<pid>/stat) per request of each weld and
+#          of the sink: on a loaded machine the rate is the CPU left, while
+#          CPU per request is what telemetry costs weld itself, kernel
+#          included.
+# The sink reads and acknowledges without decoding (tests/telemetry decode
+# with the official decoders); it is a Node process on the same cores, so
+# its CPU (printed apart) competes with weld's in the rate, as a collector
+# on another machine would not.
 # Usage: bench/telemetry/run.sh [path/to/weld]   (a Release build)
 # Env: RUNS (runs of each side, default 60), DURATION (s per wrk run, default 5),
 #      REPEAT (default 3), CONNS (default 50), THREADS (proxy workers, default 2).
@@ -26,6 +34,10 @@ source "$root/bench/proxy/nginx_pair.sh"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 node "$here/sink.mjs" $SINK > "$work/logs/sink.log" & pids+=($!)
+sink_pid=$!
+# CPU clock ticks (user + sys, all threads) a process has used.
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+tick=$(getconf CLK_TCK)
 printf '{"responses":[{"tool_calls":[{"name":"structured_output","arguments":{"summary":"ok","risk_level":"low"}}]}],"repeat_last":true}' \
   > "$work/script.json"
 node "$root/tests/fake_model/server.js" --script "$work/script.json" --port 0 > "$work/logs/fake.log" & pids+=($!)
@@ -51,8 +63,10 @@ node -e '
 start_nginx_pair "$work" $UP $NGX "$THREADS" "" 0
 "$WELD" proxy --listen 127.0.0.1:$OFF --upstream http://127.0.0.1:$UP --threads "$THREADS" --no-access-log \
   2> "$work/logs/weld-off.log" & pids+=($!)
+weld_off=$!
 OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:$SINK "$WELD" proxy --listen 127.0.0.1:$ON --upstream http://127.0.0.1:$UP \
   --threads "$THREADS" --no-access-log 2> "$work/logs/weld-on.log" & pids+=($!)
+weld_on=$!
 sleep 1
 body='{"model":"bench__schema=router","messages":[]}'
 for port in $OFF $ON; do
@@ -62,15 +76,22 @@ done
 post="$work/post.lua"
 printf "wrk.method = \"POST\"\nwrk.body = '%s'\nwrk.headers[\"Content-Type\"] = \"application/json\"\n" "$body" > "$post"
 for i in $(seq "$REPEAT"); do
-  for name in off:$OFF on:$ON; do
-    rate=$(wrk -t2 -c"$CONNS" -d"${DURATION}s" -s "$post" "http://127.0.0.1:${name#*:}/v1/chat/completions" |
-      awk '/Requests\/sec/ {print $2}')
-    echo "${name%%:*} $rate" >> "$work/proxy.txt"
+  for side in off on; do
+    port=$OFF; pid=$weld_off
+    [ $side = on ] && { port=$ON; pid=$weld_on; }
+    weld0=$(cpu_ticks $pid); sink0=$(cpu_ticks $sink_pid)
+    wrk -t2 -c"$CONNS" -d"${DURATION}s" -s "$post" "http://127.0.0.1:$port/v1/chat/completions" > "$work/wrk.txt"
+    weld1=$(cpu_ticks $pid); sink1=$(cpu_ticks $sink_pid)
+    # side, req/s, requests, weld's CPU ticks, the sink's CPU ticks
+    echo "$side $(awk '/Requests\/sec/ {print $2}' "$work/wrk.txt") $(awk '/requests in/ {print $1}' "$work/wrk.txt")" \
+      "$((weld1 - weld0)) $((sink1 - sink0))" >> "$work/proxy.txt"
   done
 done
-awk '{sum[$1] += $2; n[$1]++} END {
+awk '{sum[$1] += $2; n[$1]++; req[$1] += $3; cpu[$1] += $4; sink[$1] += $5} END {
   off = sum["off"] / n["off"]; on = sum["on"] / n["on"]
   printf "proxy tagged req/s at %s connections, mean of %d: off %.0f, on %.0f, on/off %.3f\n", conns, n["on"], off, on, on / off
-}' conns="$CONNS" "$work/proxy.txt"
+  us = 1e6 / tick; coff = cpu["off"] * us / req["off"]; con = cpu["on"] * us / req["on"]
+  printf "weld CPU (user+sys) per tagged request: off %.1f us, on %.1f us, on/off %.3f; the sink: %.1f us\n", coff, con, con / coff, sink["on"] * us / req["on"]
+}' conns="$CONNS" tick="$tick" "$work/proxy.txt"
 echo "sink received: $(curl -s http://127.0.0.1:$SINK/count)"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

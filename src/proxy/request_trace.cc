@@ -18,19 +18,20 @@ void RequestTrace::start(std::string_view method, std::string_view path, std::st
   name += ' ';
   name += path;
   request_ = tm::start_span(telemetry_, std::move(name), tm::SpanKind::Server, parent ? &*parent : nullptr);
-  request_.set("http.request.method", std::string(method));
-  request_.set("url.path", std::string(path));
+  request_.set("http.request.method", method);
+  request_.set("url.path", path);
 }
 
 tm::Span RequestTrace::attempt(int number, std::string_view method, std::string_view host) {
   if (telemetry_ == nullptr) return {};
   tm::Span span = tm::start_span(telemetry_, std::string(method), tm::SpanKind::Client, &request_.context());
-  span.set("http.request.method", std::string(method));
-  span.set("server.address", std::string(host));
+  span.set("http.request.method", method);
+  span.set("server.address", host);
   span.set("weld.attempt", std::int64_t{number});
+  upstream_header_.reserve(70);  // "traceparent: " + 55 + "\r\n"
   upstream_header_.assign("traceparent: ");
   tm::append_traceparent(upstream_header_, span.context());
-  upstream_header_ += "\r\n";
+  upstream_header_.append("\r\n", 2);
   return span;
 }
 
@@ -47,8 +48,8 @@ void RequestTrace::attempt_ended(tm::Span& span, int status, const Error* error)
 
 void RequestTrace::welded(const Exchange& exchange) {
   if (telemetry_ == nullptr) return;
-  request_.set("gen_ai.operation.name", std::string("chat"));
-  request_.set("gen_ai.provider.name", std::string(exchange.api == Api::OpenAI ? "openai" : "anthropic"));
+  request_.set("gen_ai.operation.name", "chat");
+  request_.set("gen_ai.provider.name", exchange.api == Api::OpenAI ? "openai" : "anthropic");
   if (!exchange.base_model.empty()) request_.set("gen_ai.request.model", exchange.base_model);
   request_.set("gen_ai.usage.input_tokens", static_cast<std::int64_t>(exchange.usage.input_tokens));
   request_.set("gen_ai.usage.output_tokens", static_cast<std::int64_t>(exchange.usage.output_tokens));
@@ -65,7 +66,7 @@ void RequestTrace::finish(const RequestLog& log) {
     return;
   }
   if (!log.agent.empty()) request_.set("weld.agent", log.agent);
-  request_.set("weld.outcome", std::string(outcome_name(log.outcome)));
+  request_.set("weld.outcome", outcome_name(log.outcome));
   request_.set("weld.attempts", std::int64_t{log.attempts});
   if (log.status > 0) request_.set("http.response.status_code", std::int64_t{log.status});
   if (log.status >= 500) request_.set_error(std::to_string(log.status));

@@ -1,6 +1,7 @@
 #pragma once
 // Shared by the two OTLP encoders (otlp_proto.cc, otlp_json.cc).
 
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,9 +25,11 @@ inline bool has_parent(const SpanData& span) {
 /// Span.flags: the W3C trace flags (bit 0: sampled).
 inline std::uint32_t span_flags(const SpanData& span) { return span.context.sampled ? 0x01 : 0x00; }
 
-std::string traces_proto(const std::vector<SpanData>& spans, const Attributes& resource, std::string_view version);
+/// `storage`: a previous body to write over (its allocation is reused).
+std::string traces_proto(std::span<const SpanData> spans, const Attributes& resource, std::string_view version,
+                         std::string storage);
 std::string metrics_proto(const MetricsSnapshot& snapshot, const Attributes& resource, std::string_view version);
-std::string traces_json(const std::vector<SpanData>& spans, const Attributes& resource, std::string_view version);
+std::string traces_json(std::span<const SpanData> spans, const Attributes& resource, std::string_view version);
 std::string metrics_json(const MetricsSnapshot& snapshot, const Attributes& resource, std::string_view version);
 
 }  // namespace weld::telemetry::detail

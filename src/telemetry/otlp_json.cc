@@ -171,7 +171,7 @@ void metric_json(std::string& out, const MetricData& data, const MetricsSnapshot
 
 }  // namespace
 
-std::string traces_json(const std::vector<SpanData>& spans, const Attributes& resource, std::string_view version) {
+std::string traces_json(std::span<const SpanData> spans, const Attributes& resource, std::string_view version) {
   std::string out = "{\"resourceSpans\":[{";
   resource_and_scope(out, resource, "scopeSpans", version);
   out += "\"spans\":[";
@@ -199,10 +199,10 @@ std::string metrics_json(const MetricsSnapshot& snapshot, const Attributes& reso
 
 namespace weld::telemetry {
 
-std::string encode_traces(const std::vector<SpanData>& spans, const Attributes& resource, Protocol protocol,
-                          std::string_view scope_version) {
+std::string encode_traces(std::span<const SpanData> spans, const Attributes& resource, Protocol protocol,
+                          std::string_view scope_version, std::string storage) {
   return protocol == Protocol::HttpJson ? detail::traces_json(spans, resource, scope_version)
-                                        : detail::traces_proto(spans, resource, scope_version);
+                                        : detail::traces_proto(spans, resource, scope_version, std::move(storage));
 }
 
 std::string encode_metrics(const MetricsSnapshot& snapshot, const Attributes& resource, Protocol protocol,

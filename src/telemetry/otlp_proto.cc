@@ -4,7 +4,10 @@
 // the official JavaScript decoders generated from those files.
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
+#include <type_traits>
+#include <variant>
 
 #include "otlp_internal.h"
 #include "weld/telemetry/otlp.h"
@@ -14,14 +17,51 @@ namespace {
 
 enum WireType : std::uint32_t { kVarint = 0, kFixed64 = 1, kLengthDelimited = 2, kFixed32 = 5 };
 
+// Copies a short string (an attribute key or value, an id) without a call
+// to memcpy, whose setup costs more than the copy of a few bytes: two
+// overlapping loads and stores of 4 bytes cover 4 to 8 bytes, of 8 bytes 8 to
+// 16, four of 8 bytes 16 to 32.
+inline void copy_bytes(char* to, const char* from, std::size_t n) {
+  auto move8 = [](char* dst, const char* src) {
+    std::uint64_t word;
+    std::memcpy(&word, src, 8);
+    std::memcpy(dst, &word, 8);
+  };
+  if (n >= 8 && n <= 16) {
+    move8(to, from);
+    move8(to + n - 8, from + n - 8);
+  } else if (n > 16 && n <= 32) {
+    move8(to, from);
+    move8(to + 8, from + 8);
+    move8(to + n - 16, from + n - 16);
+    move8(to + n - 8, from + n - 8);
+  } else if (n >= 4 && n < 8) {
+    std::uint32_t head, tail;
+    std::memcpy(&head, from, 4);
+    std::memcpy(&tail, from + n - 4, 4);
+    std::memcpy(to, &head, 4);
+    std::memcpy(to + n - 4, &tail, 4);
+  } else if (n < 4) {
+    for (std::size_t i = 0; i < n; ++i) to[i] = from[i];
+  } else {
+    std::memcpy(to, from, n);
+  }
+}
+
 // Writes protobuf fields into one buffer. A nested message is written in
 // place after a one-byte length placeholder, which is widened (the message
 // moved up) when the message turns out longer than 127 bytes: no buffer per
 // message and no copy of its bytes into its parent's (what an export of 512
-// spans costs the proxy's CPU, issue 18).
+// spans costs the proxy's CPU, issue 18). The buffer may be a previous
+// body's storage, written over without being cleared first.
 class Writer {
  public:
-  explicit Writer(std::size_t expected) { grow(std::max<std::size_t>(expected, 256)); }
+  Writer(std::string storage, std::size_t expected) : buffer_(std::move(storage)) {
+    expected = std::max<std::size_t>(expected, 256);
+    if (buffer_.size() < expected) buffer_.resize(std::max(expected, buffer_.capacity()));
+    at_ = buffer_.data();
+    end_ = at_ + buffer_.size();
+  }
 
   /// The bytes written.
   std::string take() {
@@ -46,7 +86,7 @@ class Writer {
     room(20 + bytes.size());
     put_tag(field, kLengthDelimited);
     put_varint(bytes.size());
-    std::memcpy(at_, bytes.data(), bytes.size());
+    copy_bytes(at_, bytes.data(), bytes.size());
     at_ += bytes.size();
   }
   void fixed64_field(std::uint32_t field, std::uint64_t value) {
@@ -68,6 +108,55 @@ class Writer {
     put_tag(field, kFixed32);
     put_little_endian(value, 4);
   }
+  // Field `field` (< 16) holding KeyValue{key, AnyValue{string_value or
+  // int_value}} when it is shorter than 128 bytes: every length known before
+  // the first byte, one check for room. Returns false (nothing written)
+  // otherwise.
+  bool short_key_value(std::uint32_t field, std::string_view key, const AttributeValue& value) {
+    std::size_t any = 0;  // AnyValue's length
+    const std::string* text = std::get_if<std::string>(&value);
+    const std::int64_t* number = std::get_if<std::int64_t>(&value);
+    if (text != nullptr) {
+      if (text->size() >= 0x80) return false;
+      any = 2 + text->size();
+    } else if (number != nullptr) {
+      any = 1 + varint_size(static_cast<std::uint64_t>(*number));
+    } else {
+      return false;
+    }
+    const std::size_t length = 2 + key.size() + 2 + any;  // KeyValue's
+    if (field >= 16 || key.size() >= 0x80 || length >= 0x80) return false;
+    room(2 + length);
+    // Written through a local pointer: a store through char* may alias at_
+    // itself, which would be reloaded after every byte.
+    char* p = at_;
+    p[0] = static_cast<char>((field << 3) | kLengthDelimited);
+    p[1] = static_cast<char>(length);
+    p[2] = static_cast<char>((1 << 3) | kLengthDelimited);  // key 1
+    p[3] = static_cast<char>(key.size());
+    copy_bytes(p + 4, key.data(), key.size());
+    p += 4 + key.size();
+    p[0] = static_cast<char>((2 << 3) | kLengthDelimited);  // value 2
+    p[1] = static_cast<char>(any);
+    if (text != nullptr) {
+      p[2] = static_cast<char>((1 << 3) | kLengthDelimited);  // string_value 1
+      p[3] = static_cast<char>(text->size());
+      copy_bytes(p + 4, text->data(), text->size());
+      p += 4 + text->size();
+    } else {
+      p[2] = static_cast<char>((3 << 3) | kVarint);  // int_value 3
+      p += 3;
+      for (auto value = static_cast<std::uint64_t>(*number); ; value >>= 7) {
+        if (value < 0x80) {
+          *p++ = static_cast<char>(value);
+          break;
+        }
+        *p++ = static_cast<char>((value & 0x7F) | 0x80);
+      }
+    }
+    at_ = p;
+    return true;
+  }
   // Field `field` holding the message that `body` writes into this Writer.
   template <typename Body>
   void message(std::uint32_t field, Body&& body) {
@@ -77,7 +166,7 @@ class Writer {
     ++at_;
     body();
     const std::size_t length = size() - start;
-    if (length < 0x80) {
+    if (length < 0x80) [[likely]] {
       buffer_[start - 1] = static_cast<char>(length);
       return;
     }
@@ -95,25 +184,37 @@ class Writer {
   std::size_t size() const { return static_cast<std::size_t>(at_ - buffer_.data()); }
   // At least `n` writable bytes at at_.
   void room(std::size_t n) {
-    if (static_cast<std::size_t>(end_ - at_) < n) grow(n);
+    if (static_cast<std::size_t>(end_ - at_) < n) [[unlikely]] grow(n);
   }
-  void grow(std::size_t n) {
-    const std::size_t used = at_ == nullptr ? 0 : size();
+  [[gnu::noinline]] void grow(std::size_t n) {
+    const std::size_t used = size();
     buffer_.resize(std::max(2 * buffer_.size(), used + n));
     at_ = buffer_.data() + used;
     end_ = buffer_.data() + buffer_.size();
   }
+  static std::size_t varint_size(std::uint64_t value) {
+    std::size_t size = 1;
+    for (; value >= 0x80; value >>= 7) ++size;
+    return size;
+  }
   // The put_ functions write at at_ without checking room.
   void put_varint(std::uint64_t value) {
+    char* p = at_;
     while (value >= 0x80) {
-      *at_++ = static_cast<char>((value & 0x7F) | 0x80);
+      *p++ = static_cast<char>((value & 0x7F) | 0x80);
       value >>= 7;
     }
-    *at_++ = static_cast<char>(value);
+    *p++ = static_cast<char>(value);
+    at_ = p;
   }
   void put_tag(std::uint32_t field, WireType type) { put_varint((static_cast<std::uint64_t>(field) << 3) | type); }
   void put_little_endian(std::uint64_t value, int bytes) {
-    for (int byte = 0; byte < bytes; ++byte) *at_++ = static_cast<char>(value >> (8 * byte));
+    if constexpr (std::endian::native == std::endian::little) {
+      std::memcpy(at_, &value, static_cast<std::size_t>(bytes));
+      at_ += bytes;
+    } else {
+      for (int byte = 0; byte < bytes; ++byte) *at_++ = static_cast<char>(value >> (8 * byte));
+    }
   }
 
   std::string buffer_;  // written up to at_; room up to end_
@@ -126,25 +227,31 @@ std::string_view id_bytes(const std::array<std::uint8_t, N>& id) {
   return {reinterpret_cast<const char*>(id.data()), N};
 }
 
-// AnyValue (common.proto): string 1, bool 2, int 3, double 4, array 5.
+// AnyValue (common.proto): string 1, bool 2, int 3, double 4, array 5;
+// switched on AttributeValue's alternatives in their order.
+static_assert(std::is_same_v<std::variant_alternative_t<0, AttributeValue>, std::string> &&
+              std::is_same_v<std::variant_alternative_t<1, AttributeValue>, std::int64_t> &&
+              std::is_same_v<std::variant_alternative_t<2, AttributeValue>, double> &&
+              std::is_same_v<std::variant_alternative_t<3, AttributeValue>, bool> &&
+              std::is_same_v<std::variant_alternative_t<4, AttributeValue>, std::vector<std::string>>);
 void any_value(Writer& w, const AttributeValue& value) {
-  if (const auto* s = std::get_if<std::string>(&value)) {
-    w.bytes_field(1, *s);
-  } else if (const auto* b = std::get_if<bool>(&value)) {
-    w.uint_field(2, *b ? 1 : 0);
-  } else if (const auto* i = std::get_if<std::int64_t>(&value)) {
-    w.uint_field(3, static_cast<std::uint64_t>(*i));
-  } else if (const auto* d = std::get_if<double>(&value)) {
-    w.double_field(4, *d);
-  } else if (const auto* list = std::get_if<std::vector<std::string>>(&value)) {
-    w.message(5, [&] {  // ArrayValue: repeated AnyValue values = 1
-      for (const auto& item : *list) w.message(1, [&] { w.bytes_field(1, item); });
-    });
+  switch (value.index()) {
+    case 0: w.bytes_field(1, *std::get_if<0>(&value)); break;
+    case 1: w.uint_field(3, static_cast<std::uint64_t>(*std::get_if<1>(&value))); break;
+    case 2: w.double_field(4, *std::get_if<2>(&value)); break;
+    case 3: w.uint_field(2, *std::get_if<3>(&value) ? 1 : 0); break;
+    case 4:
+      w.message(5, [&] {  // ArrayValue: repeated AnyValue values = 1
+        for (const auto& item : *std::get_if<4>(&value)) w.message(1, [&] { w.bytes_field(1, item); });
+      });
+      break;
+    default: break;  // valueless: no value
   }
 }
 
 // KeyValue: key 1, value 2.
 void key_value(Writer& w, std::uint32_t field, std::string_view key, const AttributeValue& value) {
+  if (w.short_key_value(field, key, value)) return;
   w.message(field, [&] {
     w.bytes_field(1, key);
     w.message(2, [&] { any_value(w, value); });
@@ -266,8 +373,9 @@ void metric_message(Writer& w, std::uint32_t field, const MetricData& data, cons
 
 }  // namespace
 
-std::string traces_proto(const std::vector<SpanData>& spans, const Attributes& resource, std::string_view version) {
-  Writer w(256 + 512 * spans.size());
+std::string traces_proto(std::span<const SpanData> spans, const Attributes& resource, std::string_view version,
+                         std::string storage) {
+  Writer w(std::move(storage), 256 + 512 * spans.size());
   w.message(1, [&] {  // ExportTraceServiceRequest: resource_spans 1
     resource_message(w, 1, resource);  // ResourceSpans: resource 1, scope_spans 2
     w.message(2, [&] {
@@ -279,7 +387,7 @@ std::string traces_proto(const std::vector<SpanData>& spans, const Attributes& r
 }
 
 std::string metrics_proto(const MetricsSnapshot& snapshot, const Attributes& resource, std::string_view version) {
-  Writer w(4096);
+  Writer w({}, 4096);
   w.message(1, [&] {  // ExportMetricsServiceRequest: resource_metrics 1
     resource_message(w, 1, resource);  // ResourceMetrics: resource 1, scope_metrics 2
     w.message(2, [&] {

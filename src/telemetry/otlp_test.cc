@@ -25,7 +25,8 @@ SpanData sample_span() {
 }
 
 TEST(OtlpJson, SpanFieldsFollowTheJsonMapping) {
-  std::string body = encode_traces({sample_span()}, {{"service.name", std::string("weld")}}, Protocol::HttpJson, "9");
+  std::string body =
+      encode_traces(std::vector{sample_span()}, {{"service.name", std::string("weld")}}, Protocol::HttpJson, "9");
   Result<json::Value> parsed = json::parse(body);
   ASSERT_TRUE(parsed) << body;
   EXPECT_EQ(
@@ -99,7 +100,7 @@ std::string_view field(std::string_view message, std::uint32_t wanted) {
 }
 
 TEST(OtlpProto, SpanSitsWhereTraceProtoPutsIt) {
-  std::string body = encode_traces({sample_span()}, {}, Protocol::HttpProtobuf, "9");
+  std::string body = encode_traces(std::vector{sample_span()}, {}, Protocol::HttpProtobuf, "9");
   // ExportTraceServiceRequest.resource_spans(1).scope_spans(2).spans(2)
   std::string_view span = field(field(field(body, 1), 2), 2);
   EXPECT_EQ("chat \"m\"", field(span, 5));
@@ -111,6 +112,14 @@ TEST(OtlpProto, SpanSitsWhereTraceProtoPutsIt) {
   EXPECT_EQ("weld", field(field(field(field(body, 1), 2), 1), 1));
 }
 
+// A name of `size` bytes, each different from its neighbours: a string
+// copied in pieces (short strings are) shows any piece out of place.
+std::string name_of(std::size_t size) {
+  std::string name;
+  for (std::size_t i = 0; i < size; ++i) name += static_cast<char>('a' + i % 26);
+  return name;
+}
+
 // Each message is written in place behind a one-byte length that is widened
 // when the message is longer: spans of 127 bytes and more, and a request of
 // hundreds of spans (a three-byte length), must still nest where they belong.
@@ -118,7 +127,7 @@ TEST(OtlpProto, LongMessagesKeepTheirPlace) {
   std::vector<SpanData> spans;
   for (std::size_t i = 0; i < 300; ++i) {
     SpanData span = sample_span();
-    span.name = std::string(i, 'n');  // 0 to 299 bytes: span lengths on both sides of 128
+    span.name = name_of(i);  // 0 to 299 bytes: span lengths on both sides of 128
     spans.push_back(span);
   }
   std::string body = encode_traces(spans, {{"service.name", std::string("weld")}}, Protocol::HttpProtobuf, "9");
@@ -140,11 +149,24 @@ TEST(OtlpProto, LongMessagesKeepTheirPlace) {
     std::string_view message = rest.substr(0, size);
     rest.remove_prefix(size);
     if (number != 2) continue;
-    EXPECT_EQ(std::string(seen, 'n'), field(message, 5));
+    EXPECT_EQ(name_of(seen), field(message, 5));
     EXPECT_EQ("timeout", field(field(message, 15), 2));
     ++seen;
   }
   EXPECT_EQ(300u, seen);
+}
+
+// The exporter writes each body over the previous one's allocation: what it
+// sends must not depend on what that allocation held.
+TEST(OtlpProto, ABodyWrittenOverAnOlderOneIsTheSameAsAFreshOne) {
+  std::vector<SpanData> many(40, sample_span());
+  std::vector<SpanData> one{sample_span()};
+  one[0].name = name_of(20);
+  const Attributes resource{{"service.name", std::string("weld")}};
+  std::string fresh = encode_traces(one, resource, Protocol::HttpProtobuf, "9");
+  std::string older = encode_traces(many, resource, Protocol::HttpProtobuf, "9");
+  ASSERT_GT(older.size(), fresh.size());
+  EXPECT_EQ(fresh, encode_traces(one, resource, Protocol::HttpProtobuf, "9", std::move(older)));
 }
 
 }  // namespace

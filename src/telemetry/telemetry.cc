@@ -42,34 +42,38 @@ std::string printable_url(std::string_view url) {
 
 // --- Span ------------------------------------------------------------------
 
-Span::Span(Span&& other) noexcept : owner_(other.owner_), data_(std::move(other.data_)) { other.owner_ = nullptr; }
+Span::Span(Span&& other) noexcept
+    : owner_(other.owner_), key_bits_(other.key_bits_), data_(std::move(other.data_)) {
+  other.owner_ = nullptr;
+}
 
 Span& Span::operator=(Span&& other) noexcept {
   if (this != &other) {
     end();
     owner_ = other.owner_;
+    key_bits_ = other.key_bits_;
     data_ = std::move(other.data_);
     other.owner_ = nullptr;
   }
   return *this;
 }
 
-void Span::set(AttributeKey key, AttributeValue value) {
-  if (owner_ == nullptr) return;
-  for (SpanAttribute& attr : data_.attributes) {
-    if (attr.key.text() == key.text()) {
-      attr.value = std::move(value);
-      return;
+AttributeValue& Span::slot(AttributeKey key) {
+  const std::uint64_t bit = std::uint64_t{1} << (key.hash() % 64);
+  if ((key_bits_ & bit) != 0) {
+    for (SpanAttribute& attr : data_.attributes) {
+      if (attr.key == key) return attr.value;
     }
   }
-  data_.attributes.push_back({key, std::move(value)});
+  key_bits_ |= bit;
+  return data_.attributes.emplace_back(key).value;  // the value built in place: an empty string
 }
 
 void Span::set_error(std::string_view error_type) {
   if (owner_ == nullptr) return;
   data_.status = StatusCode::Error;
   data_.status_message = std::string(error_type);
-  set("error.type", std::string(error_type));
+  set("error.type", error_type);
 }
 
 void Span::end() {
@@ -145,6 +149,8 @@ void Telemetry::run_sender() {
   const bool send_metrics = !config_.metrics.url.empty() || file_ != nullptr;
   Clock::time_point next_metrics = Clock::now() + config_.metric_interval;
   Clock::time_point next_spans = Clock::now() + config_.schedule_delay;
+  std::vector<SpanData> taken;  // the spans in hand; swapped with queue_
+  std::vector<Export> exports;
   std::unique_lock lock(mutex_);
   for (;;) {
     wake_.wait_until(lock, std::min(next_spans, next_metrics),
@@ -156,42 +162,49 @@ void Telemetry::run_sender() {
     // few large requests, not one small request per export's duration.
     const bool scheduled = now >= next_spans;
     const bool metrics_due = send_metrics && now >= next_metrics;
-    std::size_t due = scheduled ? queue_.size() : 0;  // the partial batch the schedule sends
-    std::vector<std::vector<SpanData>> batches;
-    while (const std::size_t take =
-               queue_.size() >= config_.max_batch ? config_.max_batch : std::min(due, queue_.size())) {
-      due -= std::min(due, take);
-      std::vector<SpanData>& batch = batches.emplace_back();
-      batch.reserve(take);
-      for (std::size_t i = 0; i < take; ++i) {
-        batch.push_back(std::move(queue_.front()));
-        queue_.pop_front();
-      }
+    const std::size_t take = scheduled ? queue_.size() : queue_.size() / config_.max_batch * config_.max_batch;
+    if (take > 0) {
+      taken.swap(queue_);
+      // The partial batch beyond `take` goes back to wait for the schedule.
+      for (std::size_t i = take; i < taken.size(); ++i) queue_.push_back(std::move(taken[i]));
+      taken.erase(taken.begin() + static_cast<std::ptrdiff_t>(take), taken.end());
     }
     if (scheduled) next_spans = now + config_.schedule_delay;
     if (metrics_due) next_metrics = now + config_.metric_interval;
-    if (batches.empty() && !metrics_due) continue;
+    if (taken.empty() && !metrics_due) continue;
     exporting_ = true;
     lock.unlock();
-    std::vector<Export> exports;
-    for (auto& batch : batches) add_spans(batch, exports);
+    add_spans(taken, exports);
     if (metrics_due) add_metrics(exports);
     send(exports);
+    recycle(exports);
+    exports.clear();
+    taken.clear();  // the spans' own allocations are freed here, off the request threads
     lock.lock();
     exporting_ = false;
     finished_.notify_all();  // shutdown may be waiting for this export
   }
 }
 
-void Telemetry::add_spans(std::vector<SpanData>& batch, std::vector<Export>& exports) {
-  if (file_ != nullptr) append_file(encode_traces(batch, config_.resource, Protocol::HttpJson, version_));
-  if (config_.traces.url.empty()) {
-    std::lock_guard lock(mutex_);
-    report_.spans_exported += batch.size();
-    return;
+void Telemetry::add_spans(std::span<const SpanData> spans, std::vector<Export>& exports) {
+  for (std::size_t at = 0; at < spans.size(); at += config_.max_batch) {
+    const std::span<const SpanData> batch = spans.subspan(at, std::min(config_.max_batch, spans.size() - at));
+    if (file_ != nullptr) append_file(encode_traces(batch, config_.resource, Protocol::HttpJson, version_));
+    if (config_.traces.url.empty()) {
+      std::lock_guard lock(mutex_);
+      report_.spans_exported += batch.size();
+      continue;
+    }
+    add_post(exports, config_.traces,
+             encode_traces(batch, config_.resource, config_.traces.protocol, version_, std::move(spare_body_)))
+        .spans = batch.size();
   }
-  add_post(exports, config_.traces, encode_traces(batch, config_.resource, config_.traces.protocol, version_))
-      .spans = batch.size();
+}
+
+void Telemetry::recycle(std::vector<Export>& exports) {
+  for (Export& e : exports) {
+    if (e.spans > 0 && e.request.body.capacity() > spare_body_.capacity()) spare_body_ = std::move(e.request.body);
+  }
 }
 
 void Telemetry::add_metric_source(std::function<void(MetricsSnapshot&)> source) {
@@ -303,18 +316,11 @@ Telemetry::Report Telemetry::shutdown(std::chrono::milliseconds budget) {
       finished_.wait(lock, [this] { return !exporting_; });
     }
     flushed_ = true;
-    std::deque<SpanData> rest = std::move(queue_);
+    std::vector<SpanData> rest = std::move(queue_);
     queue_.clear();
     lock.unlock();
     std::vector<Export> exports;
-    while (!rest.empty()) {
-      std::vector<SpanData> batch;
-      for (std::size_t i = 0; i < config_.max_batch && !rest.empty(); ++i) {
-        batch.push_back(std::move(rest.front()));
-        rest.pop_front();
-      }
-      add_spans(batch, exports);
-    }
+    add_spans(rest, exports);
     if (!config_.metrics.url.empty() || file_ != nullptr) add_metrics(exports);
     send(exports, deadline);
     lock.lock();

@@ -2,33 +2,59 @@
 
 #include "weld/telemetry/trace_context.h"
 
+#include <array>
+#include <cstring>
 #include <random>
 
 namespace weld::telemetry {
 namespace {
 
-// One engine per thread, seeded from the OS: ids must be unique across
-// processes, and a lock on the hot path of the proxy would cost more than
-// the engine's few hundred bytes.
-std::mt19937_64& engine() {
-  thread_local std::mt19937_64 generator([] {
+// xoshiro256** (Blackman and Vigna): 256 bits of state, a handful of
+// instructions per 64-bit word. One per thread, seeded from the OS: ids must
+// be unique across processes, and a lock on the hot path of the proxy would
+// cost more than the generator.
+class IdGenerator {
+ public:
+  IdGenerator() {
     std::random_device device;
-    std::seed_seq seed{device(), device(), device(), device()};
-    return std::mt19937_64(seed);
-  }());
-  return generator;
+    for (std::uint64_t& word : state_) word = (std::uint64_t{device()} << 32) | device();
+    // All zero is a fixed point of the generator.
+    if (state_[0] == 0 && state_[1] == 0 && state_[2] == 0 && state_[3] == 0) state_[0] = 1;
+  }
+  std::uint64_t next() {
+    const std::uint64_t result = rotl(state_[1] * 5, 7) * 9;
+    const std::uint64_t t = state_[1] << 17;
+    state_[2] ^= state_[0];
+    state_[3] ^= state_[1];
+    state_[1] ^= state_[2];
+    state_[0] ^= state_[3];
+    state_[2] ^= t;
+    state_[3] = rotl(state_[3], 45);
+    return result;
+  }
+
+ private:
+  static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+  std::uint64_t state_[4];
+};
+
+IdGenerator& generator() {
+  thread_local IdGenerator ids;
+  return ids;
 }
 
 template <std::size_t N>
 void fill_random(std::array<std::uint8_t, N>& bytes) {
+  static_assert(N % 8 == 0);
+  IdGenerator& ids = generator();
   for (;;) {
+    std::uint64_t any = 0;
     for (std::size_t at = 0; at < N; at += 8) {
-      std::uint64_t word = engine()();
-      for (std::size_t byte = 0; byte < 8 && at + byte < N; ++byte) bytes[at + byte] = static_cast<std::uint8_t>(word >> (8 * byte));
+      const std::uint64_t word = ids.next();
+      std::memcpy(bytes.data() + at, &word, 8);
+      any |= word;
     }
-    for (std::uint8_t b : bytes) {
-      if (b != 0) return;
-    }
+    if (any != 0) return;  // all zero is an invalid id
   }
 }
 
@@ -77,15 +103,23 @@ SpanId new_span_id() {
 
 namespace {
 
+// The two hex digits of each byte value, in the order they are written.
+constexpr std::array<std::array<char, 2>, 256> kHexPairs = [] {
+  constexpr char digits[] = "0123456789abcdef";
+  std::array<std::array<char, 2>, 256> pairs{};
+  for (std::size_t b = 0; b < 256; ++b) pairs[b] = {digits[b >> 4], digits[b & 0x0F]};
+  return pairs;
+}();
+
+char* write_hex(char* digits, const std::uint8_t* bytes, std::size_t size) {
+  for (std::size_t i = 0; i < size; ++i) std::memcpy(digits + 2 * i, kHexPairs[bytes[i]].data(), 2);
+  return digits + 2 * size;
+}
+
 void append_hex(std::string& out, const std::uint8_t* bytes, std::size_t size) {
-  static constexpr char kDigits[] = "0123456789abcdef";
   const std::size_t at = out.size();
   out.resize(at + 2 * size);
-  char* digits = out.data() + at;
-  for (std::size_t i = 0; i < size; ++i) {
-    digits[2 * i] = kDigits[bytes[i] >> 4];
-    digits[2 * i + 1] = kDigits[bytes[i] & 0x0F];
-  }
+  write_hex(out.data() + at, bytes, size);
 }
 
 }  // namespace
@@ -121,11 +155,18 @@ std::optional<SpanContext> parse_traceparent(std::string_view value) {
 }
 
 void append_traceparent(std::string& out, const SpanContext& context) {
-  out += "00-";
-  append_hex(out, context.trace_id.data(), context.trace_id.size());
-  out += '-';
-  append_hex(out, context.span_id.data(), context.span_id.size());
-  out += context.sampled ? "-01" : "-00";
+  char text[55];  // 2+1+32+1+16+1+2
+  char* p = text;
+  *p++ = '0';
+  *p++ = '0';
+  *p++ = '-';
+  p = write_hex(p, context.trace_id.data(), context.trace_id.size());
+  *p++ = '-';
+  p = write_hex(p, context.span_id.data(), context.span_id.size());
+  *p++ = '-';
+  *p++ = '0';
+  *p = context.sampled ? '1' : '0';
+  out.append(text, sizeof text);
 }
 
 std::string format_traceparent(const SpanContext& context) {

@@ -10,6 +10,7 @@
 ///   std::string body = weld::telemetry::encode_traces(spans, config.resource, Protocol::HttpProtobuf);
 /// \endcode
 
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,8 +25,10 @@ namespace weld::telemetry {
 inline constexpr std::string_view kScopeName = "weld";
 
 /// An ExportTraceServiceRequest holding `spans` under one resource.
-std::string encode_traces(const std::vector<SpanData>& spans, const Attributes& resource, Protocol protocol,
-                          std::string_view scope_version);
+/// `storage`: a previous body whose allocation the binary encoding writes
+/// over (the exporter's, so that a steady stream of exports allocates none).
+std::string encode_traces(std::span<const SpanData> spans, const Attributes& resource, Protocol protocol,
+                          std::string_view scope_version, std::string storage = {});
 
 /// An ExportMetricsServiceRequest holding `snapshot` (cumulative temporality).
 std::string encode_metrics(const MetricsSnapshot& snapshot, const Attributes& resource, Protocol protocol,

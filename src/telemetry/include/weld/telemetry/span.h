@@ -34,12 +34,24 @@ using Attributes = std::vector<Attribute>;
 class AttributeKey {
  public:
   template <std::size_t N>
-  consteval AttributeKey(const char (&literal)[N]) : text_(literal, N - 1) {}  // NOLINT: implicit by design
-  constexpr operator std::string_view() const { return text_; }                // NOLINT
+  consteval AttributeKey(const char (&literal)[N])  // NOLINT: implicit by design
+      : text_(literal, N - 1), hash_(fnv1a(text_)) {}
+  constexpr operator std::string_view() const { return text_; }  // NOLINT
   constexpr std::string_view text() const { return text_; }
+  /// A hash of the text, computed at compile time: keys compare by it first.
+  constexpr std::uint32_t hash() const { return hash_; }
+  friend constexpr bool operator==(const AttributeKey& a, const AttributeKey& b) {
+    return a.hash_ == b.hash_ && a.text_ == b.text_;
+  }
 
  private:
+  static consteval std::uint32_t fnv1a(std::string_view text) {
+    std::uint32_t hash = 2166136261u;
+    for (char c : text) hash = (hash ^ static_cast<unsigned char>(c)) * 16777619u;
+    return hash;
+  }
   std::string_view text_;
+  std::uint32_t hash_;
 };
 
 /// One key/value of a span.

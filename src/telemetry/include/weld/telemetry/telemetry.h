@@ -20,14 +20,15 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "weld/provider/http.h"
@@ -62,8 +63,27 @@ class Span {
   /// This span's context, for children and `traceparent` (invalid when off).
   const SpanContext& context() const { return data_.context; }
   /// Sets (adds) an attribute. Only counts, names, ids and outcomes: never a
-  /// prompt, payload, schema or key (SPEC §2.6).
-  void set(AttributeKey key, AttributeValue value);
+  /// prompt, payload, schema or key (SPEC §2.6). Integers are recorded as
+  /// int64, strings (std::string, string_view, literals) as strings; the
+  /// value is built in its place in the span, with no temporary.
+  template <typename T>
+  void set(AttributeKey key, T&& value) {
+    if (owner_ == nullptr) return;
+    using V = std::remove_cvref_t<T>;
+    if constexpr (std::is_same_v<V, bool>) {
+      slot(key).template emplace<bool>(value);
+    } else if constexpr (std::is_integral_v<V>) {
+      slot(key).template emplace<std::int64_t>(static_cast<std::int64_t>(value));
+    } else if constexpr (std::is_floating_point_v<V>) {
+      slot(key).template emplace<double>(static_cast<double>(value));
+    } else if constexpr (std::is_same_v<V, std::string>) {
+      slot(key).template emplace<std::string>(std::forward<T>(value));
+    } else if constexpr (std::is_convertible_v<const V&, std::string_view>) {
+      slot(key).template emplace<std::string>(std::string_view(value));
+    } else {
+      slot(key) = AttributeValue(std::forward<T>(value));
+    }
+  }
   /// Marks the span failed: status ERROR with `error_type` as its message
   /// and as the `error.type` attribute (a fixed code, never free text).
   void set_error(std::string_view error_type);
@@ -75,7 +95,13 @@ class Span {
  private:
   friend class Telemetry;
   friend Span start_span(Telemetry* telemetry, std::string name, SpanKind kind, const SpanContext* parent);
+  /// The value of attribute `key`: the one set before, or a new one
+  /// (appended, holding an empty string).
+  AttributeValue& slot(AttributeKey key);
   Telemetry* owner_ = nullptr;
+  /// One bit per key set (bit `hash % 64`): a key whose bit is clear is new,
+  /// and is appended without searching the attributes for it.
+  std::uint64_t key_bits_ = 0;
   SpanData data_;
 };
 
@@ -140,9 +166,12 @@ class Telemetry {
 
   void submit(SpanData&& span);
   void run_sender();
-  /// Encodes `batch` (to the file at once) and adds its POST to `exports`;
-  /// without a traces URL the spans count as exported.
-  void add_spans(std::vector<SpanData>& batch, std::vector<Export>& exports);
+  /// Encodes `spans` in batches of at most `max_batch` (to the file at
+  /// once) and adds their POSTs to `exports`; without a traces URL the spans
+  /// count as exported.
+  void add_spans(std::span<const SpanData> spans, std::vector<Export>& exports);
+  /// Keeps a sent traces body's allocation for the next one.
+  void recycle(std::vector<Export>& exports);
   /// The same for a snapshot of the metrics.
   void add_metrics(std::vector<Export>& exports);
   /// Adds a POST of `body` to `endpoint` (its headers and timeout).
@@ -162,7 +191,13 @@ class Telemetry {
   std::mutex mutex_;
   std::condition_variable wake_;
   std::condition_variable finished_;
-  std::deque<SpanData> queue_;
+  /// Ended spans waiting for export (at most `max_queue`). The sender swaps
+  /// it with its own emptied vector, so that neither allocates once both
+  /// have grown.
+  std::vector<SpanData> queue_;
+  /// A sent traces body whose allocation the next encoding writes over; used
+  /// by the one thread that exports (the sender, then `shutdown`).
+  std::string spare_body_;
   bool stopping_ = false;
   /// The sender has work in hand (taken from the queue, not yet sent).
   bool exporting_ = false;
