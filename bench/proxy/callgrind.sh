@@ -27,6 +27,7 @@ PORT=${PORT:-18131}  # the three ports PORT..PORT+2 (another while a colleague r
 UP=$PORT; NGX=$((PORT + 1)); WP=$((PORT + 2))
 work=$(mktemp -d /tmp/weld-bench-callgrind.XXXXXX)
 OUT_DIR=${OUT_DIR:-$work}
+mkdir -p "$OUT_DIR"
 # shellcheck source=nginx_pair.sh
 source "$here/nginx_pair.sh"
 start_nginx_pair "$work" $UP $NGX 1
