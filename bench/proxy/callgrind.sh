@@ -13,7 +13,8 @@
 #   canned_anthropic.json)
 # Env: DURATION (s, default 5), HISTORY (earlier turns of 500 characters in
 #      each request, see post.lua), PORT (first of the three ports used,
-#      default 18131). Build with symbols for annotating the
+#      default 18131), PEER=nginx (profile nginx as the LLM proxy of run.sh
+#      instead of weld; untagged models only). Build with symbols for annotating the
 #      profiles it leaves in OUT_DIR (default a temporary directory):
 #      cmake -S . -B build-prof -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS=-g
 set -euo pipefail
@@ -33,17 +34,32 @@ source "$here/nginx_pair.sh"
 start_nginx_pair "$work" $UP $NGX 1
 sleep 0.5
 
-# Starts weld under callgrind, waits until it answers, runs "$@" (nothing
-# for the idle run), stops weld; prints the instructions it executed.
+# PEER=nginx: the peer instead of weld — nginx as the LLM proxy of run.sh
+# (one worker, no master process, so one process runs every request),
+# profiled the same way on the same port.
+if [ "${PEER:-}" = nginx ]; then
+  write_nginx_proxy_conf peer "$work" $UP $WP 1 "" 0
+  sed -i 's/^daemon off;/daemon off;\nmaster_process off;/' "$work/peer.conf"
+fi
+
+# Starts weld (or the peer) under callgrind, waits until it answers, runs
+# "$@" (nothing for the idle run), stops it; prints the instructions it
+# executed.
 profile() {
   local out=$1; shift
-  valgrind --tool=callgrind --callgrind-out-file="$out" "$WELD" proxy --listen 127.0.0.1:$WP \
-    --upstream http://127.0.0.1:$UP --threads 1 --no-access-log 2> "$work/logs/valgrind.log" &
+  if [ "${PEER:-}" = nginx ]; then
+    valgrind --tool=callgrind --callgrind-out-file="$out" nginx -c "$work/peer.conf" -p "$work" \
+      2> "$work/logs/valgrind.log" &
+  else
+    valgrind --tool=callgrind --callgrind-out-file="$out" "$WELD" proxy --listen 127.0.0.1:$WP \
+      --upstream http://127.0.0.1:$UP --threads 1 --no-access-log 2> "$work/logs/valgrind.log" &
+  fi
   local vg=$!
   for _ in $(seq 1 120); do curl -s -o /dev/null http://127.0.0.1:$WP/healthz && break; sleep 0.5; done
-  kill -0 $vg 2>/dev/null || { echo "weld did not start (port $WP taken?): $work/logs/valgrind.log" >&2; exit 1; }
+  kill -0 $vg 2>/dev/null || { echo "the proxy did not start (port $WP taken?): $work/logs/valgrind.log" >&2; exit 1; }
   if [ $# -gt 0 ]; then "$@"; else sleep "$DURATION"; fi
-  kill -INT $vg; wait $vg || true
+  if [ "${PEER:-}" = nginx ]; then kill -QUIT $vg; else kill -INT $vg; fi
+  wait $vg || true
   awk '/^summary:/ { print $2 }' "$out"
 }
 
