@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # What each proxy costs the machine per request, side by side in one run:
-# nginx as a plain reverse proxy and weld proxy (untagged, then tagged), each
+# nginx as a plain reverse proxy and weld proxy (untagged, then tagged, then
+# both untagged with the Anthropic Messages shape of post_anthropic.lua), each
 # in front of the same fixed-response upstream, driven by wrk at CONNS
 # connections. Per request, from the processes' own kernel counters (all
 # threads/worker processes summed, read before and after each wrk run):
@@ -49,12 +50,12 @@ counters() {
   done | awk '{ u += $1; s += $2; w += $3; c += $4 } END { printf "%.0f %.0f %.0f %.0f\n", u, s, w, c }'
 }
 
-cell() {  # name port model pids...
+cell() {  # name port model pids...   (SCRIPT=, URL_PATH=: another request shape)
   local name=$1 port=$2 model=$3; shift 3
   local before after out
   before=$(counters "$@")
-  out=$(BENCH_MODEL=$model wrk -t2 -c"$CONNS" -d"${DURATION}s" --latency -s "$here/post.lua" \
-    "http://127.0.0.1:$port/v1/chat/completions")
+  out=$(BENCH_MODEL=$model wrk -t2 -c"$CONNS" -d"${DURATION}s" --latency -s "$here/${SCRIPT:-post.lua}" \
+    "http://127.0.0.1:$port${URL_PATH:-/v1/chat/completions}")
   after=$(counters "$@")
   awk -v name="$name" -v b="$before" -v a="$after" -v tck="$tck" -v out="$out" '
     function ms(v) { if (v ~ /us$/) return v / 1000; if (v ~ /ms$/) return v + 0; if (v ~ /s$/) return v * 1000; return v }
@@ -81,5 +82,9 @@ for rep in $(seq 1 "$REPEAT"); do
   cell nginx $NGX bench $nginx_workers
   cell weld-untagged $WP bench $weld
   cell weld-tagged $WP bench__schema=router $weld
+  # The untagged Anthropic Messages shape (post_anthropic.lua, canned_anthropic.json).
+  # shellcheck disable=SC2086
+  SCRIPT=post_anthropic.lua URL_PATH=/v1/messages cell nginx-anthropic $NGX bench $nginx_workers
+  SCRIPT=post_anthropic.lua URL_PATH=/v1/messages cell weld-anthropic $WP bench $weld
 done
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"

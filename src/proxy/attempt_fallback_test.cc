@@ -1,4 +1,4 @@
-// The replies `Session::run_attempts` (weld_exchange.cc) makes itself when no
+// The replies `TaggedExchange::run_attempts` (weld_exchange.cc) makes itself when no
 // filter answered: "no filter produced an answer" (500), an upstream error
 // (502 with the error's message), "too many upstream attempts" (500). The
 // default chain answers all of these first, so each test runs the real server

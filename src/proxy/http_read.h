@@ -1,6 +1,6 @@
 #pragma once
 // Offering buffered bytes to a Beast parser, as the server's read loops do
-// (the socket reads live in session.cc and upstream.cc; this part is pure so
+// (the socket reads live in client_connection.cc and upstream.cc; this part is pure so
 // fuzz/http_request_fuzz.cc runs the same code). Beast's composed
 // async_read/async_read_header do the same thing through several layers of
 // intermediate handlers per call; calling the parser directly costs nothing

@@ -1,9 +1,11 @@
-// Untagged requests (SPEC §3.1, §3.3): relayed byte-for-byte, streaming
-// included — each piece of the upstream body is written to the client as it
-// arrives, never buffered whole, never parsed. Only the framing may change
-// (chunked towards an HTTP/1.1 client when the upstream sent no length).
+// Untagged requests (SPEC §3.1, §3.3), byte-for-byte. Only the framing may
+// change (chunked towards an HTTP/1.1 client when the upstream sent no
+// length).
 
-#include "session.h"
+#include "relay.h"
+
+#include "client_connection.h"
+#include "upstream_client.h"
 
 namespace weld::proxy {
 namespace {
@@ -16,30 +18,30 @@ bool has_no_body(int status, bool head_request) {
 
 }  // namespace
 
-awaitable<void> Session::relay(ClientRequest& req, RequestLog& log) {
+awaitable<void> Relay::run(ClientRequest& req, RequestLog& log) {
   const ServerConfig& config = shared_.config;
   // The attempt's span lasts the whole relay (its traceparent goes in the head).
   telemetry::Span upstream = trace_.attempt(1, req.method_string(), shared_.upstream.host_header);
-  std::string head = upstream_head(req, /*tagged=*/false, req.body().size());
+  std::string head = upstream_.head(req, /*tagged=*/false, req.body().size());
   const bool head_request = req.method() == http::verb::head;
   std::optional<UpstreamParser> parser;
   std::unique_ptr<UpstreamConnection> connection;
-  start_monitor();
+  client_.start_monitor();
   const auto upstream_start = std::chrono::steady_clock::now();
   log.attempts = 1;
-  std::optional<Error> error = co_await open_upstream(head, req.body(), parser, connection, head_request,
+  std::optional<Error> error = co_await upstream_.open(head, req.body(), parser, connection, head_request,
                                                       config.connect_timeout, config.upstream_timeout);
   if (error) {
     RequestTrace::attempt_ended(upstream, 0, &*error);
     log.upstream_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - upstream_start).count();
-    co_await stop_monitor();
+    co_await client_.stop_monitor();
     if (error->code == ErrorCode::Cancelled) {
       log.outcome = Outcome::Cancelled;
-      keep_alive_ = false;
+      client_.end_keep_alive();
       co_return;
     }
     const bool timeout = error->code == ErrorCode::Timeout;
-    co_await send_error(timeout ? Outcome::UpstreamTimeout : Outcome::UpstreamError, timeout ? 504 : 502,
+    co_await client_.send_error(timeout ? Outcome::UpstreamTimeout : Outcome::UpstreamError, timeout ? 504 : 502,
                         timeout ? "timeout_error" : "api_error", error->message, log);
     co_return;
   }
@@ -50,8 +52,8 @@ awaitable<void> Session::relay(ClientRequest& req, RequestLog& log) {
   upstream.set("http.response.status_code", std::int64_t{status});
   const bool no_body = has_no_body(status, head_request);
   const bool known_length = parser->content_length().has_value();
-  const bool chunked = !no_body && !known_length && !client_is_http10_;
-  if (!no_body && !known_length && client_is_http10_) keep_alive_ = false;  // close-delimited
+  const bool chunked = !no_body && !known_length && !client_.is_http10();
+  if (!no_body && !known_length && client_.is_http10()) client_.end_keep_alive();  // close-delimited
 
   std::string out;
   out.reserve(1024);
@@ -62,7 +64,7 @@ awaitable<void> Session::relay(ClientRequest& req, RequestLog& log) {
   out += "\r\n";
   out += parser->relayed_fields();
   if (chunked) out += "Transfer-Encoding: chunked\r\n";
-  out += connection_header();
+  out += client_.connection_header();
   out += "\r\n";
   log.status = status;
 
@@ -70,13 +72,13 @@ awaitable<void> Session::relay(ClientRequest& req, RequestLog& log) {
   // at once so the client sees the response start.
   bool ok = true;
   if (!known_length && !parser->is_done()) {
-    ok = co_await write_client(out);
+    ok = co_await client_.write(out);
     out.clear();
   }
   // The body is read straight into `out` behind the head (no copy); a chunk
   // size line, when we re-frame, is inserted in front of the piece.
   error_code ec;
-  current_upstream_ = connection.get();
+  client_.set_in_flight(connection.get());
   while (ok && !parser->is_done()) {
     const std::size_t base = out.size();
     const std::size_t piece = next_body_piece(*parser, kRelayBuffer);
@@ -95,28 +97,28 @@ awaitable<void> Session::relay(ClientRequest& req, RequestLog& log) {
     if (ec) break;
     if (parser->is_done() && chunked) out += "0\r\n\r\n";
     if (!out.empty()) {
-      ok = co_await write_client(out);
+      ok = co_await client_.write(out);
       out.clear();
     }
   }
-  current_upstream_ = nullptr;
+  client_.set_in_flight(nullptr);
   log.upstream_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - upstream_start).count();
-  if (parser->is_done() && !out.empty() && ok) ok = co_await write_client(out);  // head-only answers
-  co_await stop_monitor();
-  if (client_gone_ || !ok) {
+  if (parser->is_done() && !out.empty() && ok) ok = co_await client_.write(out);  // head-only answers
+  co_await client_.stop_monitor();
+  if (client_.gone() || !ok) {
     log.outcome = Outcome::Cancelled;
-    keep_alive_ = false;
+    client_.end_keep_alive();
     co_return;  // dropping `connection` closes it: the upstream request is cancelled
   }
   if (ec) {
     // The upstream failed mid-answer: pass the truncation on (close without
     // the terminating chunk), exactly what the upstream did.
-    if (!out.empty()) co_await write_client(out);
+    if (!out.empty()) co_await client_.write(out);
     log.outcome = ec == beast::error::timeout ? Outcome::UpstreamTimeout : Outcome::UpstreamTruncated;
-    keep_alive_ = false;
+    client_.end_keep_alive();
     co_return;
   }
-  release_upstream(std::move(connection), *parser);
+  upstream_.release(std::move(connection), *parser);
 }
 
 }  // namespace weld::proxy

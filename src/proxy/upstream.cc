@@ -100,7 +100,10 @@ const tcp::socket& UpstreamConnection::lowest() const { return tls_ ? tls_->next
 bool UpstreamConnection::is_open() const { return lowest().is_open(); }
 
 bool UpstreamConnection::reusable(const UpstreamParser& parser) {
-  return is_open() && ends_cleanly(parser, buffer_) && quiet();
+  // The socket itself is looked at once, when the pool hands the connection
+  // out (UpstreamPool::take, quiet()): bytes or an EOF that are there now are
+  // still there then, and one peek per request is a system call less.
+  return is_open() && ends_cleanly(parser, buffer_);
 }
 
 bool UpstreamConnection::quiet() {

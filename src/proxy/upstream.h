@@ -55,10 +55,11 @@ class UpstreamConnection final : public Ticking {
   /// Aborts pending operations (client went away, shutdown, timeout).
   void close();
   bool is_open() const;
-  /// True when this connection may carry the next request after the
-  /// response `parser` read: that response is complete and keep-alive, and
-  /// nothing follows it, neither in our buffer nor in the socket (issue
-  /// 13.7: the next request would read those bytes as its answer).
+  /// True when this connection may go back to the pool after the response
+  /// `parser` read: that response is complete and keep-alive, and nothing
+  /// follows it in our buffer. What follows it in the socket (issue 13.7:
+  /// the next request would read those bytes as its answer) is checked when
+  /// the pool hands it out again (quiet()).
   bool reusable(const UpstreamParser& parser);
   /// True when nothing waits to be read and the peer has not closed: an
   /// idle connection that received anything since its last response is

@@ -1,5 +1,5 @@
-// Tagged requests (SPEC §3.3, §3.4): the core drives the filter chain. The
-// upstream attempts run in their own coroutine while this one keeps a
+// Tagged requests (SPEC §3.3, §3.4): the exchange drives the filter chain.
+// The upstream attempts run in their own coroutine while this one keeps a
 // streaming client alive with keep-alive frames; a client that disconnects
 // closes the upstream connection, which cancels the attempt.
 
@@ -7,8 +7,12 @@
 #include <cstring>
 #include <vector>
 
+#include "weld_exchange.h"
+
+#include "client_connection.h"
 #include "filters/reply.h"
-#include "session.h"
+#include "relay.h"
+#include "upstream_client.h"
 #include "weld/json/parse.h"
 #include "weld/json/serialize.h"
 #include "weld/json/utf8.h"
@@ -82,7 +86,7 @@ Error upstream_answer_error(const Error& error) {
 
 }  // namespace
 
-awaitable<void> Session::weld(ClientRequest& req, Api api, std::string_view agent_header, RequestLog& log) {
+awaitable<void> TaggedExchange::run(ClientRequest& req, Api api, std::string_view agent_header, RequestLog& log) {
   Exchange ex;
   ex.api = api;
   ex.raw_body = req.body();
@@ -97,7 +101,7 @@ awaitable<void> Session::weld(ClientRequest& req, Api api, std::string_view agen
       log.agent = ex.agent->name;
       log.outcome = ex.outcome;
     }
-    co_await relay(req, log);
+    co_await relay_.run(req, log);
     co_return;
   }
   // From here on the request lives in ex.upstream_body: the text is not
@@ -112,49 +116,49 @@ awaitable<void> Session::weld(ClientRequest& req, Api api, std::string_view agen
     // disconnect monitor still closes the upstream connection of a client
     // that leaves.
     log.outcome = Outcome::Ok;
-    start_monitor();
+    client_.start_monitor();
     std::exception_ptr failure;
     try {
       co_await run_attempts(req, ex, chain, log);
     } catch (const std::exception&) {
       failure = std::current_exception();
     }
-    co_await stop_monitor();
+    co_await client_.stop_monitor();
     if (failure) internal_error(failure, ex);
   } else if (action == FilterAction::Continue) {
     log.outcome = Outcome::Ok;
-    start_monitor();
+    client_.start_monitor();
     attempts_done_ = false;
     attempts_exception_ = nullptr;
     queued_frames_.clear();
     asio::co_spawn(worker_.io, run_attempts(req, ex, chain, log), [this](std::exception_ptr e) {
       attempts_exception_ = e;
       attempts_done_ = true;
-      wake_.cancel();
+      client_.waiter().cancel();
     });
     const auto interval = ex.keepalive.empty() ? std::chrono::milliseconds(std::chrono::hours(24))
                                                : shared_.config.keepalive_interval;
     while (!attempts_done_) {
       std::string frames;
-      if (!queued_frames_.empty() && !client_gone_) {
+      if (!queued_frames_.empty() && !client_.gone()) {
         // stream_partial: the answer as it is generated.
         frames = std::move(queued_frames_);
         queued_frames_.clear();
       } else {
         error_code ec;
-        wake_.expires_after(interval);
-        co_await wake_.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+        client_.waiter().expires_after(interval);
+        co_await client_.waiter().async_wait(asio::redirect_error(asio::use_awaitable, ec));
         // Woken early (ec): the attempts ended or queued frames.
-        if (attempts_done_ || client_gone_ || ec || ex.keepalive.empty()) continue;
+        if (attempts_done_ || client_.gone() || ec || ex.keepalive.empty()) continue;
         // Keep the streaming client alive while the upstream generates.
         frames = ex.keepalive;
       }
       std::string out = stream_started ? std::string() : stream_head(ex, log);
       stream_started = true;
-      out += client_is_http10_ ? frames : chunk(frames);
-      if (!co_await write_client(out) && current_upstream_ != nullptr) current_upstream_->close();
+      out += client_.is_http10() ? frames : chunk(frames);
+      if (!co_await client_.write(out) && client_.in_flight() != nullptr) client_.in_flight()->close();
     }
-    co_await stop_monitor();
+    co_await client_.stop_monitor();
     if (attempts_exception_) internal_error(attempts_exception_, ex);
   }
   log.attempts = ex.attempts;
@@ -163,9 +167,9 @@ awaitable<void> Session::weld(ClientRequest& req, Api api, std::string_view agen
   shared_.metrics.add_retries(log.agent, ex.attempts > 1 ? ex.attempts - 1 : 0);
   shared_.metrics.add_repairs(log.agent, ex.repairs);
   trace_.welded(ex);
-  if (client_gone_) {
+  if (client_.gone()) {
     log.outcome = Outcome::Cancelled;
-    keep_alive_ = false;
+    client_.end_keep_alive();
     co_return;
   }
   Reply& reply = ex.reply;
@@ -177,49 +181,49 @@ awaitable<void> Session::weld(ClientRequest& req, Api api, std::string_view agen
   }
   if (stream_started) {
     // Already 200 text/event-stream: the answer (or an error event) follows.
-    std::string out = client_is_http10_ ? reply.stream_frames : chunk(reply.stream_frames);
-    if (!client_is_http10_) out += "0\r\n\r\n";
-    co_await write_client(out);
+    std::string out = client_.is_http10() ? reply.stream_frames : chunk(reply.stream_frames);
+    if (!client_.is_http10()) out += "0\r\n\r\n";
+    co_await client_.write(out);
     co_return;
   }
   if (ex.client_stream && reply.status == 200 && !reply.stream_frames.empty()) {
     std::string out = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n";
     out += weld_headers(ex, true);
-    if (client_is_http10_) {
-      keep_alive_ = false;  // before connection_header(): the body ends with the connection
+    if (client_.is_http10()) {
+      client_.end_keep_alive();  // before client_.connection_header(): the body ends with the connection
     } else {
       out += "Content-Length: " + std::to_string(reply.stream_frames.size()) + "\r\n";
     }
-    out += connection_header();
+    out += client_.connection_header();
     out += "\r\n";
     out += reply.stream_frames;
     log.status = 200;
-    co_await write_client(out);
+    co_await client_.write(out);
     co_return;
   }
-  co_await send_simple(reply.status, reply.content_type, reply.body, log,
+  co_await client_.send_simple(reply.status, reply.content_type, reply.body, log,
                        weld_headers(ex, true) + std::string(reply.final ? kFinalAnswer : ""));
 }
 
-std::string Session::stream_head(const Exchange& ex, RequestLog& log) {
+std::string TaggedExchange::stream_head(const Exchange& ex, RequestLog& log) {
   std::string out = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n";
   // Sent before the answer exists: the agent only (docs/proxy.md).
   out += weld_headers(ex, false);
-  out += client_is_http10_ ? "" : "Transfer-Encoding: chunked\r\n";
-  if (client_is_http10_) keep_alive_ = false;  // before connection_header(): the body ends with the connection
-  out += connection_header();
+  out += client_.is_http10() ? "" : "Transfer-Encoding: chunked\r\n";
+  if (client_.is_http10()) client_.end_keep_alive();  // before client_.connection_header(): the body ends with the connection
+  out += client_.connection_header();
   out += "\r\n";
   log.status = 200;
   return out;
 }
 
-void Session::queue_frames(std::string_view frames) {
+void TaggedExchange::queue_frames(std::string_view frames) {
   if (frames.empty()) return;
   queued_frames_ += frames;
-  wake_.cancel();
+  client_.waiter().cancel();
 }
 
-void Session::internal_error(std::exception_ptr failure, Exchange& ex) {
+void TaggedExchange::internal_error(std::exception_ptr failure, Exchange& ex) {
   try {
     std::rethrow_exception(failure);
   } catch (const std::exception& e) {
@@ -228,7 +232,7 @@ void Session::internal_error(std::exception_ptr failure, Exchange& ex) {
   filters::reply_error(ex, Outcome::InternalError, 500, "api_error", "internal error in the proxy");
 }
 
-awaitable<void> Session::resolve_auto(ClientRequest& req, Exchange& ex, FilterChain& chain) {
+awaitable<void> TaggedExchange::resolve_auto(ClientRequest& req, Exchange& ex, FilterChain& chain) {
   std::optional<bool> native = shared_.probed_native(ex.base_model);
   if (!native) {
     // The probe goes upstream with the client's own credentials, in the
@@ -238,7 +242,7 @@ awaitable<void> Session::resolve_auto(ClientRequest& req, Exchange& ex, FilterCh
     FilterAction ignored = FilterAction::Continue;
     std::optional<Error> error = co_await attempt(req, ex, chain, ignored, /*partial=*/false);
     ex.upstream_body = std::move(welded);
-    if (client_gone_) co_return;
+    if (client_.gone()) co_return;
     if (!error) {
       ex.usage += ex.upstream_response.usage;
       native = provider::native_probe_passed(ex.upstream_response);
@@ -263,10 +267,10 @@ awaitable<void> Session::resolve_auto(ClientRequest& req, Exchange& ex, FilterCh
   }
 }
 
-awaitable<void> Session::run_attempts(ClientRequest& req, Exchange& ex, FilterChain& chain, RequestLog& log) {
+awaitable<void> TaggedExchange::run_attempts(ClientRequest& req, Exchange& ex, FilterChain& chain, RequestLog& log) {
   if (ex.agent->mechanism == Mechanism::Auto && ex.agent->mode == Mode::Forced) {
     co_await resolve_auto(req, ex, chain);
-    if (client_gone_) {
+    if (client_.gone()) {
       ex.outcome = Outcome::Cancelled;
       co_return;
     }
@@ -283,7 +287,7 @@ awaitable<void> Session::run_attempts(ClientRequest& req, Exchange& ex, FilterCh
     std::optional<Error> error = co_await attempt(req, ex, chain, action);
     RequestTrace::attempt_ended(upstream, ex.upstream_status, error ? &*error : nullptr);
     log.upstream_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (client_gone_) {
+    if (client_.gone()) {
       ex.outcome = Outcome::Cancelled;
       co_return;
     }
@@ -308,15 +312,15 @@ awaitable<void> Session::run_attempts(ClientRequest& req, Exchange& ex, FilterCh
   }
 }
 
-awaitable<std::optional<Error>> Session::attempt(ClientRequest& req, Exchange& ex, FilterChain& chain,
+awaitable<std::optional<Error>> TaggedExchange::attempt(ClientRequest& req, Exchange& ex, FilterChain& chain,
                                                  FilterAction& action, bool partial) {
   const ServerConfig& config = shared_.config;
   if (partial && ex.partial) ex.partial->start_attempt(ex.attempts);
   std::string body = json::serialize(ex.upstream_body);
-  std::string head = upstream_head(req, /*tagged=*/true, body.size());
+  std::string head = upstream_.head(req, /*tagged=*/true, body.size());
   std::optional<UpstreamParser> parser;
   std::unique_ptr<UpstreamConnection> connection;
-  std::optional<Error> error = co_await open_upstream(head, body, parser, connection, false, config.connect_timeout,
+  std::optional<Error> error = co_await upstream_.open(head, body, parser, connection, false, config.connect_timeout,
                                                       config.upstream_timeout);
   // The upstream has the request (or will not get it): while it generates,
   // only ex.upstream_body is kept, from which a retry is serialized again.
@@ -326,23 +330,23 @@ awaitable<std::optional<Error>> Session::attempt(ClientRequest& req, Exchange& e
   std::string_view content_type = parser->content_type();
   if (ex.upstream_status < 200 || ex.upstream_status >= 300) {
     std::string text;
-    error_code ec = co_await read_body(*connection, *parser, text, 1u << 20, config.upstream_timeout);
-    if (client_gone_) co_return Error{ErrorCode::Cancelled, "the client went away", ""};
-    if (!ec) release_upstream(std::move(connection), *parser);
+    error_code ec = co_await upstream_.read_body(*connection, *parser, text, 1u << 20, config.upstream_timeout);
+    if (client_.gone()) co_return Error{ErrorCode::Cancelled, "the client went away", ""};
+    if (!ec) upstream_.release(std::move(connection), *parser);
     co_return Error{ErrorCode::UpstreamStatus, upstream_status_message(ex.upstream_status, text), ""};
   }
   const provider::Protocol protocol = protocol_of(ex.api);
   if (content_type.substr(0, 17) != "text/event-stream") {
     std::string text;
     error_code ec =
-        co_await read_body(*connection, *parser, text, config.max_response_bytes, config.upstream_timeout);
-    if (client_gone_) co_return Error{ErrorCode::Cancelled, "the client went away", ""};
+        co_await upstream_.read_body(*connection, *parser, text, config.max_response_bytes, config.upstream_timeout);
+    if (client_.gone()) co_return Error{ErrorCode::Cancelled, "the client went away", ""};
     if (ec == http::error::body_limit) co_return too_large(config.max_response_bytes);
     if (ec == beast::error::timeout) {
       co_return Error{ErrorCode::Timeout, stalled_message(config.upstream_timeout), ""};
     }
     if (ec) co_return Error{ErrorCode::Truncated, "the upstream's answer was cut off: " + ec.message(), ""};
-    release_upstream(std::move(connection), *parser);
+    upstream_.release(std::move(connection), *parser);
     Result<json::Value> doc = json::parse(text);
     if (!doc) co_return Error{ErrorCode::Protocol, "the upstream answered with a body that is not JSON", ""};
     Result<provider::Response> response = provider::response_from_json(protocol, *doc);
@@ -384,7 +388,7 @@ awaitable<std::optional<Error>> Session::attempt(ClientRequest& req, Exchange& e
   constexpr std::size_t kMaxStreamPiece = 16384;
   std::string buffer(1024, '\0');
   error_code ec;
-  current_upstream_ = connection.get();
+  client_.set_in_flight(connection.get());
   auto last_event = std::chrono::steady_clock::now();
   bool only_comments = false;  // bytes arrived since the last event, none of them an event
   std::uint64_t received = 0;
@@ -401,7 +405,7 @@ awaitable<std::optional<Error>> Session::attempt(ClientRequest& req, Exchange& e
     const std::size_t n = buffer.size() - parser->body().size;
     received += n;
     if (received > config.max_response_bytes) break;
-    if (n > 0 && !client_gone_) {
+    if (n > 0 && !client_.gone()) {
       event_seen = false;
       if (Status st = reader->feed(std::string_view(buffer.data(), n)); !st) {
         bad_stream = st.error();
@@ -410,11 +414,11 @@ awaitable<std::optional<Error>> Session::attempt(ClientRequest& req, Exchange& e
       only_comments = !event_seen;
       if (event_seen) last_event = std::chrono::steady_clock::now();
     }
-    if (ec || client_gone_) break;
+    if (ec || client_.gone()) break;
     if (n == buffer.size() && buffer.size() < kMaxStreamPiece) buffer.resize(buffer.size() * 2);
   }
-  current_upstream_ = nullptr;
-  if (client_gone_) co_return Error{ErrorCode::Cancelled, "the client went away", ""};
+  client_.set_in_flight(nullptr);
+  if (client_.gone()) co_return Error{ErrorCode::Cancelled, "the client went away", ""};
   if (received > config.max_response_bytes) co_return too_large(config.max_response_bytes);
   // A bad stream: dropping the connection cancels the rest.
   if (bad_stream) co_return upstream_answer_error(*bad_stream);
@@ -427,7 +431,7 @@ awaitable<std::optional<Error>> Session::attempt(ClientRequest& req, Exchange& e
   if (ec) co_return Error{ErrorCode::Truncated, "the upstream closed the stream before the answer was complete", ""};
   Result<provider::Response> response = reader->finish();
   if (!response) co_return upstream_answer_error(response.error());
-  release_upstream(std::move(connection), *parser);
+  upstream_.release(std::move(connection), *parser);
   ex.upstream_response = std::move(*response);
   co_return std::nullopt;
 }
