@@ -25,7 +25,8 @@ using agent::testing::ScriptedModel;
 constexpr const char* kSchema =
     R"({"type":"object","properties":{"label":{"enum":["a","b"]}},"required":["label"],"additionalProperties":false})";
 
-class RunnerTest : public ::testing::Test {
+// Every test runs twice: rows on worker threads, and rows as fibers.
+class RunnerTest : public ::testing::TestWithParam<bool> {
  protected:
   void SetUp() override {
     char pattern[] = "/tmp/weld-runner-test-XXXXXX";
@@ -48,7 +49,9 @@ class RunnerTest : public ::testing::Test {
     LineReader lines(memory_source(input));
     progress_ = std::make_unique<BatchProgress>();
     provider::CancelToken cancel;
-    outcome_ = run_batch(lines, **writer, ids, options_, models, *progress_, cancel);
+    std::optional<FiberLoop> fibers;
+    if (GetParam()) fibers.emplace(provider::NetworkSettings{});
+    outcome_ = run_batch(lines, **writer, ids, options_, models, *progress_, cancel, fibers ? &*fibers : nullptr);
     writer->reset();
     std::ifstream in(path_);
     std::vector<json::Value> out;
@@ -72,7 +75,7 @@ class RunnerTest : public ::testing::Test {
 
 std::string custom_id(const json::Value& line) { return line.find("custom_id")->as_string(); }
 
-TEST_F(RunnerTest, EveryShapeBadLinesAndDuplicatesGetOneLineEach) {
+TEST_P(RunnerTest, EveryShapeBadLinesAndDuplicatesGetOneLineEach) {
   const std::string input =
       R"({"custom_id":"o1","method":"POST","url":"/v1/chat/completions","body":{"messages":[{"role":"user","content":"x"}]}})"
       "\n"
@@ -100,7 +103,7 @@ TEST_F(RunnerTest, EveryShapeBadLinesAndDuplicatesGetOneLineEach) {
   EXPECT_EQ(progress_->errored.load(), 2u);
 }
 
-TEST_F(RunnerTest, ASecondRunSkipsAnsweredRowsIncludingTheDuplicateLine) {
+TEST_P(RunnerTest, ASecondRunSkipsAnsweredRowsIncludingTheDuplicateLine) {
   const std::string input = "{\"id\":\"x\"}\n{\"id\":\"y\"}\n{\"id\":\"x\"}\n";
   ASSERT_EQ(run(input, offline(2)).size(), 3u);
   auto again = run(input, offline(2));
@@ -109,7 +112,7 @@ TEST_F(RunnerTest, ASecondRunSkipsAnsweredRowsIncludingTheDuplicateLine) {
   EXPECT_EQ(progress_->succeeded.load() + progress_->errored.load(), 0u);
 }
 
-TEST_F(RunnerTest, ShardsPartitionTheRows) {
+TEST_P(RunnerTest, ShardsPartitionTheRows) {
   std::string input;
   for (int i = 0; i < 200; ++i) input += "{\"id\":\"row-" + std::to_string(i) + "\"}\n";
   std::set<std::string> seen;
@@ -126,7 +129,7 @@ TEST_F(RunnerTest, ShardsPartitionTheRows) {
   EXPECT_EQ(seen.size(), 200u);
 }
 
-TEST_F(RunnerTest, RefusedCredentialsStopTheBatchWithoutALine) {
+TEST_P(RunnerTest, RefusedCredentialsStopTheBatchWithoutALine) {
   std::vector<std::unique_ptr<provider::Model>> models;
   auto model = std::make_unique<ScriptedModel>();
   model->push(answer("", {call("c1", "structured_output", R"({"label":"a"})")}));
@@ -140,7 +143,7 @@ TEST_F(RunnerTest, RefusedCredentialsStopTheBatchWithoutALine) {
   EXPECT_EQ(custom_id(lines[0]), "1");
 }
 
-TEST_F(RunnerTest, ATemporaryFailureStopsTheBatchAndTheRowIsLeftForTheRerun) {
+TEST_P(RunnerTest, ATemporaryFailureStopsTheBatchAndTheRowIsLeftForTheRerun) {
   std::vector<std::unique_ptr<provider::Model>> models;
   auto model = std::make_unique<ScriptedModel>();
   model->push_step([](const provider::Request&, provider::CancelToken&) -> Result<provider::Response> {
@@ -156,7 +159,7 @@ TEST_F(RunnerTest, ATemporaryFailureStopsTheBatchAndTheRowIsLeftForTheRerun) {
   EXPECT_EQ(rerun.size(), 2u);
 }
 
-TEST_F(RunnerTest, InvalidAnswersEndInAnErroredLineWithTheSubtype) {
+TEST_P(RunnerTest, InvalidAnswersEndInAnErroredLineWithTheSubtype) {
   options_.run.max_structured_retries = 1;
   std::vector<std::unique_ptr<provider::Model>> models;
   auto model = std::make_unique<ScriptedModel>();
@@ -170,6 +173,9 @@ TEST_F(RunnerTest, InvalidAnswersEndInAnErroredLineWithTheSubtype) {
   EXPECT_EQ(lines[0].find("attempts")->as_integer(), 2);
   EXPECT_EQ(json::serialize(*lines[0].find("last_candidate")), R"({"label":"zzz"})");
 }
+
+INSTANTIATE_TEST_SUITE_P(ThreadsAndFibers, RunnerTest, ::testing::Bool(),
+                         [](const ::testing::TestParamInfo<bool>& info) { return info.param ? "Fibers" : "Threads"; });
 
 }  // namespace
 }  // namespace weld::batch

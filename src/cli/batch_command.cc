@@ -25,6 +25,7 @@
 #include "telemetry_support.h"
 #include "weld/agent/session_log.h"
 #include "weld/agent/settings.h"
+#include "weld/batch/fiber_loop.h"
 #include "weld/batch/gate.h"
 #include "weld/batch/ids.h"
 #include "weld/batch/input.h"
@@ -201,9 +202,19 @@ int batch_command(int argc, char** argv) {
   Result<agent::Mechanism> mechanism = choose_mechanism(mechanism_flag, policy.settings);
   if (!mechanism) return fail(52, mechanism.error().message);
 
+  // Rows run as fibers over one libcurl multi handle (docs/bench-batch.md),
+  // unless built-in tools were asked for: a tool may block (a shell
+  // command), so each row then gets a thread.
+  std::optional<batch::FiberLoop> fibers;
+  if (!tools_asked) fibers.emplace(provider::network_settings(env));
+
   // One model per worker, all behind one gate (429 pauses, --max-rps).
-  batch::RequestGate gate(flags.max_rps);
+  batch::RequestGate gate(flags.max_rps, fibers ? fibers->sleeper() : provider::Sleeper());
   provider::ModelHooks hooks;
+  if (fibers) {
+    hooks.transport = [&fibers] { return fibers->transport(); };
+    hooks.sleep = fibers->sleeper();
+  }
   hooks.wrap_transport = [&gate](std::unique_ptr<provider::Transport> inner) {
     return batch::gate_transport(std::move(inner), gate);
   };
@@ -306,7 +317,7 @@ int batch_command(int argc, char** argv) {
   {
     std::optional<ProgressDisplay> display;
     if (!flags.no_progress) display.emplace(progress, **writer, terminal, total);
-    outcome = batch::run_batch(lines, **writer, ids, options, models, progress, cancel);
+    outcome = batch::run_batch(lines, **writer, ids, options, models, progress, cancel, fibers ? &*fibers : nullptr);
   }
   signals.run_ended();
   if (input_fd != STDIN_FILENO) ::close(input_fd);
