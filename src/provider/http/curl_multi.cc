@@ -28,11 +28,12 @@ void global_init_once() {
   std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
 }
 
-// Whether the process ignores SIGPIPE (weld's run and batch do). Then
-// libcurl's own guard — two sigaction calls around every libcurl call, 12%
-// of weld batch's CPU (docs/bench-batch.md) — protects nothing, and
-// CURLOPT_NOSIGNAL turns it off. A program embedding libweld that keeps the
-// default SIGPIPE action keeps the guard.
+// Whether the process ignores SIGPIPE (weld's run and batch do, before any
+// transport exists). Then libcurl's own guard — two sigaction calls around
+// every libcurl call, 12% of weld batch's CPU (docs/bench-batch.md) —
+// protects nothing, and CURLOPT_NOSIGNAL turns it off. A program embedding
+// libweld that keeps the default SIGPIPE action keeps the guard. Asked once
+// per multi handle (once per request was a system call per row of weld batch).
 bool sigpipe_ignored() {
   struct sigaction current {};
   return ::sigaction(SIGPIPE, nullptr, &current) == 0 && current.sa_handler == SIG_IGN;
@@ -166,7 +167,8 @@ struct CurlMulti::Pending {
 namespace {
 
 // Sets up `easy` for `request` into `pending`.
-void prepare(CURL* easy, CurlMulti::Pending& pending, const HttpRequest& request, const NetworkSettings& settings) {
+void prepare(CURL* easy, CurlMulti::Pending& pending, const HttpRequest& request, const NetworkSettings& settings,
+             bool no_signal) {
   Transfer& transfer = pending.transfer;
   pending.idle_timeout = request.idle_timeout;
 
@@ -197,7 +199,7 @@ void prepare(CURL* easy, CurlMulti::Pending& pending, const HttpRequest& request
   curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
   // libcurl guards each call with a pair of sigaction calls unless told that
   // SIGPIPE is already ignored (as the run and weld batch do).
-  if (sigpipe_ignored()) curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
+  if (no_signal) curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
   // Proxies come from NetworkSettings (resolved from the environment the
   // caller passed in); an empty string disables libcurl's own env lookup.
   bool https = ascii_istarts_with(request.url, "https:");
@@ -213,7 +215,7 @@ constexpr std::chrono::milliseconds kIdleCheck{50};
 
 }  // namespace
 
-CurlMulti::CurlMulti() {
+CurlMulti::CurlMulti() : no_signal_(sigpipe_ignored()) {
   global_init_once();
   multi_ = curl_multi_init();
 }
@@ -247,7 +249,7 @@ CurlMulti::TransferId CurlMulti::start(const HttpRequest& request, ResponseSink&
   pending->transfer.sink = &sink;
   pending->transfer.easy = easy;
   pending->state.error_buffer = pending->error_buffer;
-  prepare(easy, *pending, request, settings);
+  prepare(easy, *pending, request, settings, no_signal_);
   pending->transfer.last_activity = Clock::now();
   curl_multi_add_handle(static_cast<CURLM*>(multi_), easy);
   active_.push_back(std::move(pending));

@@ -25,7 +25,9 @@
 namespace weld::provider {
 
 /// One libcurl multi handle (one connection cache) and its transfers. All
-/// calls but `wakeup` come from one thread at a time.
+/// calls but `wakeup` come from one thread at a time. When the process
+/// ignores SIGPIPE as it is made, libcurl's SIGPIPE guard (two sigaction
+/// calls around each libcurl call) is turned off for its transfers.
 class CurlMulti {
  public:
   /// Called once when a transfer ends, from `poll` or `cancel`.
@@ -59,6 +61,7 @@ class CurlMulti {
   void finish(Pending& pending, TransportOutcome outcome);
   void check_idle();
 
+  bool no_signal_;  // the process ignored SIGPIPE when this was made: CURLOPT_NOSIGNAL
   void* multi_ = nullptr;  // CURLM*
   std::vector<void*> idle_easy_;  // CURL* handles between requests, reset
   std::vector<std::unique_ptr<Pending>> active_;
