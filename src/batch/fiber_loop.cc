@@ -38,6 +38,7 @@ struct FiberLoop::Task {
   provider::CurlMulti::TransferId transfer = 0;
   Clock::time_point due{};
   bool timer_fired = false;
+  Clock::time_point deadline = Clock::time_point::max();
 };
 
 namespace {
@@ -117,8 +118,11 @@ std::chrono::milliseconds FiberLoop::next_wait() const {
   if (!ready_.empty()) return std::chrono::milliseconds(0);
   Clock::duration wait = kStopCheck;
   const Clock::time_point now = Clock::now();
-  for (const auto& task : tasks_)
+  for (const auto& task : tasks_) {
     if (task->wait == Wait::Timer) wait = std::min(wait, std::max(task->due - now, Clock::duration::zero()));
+    if (task->wait != Wait::None && task->wait != Wait::Parked && task->deadline != Clock::time_point::max())
+      wait = std::min(wait, std::max(task->deadline - now, Clock::duration::zero()));
+  }
   // Rounded up: waking a little late beats spinning a little early.
   return std::chrono::ceil<std::chrono::milliseconds>(wait);
 }
@@ -129,6 +133,7 @@ void FiberLoop::wake_waiters() {
   const Clock::time_point now = Clock::now();
   for (const auto& owned : tasks_) {
     Task& task = *owned;
+    if (task.wait != Wait::None && task.wait != Wait::Parked && now >= task.deadline) task.cancel->cancelled = true;
     switch (task.wait) {
       case Wait::None: break;
       case Wait::Transfer:
@@ -188,6 +193,10 @@ provider::TransportOutcome FiberLoop::perform(const provider::HttpRequest& reque
   if (!waiting.done) suspend(task);
   task.wait = Wait::None;
   return std::move(waiting.outcome);
+}
+
+void FiberLoop::set_deadline(Clock::time_point deadline) {
+  if (current_ != nullptr) current_->deadline = deadline;
 }
 
 bool FiberLoop::sleep_for(std::chrono::milliseconds duration, provider::CancelToken& cancel) {

@@ -151,6 +151,11 @@ class Batch {
   // stops), so a row's --max-wall-time ends that row only.
   void work_in_fiber(provider::Model& model, FiberLoop& loop) {
     agent::RunOptions run = options_.run;
+    // The loop watches a row's --max-wall-time (no thread per row).
+    run.wall_time_thread = false;
+    const bool timed = run.max_wall_time_seconds > 0;
+    const auto budget = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+        std::chrono::duration<double>(timed ? run.max_wall_time_seconds : 0));
     provider::CancelToken row_cancel;
     for (;;) {
       bool more = true;
@@ -161,6 +166,9 @@ class Batch {
       }
       if (cancel_.cancelled.load()) return;
       row_cancel.cancelled = false;
+      // A little after the run's own deadline (taken just after this), so
+      // that the run sees its budget spent, not a plain cancel.
+      if (timed) loop.set_deadline(std::chrono::steady_clock::now() + budget + std::chrono::milliseconds(5));
       progress_.in_flight.fetch_add(1);
       run_row(model, run, *row, row_cancel);
       progress_.in_flight.fetch_sub(1);

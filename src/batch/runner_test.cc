@@ -49,9 +49,7 @@ class RunnerTest : public ::testing::TestWithParam<bool> {
     LineReader lines(memory_source(input));
     progress_ = std::make_unique<BatchProgress>();
     provider::CancelToken cancel;
-    std::optional<FiberLoop> fibers;
-    if (GetParam()) fibers.emplace(provider::NetworkSettings{});
-    outcome_ = run_batch(lines, **writer, ids, options_, models, *progress_, cancel, fibers ? &*fibers : nullptr);
+    outcome_ = run_batch(lines, **writer, ids, options_, models, *progress_, cancel, GetParam() ? &fibers_ : nullptr);
     writer->reset();
     std::ifstream in(path_);
     std::vector<json::Value> out;
@@ -65,6 +63,7 @@ class RunnerTest : public ::testing::TestWithParam<bool> {
     return models;
   }
 
+  FiberLoop fibers_{provider::NetworkSettings{}};
   std::string dir_, path_;
   json::Value source_;
   std::optional<schema::Schema> schema_;
@@ -72,6 +71,14 @@ class RunnerTest : public ::testing::TestWithParam<bool> {
   std::unique_ptr<BatchProgress> progress_;
   BatchOutcome outcome_;
 };
+
+// Threads of this process (/proc/self/status).
+int thread_count() {
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);)
+    if (line.rfind("Threads:", 0) == 0) return std::stoi(line.substr(8));
+  return -1;
+}
 
 std::string custom_id(const json::Value& line) { return line.find("custom_id")->as_string(); }
 
@@ -172,6 +179,36 @@ TEST_P(RunnerTest, InvalidAnswersEndInAnErroredLineWithTheSubtype) {
   EXPECT_EQ(lines[0].find("error")->find("type")->as_string(), "error_max_structured_output_retries");
   EXPECT_EQ(lines[0].find("attempts")->as_integer(), 2);
   EXPECT_EQ(json::serialize(*lines[0].find("last_candidate")), R"({"label":"zzz"})");
+}
+
+// Rows as fibers: a row that outlasts --max-wall-time ends with its own
+// errored line (error_budget), without a thread watching it, and the batch
+// goes on. (Rows on threads share the batch's cancel token: there a spent
+// budget cancels the whole batch.)
+TEST_P(RunnerTest, AFiberRowsSpentWallTimeEndsThatRowOnly) {
+  if (!GetParam()) GTEST_SKIP() << "rows on threads share the batch's cancel token";
+  options_.run.max_wall_time_seconds = 0.05;
+  std::vector<std::unique_ptr<provider::Model>> models;
+  auto model = std::make_unique<ScriptedModel>();
+  // A stalled upstream: each request waits an hour on the loop's clock.
+  const int threads_before = thread_count();
+  int threads_during = 0;
+  model->push_step([&, this](const provider::Request&, provider::CancelToken& cancel) -> Result<provider::Response> {
+    threads_during = std::max(threads_during, thread_count());
+    if (!fibers_.sleep_for(std::chrono::hours(1), cancel)) return Error{"cancelled", "the request was cancelled", ""};
+    return Error{"http", "an hour passed", ""};
+  });
+  model->repeat_last();
+  models.push_back(std::move(model));
+  auto lines = run("{\"id\":1}\n{\"id\":2}\n", models);
+  EXPECT_EQ(outcome_.stop, BatchStop::Finished);
+  ASSERT_EQ(lines.size(), 2u);
+  for (const auto& line : lines) {
+    EXPECT_EQ(line.find("status")->as_string(), "errored");
+    EXPECT_EQ(line.find("error")->find("type")->as_string(), "error_budget");
+  }
+  // The input reader is the one thread the batch adds: no watcher per row.
+  EXPECT_EQ(threads_during, threads_before + 1);
 }
 
 INSTANTIATE_TEST_SUITE_P(ThreadsAndFibers, RunnerTest, ::testing::Bool(),

@@ -65,6 +65,10 @@ class FiberLoop {
   /// From a fiber: suspends until the next `wakeup`; the caller then checks
   /// again what it waits for. False (at once) when the loop is stopping.
   bool park();
+  /// From a fiber: from `deadline` on, the fiber's waits end as cancelled
+  /// and set the token they were given (a row's --max-wall-time, without a
+  /// thread to watch it). `time_point::max()` clears it.
+  void set_deadline(std::chrono::steady_clock::time_point deadline);
   /// Ends the loop's current wait and resumes the parked fibers. Any thread.
   void wakeup();
 
