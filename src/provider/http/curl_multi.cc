@@ -45,7 +45,7 @@ struct Transfer {
   HttpHeaders headers;
   bool headers_delivered = false;
   bool aborted = false;
-  Clock::time_point last_activity = Clock::now();
+  Clock::time_point last_activity{};  // set when the transfer starts
 
   void deliver_headers() {
     if (headers_delivered) return;
@@ -59,10 +59,13 @@ struct Transfer {
 std::size_t on_header_line(char* data, std::size_t size, std::size_t count, void* user) {
   auto* transfer = static_cast<Transfer*>(user);
   std::size_t n = size * count;
-  transfer->last_activity = Clock::now();
   std::string_view line(data, n);
   while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.remove_suffix(1);
+  // The idle clock restarts at a status line and at the end of the headers
+  // (not at every line: fewer clock reads per request).
+  if (line.empty()) transfer->last_activity = Clock::now();
   if (ascii_istarts_with(line, "http/")) {
+    transfer->last_activity = Clock::now();
     // A new status line (after a 100 Continue or a proxy CONNECT): start over.
     transfer->headers.clear();
     return n;
