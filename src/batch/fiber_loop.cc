@@ -26,6 +26,9 @@ constexpr std::chrono::milliseconds kStopCheck{100};
 
 enum class Wait { None, Transfer, Timer, Parked };
 
+// The loop running on this thread (inside FiberLoop::run), if any.
+thread_local FiberLoop* t_running = nullptr;
+
 }  // namespace
 
 struct FiberLoop::Task {
@@ -43,16 +46,18 @@ struct FiberLoop::Task {
 
 namespace {
 
+// Sends on the loop running on the calling thread (a batch may run several,
+// one per thread), else on `home` (before the batch starts).
 class FiberTransport : public provider::Transport {
  public:
-  explicit FiberTransport(FiberLoop& loop) : loop_(loop) {}
+  explicit FiberTransport(FiberLoop& home) : home_(home) {}
   provider::TransportOutcome perform(const provider::HttpRequest& request, provider::ResponseSink& sink,
                                      provider::CancelToken& cancel) override {
-    return loop_.perform(request, sink, cancel);
+    return FiberLoop::on_this_thread(home_).perform(request, sink, cancel);
   }
 
  private:
-  FiberLoop& loop_;
+  FiberLoop& home_;
 };
 
 }  // namespace
@@ -98,8 +103,11 @@ void FiberLoop::suspend(Task& task) {
 
 bool FiberLoop::stopping() const { return error_ || (stop_ != nullptr && stop_->cancelled.load()); }
 
+FiberLoop& FiberLoop::on_this_thread(FiberLoop& otherwise) { return t_running != nullptr ? *t_running : otherwise; }
+
 void FiberLoop::run(provider::CancelToken& stop) {
   stop_ = &stop;
+  FiberLoop* const outer = std::exchange(t_running, this);
   std::vector<Task*> running;
   while (live_ > 0) {
     running.swap(ready_);
@@ -109,6 +117,7 @@ void FiberLoop::run(provider::CancelToken& stop) {
     multi_.poll(next_wait());
     wake_waiters();
   }
+  t_running = outer;
   stop_ = nullptr;
   tasks_.clear();
   if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
@@ -232,7 +241,7 @@ std::unique_ptr<provider::Transport> FiberLoop::transport() { return std::make_u
 
 provider::Sleeper FiberLoop::sleeper() {
   return [this](std::chrono::milliseconds duration, provider::CancelToken& cancel) {
-    return sleep_for(duration, cancel);
+    return on_this_thread(*this).sleep_for(duration, cancel);
   };
 }
 

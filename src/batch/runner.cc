@@ -9,6 +9,7 @@
 
 #include <condition_variable>
 #include <deque>
+#include <exception>
 #include <functional>
 #include <mutex>
 #include <optional>
@@ -264,23 +265,41 @@ void read_rows(Batch& batch, LineReader& input, IdSet& ids, const BatchOptions& 
 
 BatchOutcome run_batch(LineReader& input, ResultWriter& output, IdSet& ids, const BatchOptions& options,
                        const std::vector<std::unique_ptr<provider::Model>>& models, BatchProgress& progress,
-                       provider::CancelToken& cancel, FiberLoop* fibers) {
+                       provider::CancelToken& cancel, const std::vector<FiberLoop*>& loops) {
   Batch batch(output, options, progress, cancel, models.size());
-  if (fibers != nullptr) {
-    batch.queue().on_change([fibers] { fibers->wakeup(); });
-    for (const auto& model : models) fibers->spawn([&batch, &model, fibers] { batch.work_in_fiber(*model, *fibers); });
-    std::thread reader([&] { read_rows(batch, input, ids, options, progress, cancel); });
-    try {
-      fibers->run(cancel);
-    } catch (...) {
-      batch.queue().abandon();
-      reader.join();
-      throw;
+  if (!loops.empty()) {
+    batch.queue().on_change([&loops] {
+      for (FiberLoop* loop : loops) loop->wakeup();
+    });
+    for (std::size_t i = 0; i < models.size(); ++i) {
+      FiberLoop* loop = loops[i % loops.size()];
+      loop->spawn([&batch, model = models[i].get(), loop] { batch.work_in_fiber(*model, *loop); });
     }
+    std::thread reader([&] { read_rows(batch, input, ids, options, progress, cancel); });
+    // The first loop runs here, the others on threads of their own.
+    std::vector<std::exception_ptr> errors(loops.size());
+    std::vector<std::thread> others;
+    for (std::size_t k = 1; k < loops.size(); ++k) {
+      others.emplace_back([&, k] {
+        try {
+          loops[k]->run(cancel);
+        } catch (...) {
+          errors[k] = std::current_exception();
+        }
+      });
+    }
+    try {
+      loops[0]->run(cancel);
+    } catch (...) {
+      errors[0] = std::current_exception();
+    }
+    for (auto& thread : others) thread.join();
     // The workers are gone (all rows done, or the batch stopped): a reader
     // waiting for room in the queue must not wait for ever.
     batch.queue().abandon();
     reader.join();
+    for (const auto& error : errors)
+      if (error) std::rethrow_exception(error);
   } else {
     std::vector<std::thread> workers;
     workers.reserve(models.size());

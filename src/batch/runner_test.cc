@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -49,7 +50,7 @@ class RunnerTest : public ::testing::TestWithParam<bool> {
     LineReader lines(memory_source(input));
     progress_ = std::make_unique<BatchProgress>();
     provider::CancelToken cancel;
-    outcome_ = run_batch(lines, **writer, ids, options_, models, *progress_, cancel, GetParam() ? &fibers_ : nullptr);
+    outcome_ = run_batch(lines, **writer, ids, options_, models, *progress_, cancel, GetParam() ? std::vector<FiberLoop*>{&fibers_, &second_loop_} : std::vector<FiberLoop*>{});
     writer->reset();
     std::ifstream in(path_);
     std::vector<json::Value> out;
@@ -63,7 +64,9 @@ class RunnerTest : public ::testing::TestWithParam<bool> {
     return models;
   }
 
+  // Fibers run on two loops (two threads), as `weld batch --threads 2`.
   FiberLoop fibers_{provider::NetworkSettings{}};
+  FiberLoop second_loop_{provider::NetworkSettings{}};
   std::string dir_, path_;
   json::Value source_;
   std::optional<schema::Schema> schema_;
@@ -188,30 +191,37 @@ TEST_P(RunnerTest, InvalidAnswersEndInAnErroredLineWithTheSubtype) {
 TEST_P(RunnerTest, AFiberRowsSpentWallTimeEndsThatRowOnly) {
   if (!GetParam()) GTEST_SKIP() << "rows on threads share the batch's cancel token";
   options_.run.max_wall_time_seconds = 0.05;
-  std::vector<std::unique_ptr<provider::Model>> models;
-  auto model = std::make_unique<ScriptedModel>();
-  // A stalled upstream: each request waits an hour on the loop's clock.
   const int threads_before = thread_count();
-  int threads_during = 0;
-  model->push_step([&, this](const provider::Request&, provider::CancelToken& cancel) -> Result<provider::Response> {
-    threads_during = std::max(threads_during, thread_count());
-    if (!fibers_.sleep_for(std::chrono::hours(1), cancel)) return Error{"cancelled", "the request was cancelled", ""};
-    return Error{"http", "an hour passed", ""};
-  });
-  model->repeat_last();
-  models.push_back(std::move(model));
-  // More rows than the queue holds (2 per worker): the reader thread is
-  // still there, waiting for room, while the first row runs.
-  auto lines = run("{\"id\":1}\n{\"id\":2}\n{\"id\":3}\n{\"id\":4}\n{\"id\":5}\n", models);
+  std::atomic<int> threads_during{0};
+  std::vector<std::unique_ptr<provider::Model>> models;
+  for (int i = 0; i < 2; ++i) {  // one per loop
+    auto model = std::make_unique<ScriptedModel>();
+    // A stalled upstream: each request waits an hour on its loop's clock.
+    model->push_step([&, this](const provider::Request&, provider::CancelToken& cancel) -> Result<provider::Response> {
+      int now = thread_count();
+      for (int seen = threads_during.load(); now > seen && !threads_during.compare_exchange_weak(seen, now);) {
+      }
+      if (!FiberLoop::on_this_thread(fibers_).sleep_for(std::chrono::hours(1), cancel))
+        return Error{"cancelled", "the request was cancelled", ""};
+      return Error{"http", "an hour passed", ""};
+    });
+    model->repeat_last();
+    models.push_back(std::move(model));
+  }
+  // More rows than the queue holds (2 per worker) and the workers take: the
+  // reader thread is still there, waiting for room, while the first rows run.
+  std::string input;
+  for (int i = 1; i <= 9; ++i) input += "{\"id\":" + std::to_string(i) + "}\n";
+  auto lines = run(input, models);
   EXPECT_EQ(outcome_.stop, BatchStop::Finished);
-  ASSERT_EQ(lines.size(), 5u);
+  ASSERT_EQ(lines.size(), 9u);
   for (const auto& line : lines) {
     EXPECT_EQ(line.find("status")->as_string(), "errored");
     EXPECT_EQ(line.find("error")->find("type")->as_string(), "error_budget");
   }
-  // The input reader is the one thread the batch adds: no watcher per row
-  // (the most seen at once, while the first row ran).
-  EXPECT_EQ(threads_during, threads_before + 1);
+  // The input reader and the second loop are the threads the batch adds:
+  // no watcher per row (the most seen at once, while the first rows ran).
+  EXPECT_EQ(threads_during.load(), threads_before + 2);
 }
 
 INSTANTIATE_TEST_SUITE_P(ThreadsAndFibers, RunnerTest, ::testing::Bool(),

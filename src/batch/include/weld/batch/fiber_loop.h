@@ -1,7 +1,8 @@
 #pragma once
 /// \file
-/// `weld batch`'s engine: rows in flight as fibers on one thread, over one
-/// libcurl multi handle (`provider::CurlMulti`) driven by `curl_multi_poll`.
+/// `weld batch`'s engine: rows in flight as fibers on a thread, over one
+/// libcurl multi handle (`provider::CurlMulti`) driven by `curl_multi_poll`
+/// (a batch runs one loop per thread it is given, `--threads`).
 /// The run loop (`agent::run`) runs unchanged inside a fiber; what would
 /// block under it waits on this loop instead: the model's HTTP requests
 /// (`transport()`), the retry back-off and the request gate (`sleeper()`),
@@ -72,10 +73,15 @@ class FiberLoop {
   /// Ends the loop's current wait and resumes the parked fibers. Any thread.
   void wakeup();
 
-  /// A transport whose `perform` is this loop's (one per model).
+  /// A transport whose `perform` is that of the loop running on the calling
+  /// thread, else this one's (one transport per model; a batch may run a
+  /// loop per thread, and a model's requests go where its fiber runs).
   std::unique_ptr<provider::Transport> transport();
-  /// A `provider::Sleeper` that is `sleep_for`.
+  /// A `provider::Sleeper`: `sleep_for` of the loop running on the calling
+  /// thread, else this one's.
   provider::Sleeper sleeper();
+  /// The loop running (in `run`) on the calling thread, else `otherwise`.
+  static FiberLoop& on_this_thread(FiberLoop& otherwise);
 
   /// (Defined in fiber_loop.cc.)
   struct Task;

@@ -13,7 +13,7 @@
 ///   std::vector<std::unique_ptr<weld::provider::Model>> models = …;  // one per worker
 ///   weld::batch::BatchProgress progress;
 ///   weld::batch::FiberLoop loop(network);  // the models' transports are loop.transport()
-///   weld::batch::BatchOutcome out = weld::batch::run_batch(lines, *writer, ids, options, models, progress, cancel, &loop);
+///   weld::batch::BatchOutcome out = weld::batch::run_batch(lines, *writer, ids, options, models, progress, cancel, {&loop});
 /// \endcode
 
 #include <atomic>
@@ -82,15 +82,17 @@ struct BatchOutcome {
 };
 
 /// Runs the batch with `models.size()` workers (at least one). With
-/// `fibers`, the workers are fibers run on the calling thread by that loop
-/// (their models' transports and sleepers must be the loop's) and the input
-/// is read on a thread of its own; without, each worker is a thread (for
-/// rows whose tools may block: built-in tools) and the calling thread reads.
+/// `loops`, the workers are fibers, spread over the loops in turn; the first
+/// loop runs on the calling thread, each other one on a thread of its own,
+/// and the input is read on a thread of its own (the models' transports and
+/// sleepers must be a loop's, FiberLoop::transport). Without, each worker is
+/// a thread (for rows whose tools may block: built-in tools) and the calling
+/// thread reads.
 /// Rows marked done in `ids` are skipped. A row whose run ends with exit 41 or 75 stops
 /// the batch (cancelling the rows in flight); such rows, and rows cut short
 /// by `cancel`, get no result line, so a rerun does them.
 BatchOutcome run_batch(LineReader& input, ResultWriter& output, IdSet& ids, const BatchOptions& options,
                        const std::vector<std::unique_ptr<provider::Model>>& models, BatchProgress& progress,
-                       provider::CancelToken& cancel, FiberLoop* fibers = nullptr);
+                       provider::CancelToken& cancel, const std::vector<FiberLoop*>& loops = {});
 
 }  // namespace weld::batch
