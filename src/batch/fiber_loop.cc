@@ -8,7 +8,11 @@
 #include "weld/batch/fiber_loop.h"
 
 #include <boost/context/fiber.hpp>
+#include <boost/context/preallocated.hpp>
 #include <boost/context/protected_fixedsize_stack.hpp>
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/common_interface_defs.h>
+#endif
 
 #include <algorithm>
 #include <thread>
@@ -29,6 +33,22 @@ enum class Wait { None, Transfer, Timer, Parked };
 // The loop running on this thread (inside FiberLoop::run), if any.
 thread_local FiberLoop* t_running = nullptr;
 
+// AddressSanitizer is told of each switch between stacks (else it takes a
+// fiber's stack for the thread's, and may report false errors); nothing
+// without it.
+void switch_begin([[maybe_unused]] void** fake_stack, [[maybe_unused]] const void* bottom,
+                  [[maybe_unused]] std::size_t size) {
+#if defined(__SANITIZE_ADDRESS__)
+  __sanitizer_start_switch_fiber(fake_stack, bottom, size);
+#endif
+}
+void switch_end([[maybe_unused]] void* fake_stack, [[maybe_unused]] const void** from_bottom,
+                [[maybe_unused]] std::size_t* from_size) {
+#if defined(__SANITIZE_ADDRESS__)
+  __sanitizer_finish_switch_fiber(fake_stack, from_bottom, from_size);
+#endif
+}
+
 }  // namespace
 
 struct FiberLoop::Task {
@@ -42,6 +62,12 @@ struct FiberLoop::Task {
   Clock::time_point due{};
   bool timer_fired = false;
   Clock::time_point deadline = Clock::time_point::max();
+  // This fiber's stack, and the loop thread's (for AddressSanitizer).
+  const void* stack_bottom = nullptr;
+  std::size_t stack_size = 0;
+  const void* loop_bottom = nullptr;
+  std::size_t loop_size = 0;
+  void* fake_stack = nullptr;
 };
 
 namespace {
@@ -70,8 +96,13 @@ FiberLoop::~FiberLoop() = default;
 void FiberLoop::spawn(std::function<void()> body) {
   auto owned = std::make_unique<Task>();
   Task* task = owned.get();
-  task->fiber = ctx::fiber(std::allocator_arg, ctx::protected_fixedsize_stack(stack_bytes_),
+  ctx::protected_fixedsize_stack stacks(stack_bytes_);
+  ctx::stack_context stack = stacks.allocate();
+  task->stack_bottom = static_cast<char*>(stack.sp) - stack.size;
+  task->stack_size = stack.size;
+  task->fiber = ctx::fiber(std::allocator_arg, ctx::preallocated(stack.sp, stack.size, stack), stacks,
                            [this, task, body = std::move(body)](ctx::fiber&& loop) mutable {
+                             switch_end(nullptr, &task->loop_bottom, &task->loop_size);
                              task->loop = std::move(loop);
                              try {
                                body();
@@ -81,6 +112,7 @@ void FiberLoop::spawn(std::function<void()> body) {
                                if (!error_) error_ = std::current_exception();
                              }
                              task->finished = true;
+                             switch_begin(nullptr, task->loop_bottom, task->loop_size);
                              return std::move(task->loop);
                            });
   tasks_.push_back(std::move(owned));
@@ -90,14 +122,21 @@ void FiberLoop::spawn(std::function<void()> body) {
 
 void FiberLoop::resume(Task& task) {
   current_ = &task;
+  void* fake_stack = nullptr;
+  switch_begin(&fake_stack, task.stack_bottom, task.stack_size);
   task.fiber = std::move(task.fiber).resume();
+  switch_end(fake_stack, nullptr, nullptr);
   current_ = nullptr;
   if (task.finished) --live_;
 }
 
 void FiberLoop::suspend(Task& task) {
   task.suspended = true;
-  while (task.wait != Wait::None) task.loop = std::move(task.loop).resume();
+  while (task.wait != Wait::None) {
+    switch_begin(&task.fake_stack, task.loop_bottom, task.loop_size);
+    task.loop = std::move(task.loop).resume();
+    switch_end(task.fake_stack, &task.loop_bottom, &task.loop_size);
+  }
   task.suspended = false;
 }
 

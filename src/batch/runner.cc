@@ -1,8 +1,8 @@
 // The batch loop (SPEC §7). A reader reads and sorts the input (shard,
 // repeated id, already answered, invalid line); workers run the rest, each
-// with its own model: fibers on the calling thread's FiberLoop (the reader
-// then has a thread of its own), or threads, the reader being the calling
-// thread. Rows pass through a bounded queue, so the input is never held in
+// with its own model: fibers on FiberLoops (one per thread, the first on
+// the calling thread; the reader then has a thread of its own), or threads,
+// the reader being the calling thread. Rows pass through a bounded queue, so the input is never held in
 // memory, only the 16-byte keys of the ids seen.
 
 #include "weld/batch/runner.h"

@@ -56,8 +56,9 @@ class FiberLoop {
   void run(provider::CancelToken& stop);
 
   /// From a fiber: sends `request` on the shared multi handle and suspends
-  /// until it ends (a `provider::Transport::perform`). Outside a fiber it
-  /// drives the multi handle itself until the transfer ends.
+  /// until it ends (a `provider::Transport::perform`). Outside a fiber (and
+  /// only while the loop is not running) it drives the multi handle itself
+  /// until the transfer ends.
   provider::TransportOutcome perform(const provider::HttpRequest& request, provider::ResponseSink& sink,
                                      provider::CancelToken& cancel);
   /// From a fiber: suspends for `duration` on the loop's clock; false when
