@@ -10,6 +10,7 @@ $SUDO apt-get install -y -qq --no-install-recommends \
   ca-certificates cmake g++ make pkg-config git \
   nlohmann-json3-dev libre2-dev libpcre2-dev libcli11-dev \
   libcurl4-openssl-dev libssl-dev libboost1.74-dev libboost-system1.74-dev \
+  libboost-context1.74-dev \
   libgtest-dev libgmock-dev googletest libbenchmark-dev libmimalloc-dev \
   clang libclang-rt-14-dev \
   python3 curl jq libxxhash-dev

@@ -32,9 +32,13 @@ std::int64_t ms_since(Clock::time_point start) {
 // request in flight is interrupted too, not only checked between steps.
 class WallClockGuard {
  public:
-  WallClockGuard(double seconds, provider::CancelToken& cancel) {
+  // `watch`: start the thread that sets `cancel` at the deadline (else the
+  // caller does, RunOptions::wall_time_thread).
+  WallClockGuard(double seconds, provider::CancelToken& cancel, bool watch) {
     if (seconds <= 0) return;
+    limited_ = true;
     deadline_ = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+    if (!watch) return;
     thread_ = std::thread([this, &cancel] {
       std::unique_lock lock(mutex_);
       if (!cv_.wait_until(lock, deadline_, [this] { return done_; })) {
@@ -57,11 +61,12 @@ class WallClockGuard {
 
   /// True once the budget is spent (checked between steps too).
   bool exceeded() const {
-    if (!thread_.joinable()) return false;
+    if (!limited_) return false;
     return hit_.load() || Clock::now() >= deadline_;
   }
 
  private:
+  bool limited_ = false;
   Clock::time_point deadline_{};
   std::thread thread_;
   std::mutex mutex_;
@@ -144,7 +149,7 @@ class RunLoop {
         observers_(observers),
         cancel_(cancel),
         started_(Clock::now()),
-        wall_(options.max_wall_time_seconds, cancel),
+        wall_(options.max_wall_time_seconds, cancel, options.wall_time_thread),
         schema_active_(options.schema != nullptr),
         contract_(schema_active_ && options.offer_structured_output),
         trace_(options, model.provider_name()),

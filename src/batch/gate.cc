@@ -8,7 +8,7 @@
 
 #include <algorithm>
 #include <optional>
-#include <thread>
+#include <utility>
 
 namespace weld::batch {
 namespace {
@@ -48,7 +48,8 @@ class GatedTransport : public provider::Transport {
 
 }  // namespace
 
-RequestGate::RequestGate(double max_rps) {
+RequestGate::RequestGate(double max_rps, provider::Sleeper sleep) : sleep_(std::move(sleep)) {
+  if (!sleep_) sleep_ = provider::sleep_unless_cancelled;
   if (max_rps > 0)
     interval_ = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(1.0 / max_rps));
 }
@@ -66,9 +67,11 @@ bool RequestGate::wait_turn(provider::CancelToken& cancel) {
       }
       wake = std::max(paused_until_, next_start_);
     }
-    // Slices of at most 50 ms: a cancel (SIGINT) is noticed promptly, and a
-    // longer pause that arrives meanwhile is honoured.
-    std::this_thread::sleep_for(std::min<Clock::duration>(wake - Clock::now(), std::chrono::milliseconds(50)));
+    // Slices of at most 50 ms: a longer pause that arrives meanwhile is
+    // honoured. The sleeper returns early on a cancel (SIGINT).
+    const auto slice = std::min<Clock::duration>(wake - Clock::now(), std::chrono::milliseconds(50));
+    if (!sleep_(std::chrono::ceil<std::chrono::milliseconds>(std::max(slice, Clock::duration::zero())), cancel))
+      return false;
   }
 }
 

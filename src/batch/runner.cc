@@ -1,12 +1,16 @@
-// The batch loop (SPEC §7). The calling thread reads and sorts the input
-// (shard, repeated id, already answered, invalid line); workers run the
-// rest, each with its own model. Rows pass through a bounded queue, so the
-// input is never held in memory, only the 16-byte keys of the ids seen.
+// The batch loop (SPEC §7). A reader reads and sorts the input (shard,
+// repeated id, already answered, invalid line); workers run the rest, each
+// with its own model: fibers on FiberLoops (one per thread, the first on
+// the calling thread; the reader then has a thread of its own), or threads,
+// the reader being the calling thread. Rows pass through a bounded queue, so the input is never held in
+// memory, only the 16-byte keys of the ids seen.
 
 #include "weld/batch/runner.h"
 
 #include <condition_variable>
 #include <deque>
+#include <exception>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -24,36 +28,63 @@ class RowQueue {
     std::unique_lock lock(mutex_);
     not_full_.wait(lock, [&] { return rows_.size() < capacity_ || closed_; });
     if (closed_) return false;
+    const bool was_empty = rows_.empty();
     rows_.push_back(std::move(row));
     not_empty_.notify_one();
+    lock.unlock();
+    if (was_empty && on_change_) on_change_();
     return true;
   }
   // Blocks while empty; nullopt once closed and drained (or abandoned).
   std::optional<Row> pop() {
     std::unique_lock lock(mutex_);
     not_empty_.wait(lock, [&] { return !rows_.empty() || closed_; });
-    if (rows_.empty() || abandoned_) return std::nullopt;
-    Row row = std::move(rows_.front());
-    rows_.pop_front();
-    not_full_.notify_one();
-    return row;
+    return take(lock);
+  }
+  // Never blocks: a row, or nullopt with `more` telling whether rows may
+  // still come.
+  std::optional<Row> try_pop(bool& more) {
+    std::unique_lock lock(mutex_);
+    more = !closed_;
+    return take(lock);
   }
   // No more rows will come.
   void close() {
-    std::lock_guard lock(mutex_);
-    closed_ = true;
-    not_empty_.notify_all();
-    not_full_.notify_all();
+    {
+      std::lock_guard lock(mutex_);
+      closed_ = true;
+      not_empty_.notify_all();
+      not_full_.notify_all();
+    }
+    if (on_change_) on_change_();
   }
   // Stop now: queued rows are left unanswered.
   void abandon() {
-    std::lock_guard lock(mutex_);
-    closed_ = abandoned_ = true;
-    not_empty_.notify_all();
-    not_full_.notify_all();
+    {
+      std::lock_guard lock(mutex_);
+      closed_ = abandoned_ = true;
+      not_empty_.notify_all();
+      not_full_.notify_all();
+    }
+    if (on_change_) on_change_();
   }
+  // Called (on the pushing thread) when a row arrives in an empty queue, and
+  // on close and abandon: how fibers waiting for rows learn of them.
+  void on_change(std::function<void()> notify) { on_change_ = std::move(notify); }
 
  private:
+  std::optional<Row> take(std::unique_lock<std::mutex>&) {
+    if (rows_.empty() || abandoned_) return std::nullopt;
+    Row row = std::move(rows_.front());
+    rows_.pop_front();
+    // The reader is woken when the queue is half empty, not for each row:
+    // it then refills it in one go (a wake-up per row cost two futex calls
+    // and a context switch per row).
+    if (rows_.size() == capacity_ / 2) not_full_.notify_one();
+    return row;
+  }
+
+  std::function<void()> on_change_;
   std::size_t capacity_;
   std::mutex mutex_;
   std::condition_variable not_full_;
@@ -103,7 +134,7 @@ class Batch {
     progress_.errored.fetch_add(1);
   }
 
-  // One worker: runs rows until the queue is drained or abandoned.
+  // One worker thread: runs rows until the queue is drained or abandoned.
   void work(provider::Model& model) {
     // The worker's own copy of the run options (schema source and all),
     // made once: a row only changes its prompt, history, model and system.
@@ -111,19 +142,48 @@ class Batch {
     while (std::optional<Row> row = queue_.pop()) {
       if (cancel_.cancelled.load()) return;
       progress_.in_flight.fetch_add(1);
-      run_row(model, run, *row);
+      run_row(model, run, *row, cancel_);
+      progress_.in_flight.fetch_sub(1);
+    }
+  }
+
+  // One worker fiber: the same, waiting for rows on `loop`. Each row has a
+  // cancel token of its own (the loop cancels its waits when the batch
+  // stops), so a row's --max-wall-time ends that row only.
+  void work_in_fiber(provider::Model& model, FiberLoop& loop) {
+    agent::RunOptions run = options_.run;
+    // The loop watches a row's --max-wall-time (no thread per row).
+    run.wall_time_thread = false;
+    const bool timed = run.max_wall_time_seconds > 0;
+    const auto budget = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+        std::chrono::duration<double>(timed ? run.max_wall_time_seconds : 0));
+    provider::CancelToken row_cancel;
+    for (;;) {
+      bool more = true;
+      std::optional<Row> row = queue_.try_pop(more);
+      if (!row) {
+        if (!more || !loop.park()) return;
+        continue;
+      }
+      if (cancel_.cancelled.load()) return;
+      row_cancel.cancelled = false;
+      // A little after the run's own deadline (taken just after this), so
+      // that the run sees its budget spent, not a plain cancel.
+      if (timed) loop.set_deadline(std::chrono::steady_clock::now() + budget + std::chrono::milliseconds(5));
+      progress_.in_flight.fetch_add(1);
+      run_row(model, run, *row, row_cancel);
       progress_.in_flight.fetch_sub(1);
     }
   }
 
  private:
-  void run_row(provider::Model& model, agent::RunOptions& run, Row& row) {
+  void run_row(provider::Model& model, agent::RunOptions& run, Row& row, provider::CancelToken& cancel) {
     run.model = row.request.model.empty() ? options_.run.model : row.request.model;
     run.system_prompt = row.request.system.empty() ? options_.run.system_prompt : row.request.system;
     run.history = std::move(row.request.history);
     run.prompt = std::move(row.request.prompt);
 
-    agent::RunOutcome outcome = agent::run(model, options_.tools, run, {}, cancel_);
+    agent::RunOutcome outcome = agent::run(model, options_.tools, run, {}, cancel);
     // Endings that leave the row unanswered (SPEC §7): the rerun does it.
     if (outcome.exit_code == 130 || cancel_.cancelled.load()) return;
     if (outcome.exit_code == 41) return stop(BatchStop::Auth, outcome.error_message);
@@ -149,16 +209,10 @@ class Batch {
   BatchOutcome outcome_;
 };
 
-}  // namespace
-
-BatchOutcome run_batch(LineReader& input, ResultWriter& output, IdSet& ids, const BatchOptions& options,
-                       const std::vector<std::unique_ptr<provider::Model>>& models, BatchProgress& progress,
-                       provider::CancelToken& cancel) {
-  Batch batch(output, options, progress, cancel, models.size());
-  std::vector<std::thread> workers;
-  workers.reserve(models.size());
-  for (const auto& model : models) workers.emplace_back([&batch, &model] { batch.work(*model); });
-
+// Reads the input and hands this shard's runnable rows to the workers;
+// answers the rows that need no run (bad lines, repeated ids).
+void read_rows(Batch& batch, LineReader& input, IdSet& ids, const BatchOptions& options, BatchProgress& progress,
+               provider::CancelToken& cancel) {
   while (!batch.stopped() && !cancel.cancelled.load()) {
     Result<std::optional<InputLine>> line = input.next();
     progress.bytes.store(input.bytes_read());
@@ -205,7 +259,54 @@ BatchOutcome run_batch(LineReader& input, ResultWriter& output, IdSet& ids, cons
     if (!batch.queue().push(std::move(row))) break;
   }
   batch.queue().close();
-  for (auto& worker : workers) worker.join();
+}
+
+}  // namespace
+
+BatchOutcome run_batch(LineReader& input, ResultWriter& output, IdSet& ids, const BatchOptions& options,
+                       const std::vector<std::unique_ptr<provider::Model>>& models, BatchProgress& progress,
+                       provider::CancelToken& cancel, const std::vector<FiberLoop*>& loops) {
+  Batch batch(output, options, progress, cancel, models.size());
+  if (!loops.empty()) {
+    batch.queue().on_change([&loops] {
+      for (FiberLoop* loop : loops) loop->wakeup();
+    });
+    for (std::size_t i = 0; i < models.size(); ++i) {
+      FiberLoop* loop = loops[i % loops.size()];
+      loop->spawn([&batch, model = models[i].get(), loop] { batch.work_in_fiber(*model, *loop); });
+    }
+    std::thread reader([&] { read_rows(batch, input, ids, options, progress, cancel); });
+    // The first loop runs here, the others on threads of their own.
+    std::vector<std::exception_ptr> errors(loops.size());
+    std::vector<std::thread> others;
+    for (std::size_t k = 1; k < loops.size(); ++k) {
+      others.emplace_back([&, k] {
+        try {
+          loops[k]->run(cancel);
+        } catch (...) {
+          errors[k] = std::current_exception();
+        }
+      });
+    }
+    try {
+      loops[0]->run(cancel);
+    } catch (...) {
+      errors[0] = std::current_exception();
+    }
+    for (auto& thread : others) thread.join();
+    // The workers are gone (all rows done, or the batch stopped): a reader
+    // waiting for room in the queue must not wait for ever.
+    batch.queue().abandon();
+    reader.join();
+    for (const auto& error : errors)
+      if (error) std::rethrow_exception(error);
+  } else {
+    std::vector<std::thread> workers;
+    workers.reserve(models.size());
+    for (const auto& model : models) workers.emplace_back([&batch, &model] { batch.work(*model); });
+    read_rows(batch, input, ids, options, progress, cancel);
+    for (auto& worker : workers) worker.join();
+  }
   Status flushed = output.flush();
   if (!flushed) batch.stop(BatchStop::OutputError, flushed.error().message);
   return batch.outcome();

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -25,7 +26,8 @@ using agent::testing::ScriptedModel;
 constexpr const char* kSchema =
     R"({"type":"object","properties":{"label":{"enum":["a","b"]}},"required":["label"],"additionalProperties":false})";
 
-class RunnerTest : public ::testing::Test {
+// Every test runs twice: rows on worker threads, and rows as fibers.
+class RunnerTest : public ::testing::TestWithParam<bool> {
  protected:
   void SetUp() override {
     char pattern[] = "/tmp/weld-runner-test-XXXXXX";
@@ -48,7 +50,7 @@ class RunnerTest : public ::testing::Test {
     LineReader lines(memory_source(input));
     progress_ = std::make_unique<BatchProgress>();
     provider::CancelToken cancel;
-    outcome_ = run_batch(lines, **writer, ids, options_, models, *progress_, cancel);
+    outcome_ = run_batch(lines, **writer, ids, options_, models, *progress_, cancel, GetParam() ? std::vector<FiberLoop*>{&fibers_, &second_loop_} : std::vector<FiberLoop*>{});
     writer->reset();
     std::ifstream in(path_);
     std::vector<json::Value> out;
@@ -62,6 +64,9 @@ class RunnerTest : public ::testing::Test {
     return models;
   }
 
+  // Fibers run on two loops (two threads), as `weld batch --threads 2`.
+  FiberLoop fibers_{provider::NetworkSettings{}};
+  FiberLoop second_loop_{provider::NetworkSettings{}};
   std::string dir_, path_;
   json::Value source_;
   std::optional<schema::Schema> schema_;
@@ -70,9 +75,17 @@ class RunnerTest : public ::testing::Test {
   BatchOutcome outcome_;
 };
 
+// Threads of this process (/proc/self/status).
+int thread_count() {
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);)
+    if (line.rfind("Threads:", 0) == 0) return std::stoi(line.substr(8));
+  return -1;
+}
+
 std::string custom_id(const json::Value& line) { return line.find("custom_id")->as_string(); }
 
-TEST_F(RunnerTest, EveryShapeBadLinesAndDuplicatesGetOneLineEach) {
+TEST_P(RunnerTest, EveryShapeBadLinesAndDuplicatesGetOneLineEach) {
   const std::string input =
       R"({"custom_id":"o1","method":"POST","url":"/v1/chat/completions","body":{"messages":[{"role":"user","content":"x"}]}})"
       "\n"
@@ -100,7 +113,7 @@ TEST_F(RunnerTest, EveryShapeBadLinesAndDuplicatesGetOneLineEach) {
   EXPECT_EQ(progress_->errored.load(), 2u);
 }
 
-TEST_F(RunnerTest, ASecondRunSkipsAnsweredRowsIncludingTheDuplicateLine) {
+TEST_P(RunnerTest, ASecondRunSkipsAnsweredRowsIncludingTheDuplicateLine) {
   const std::string input = "{\"id\":\"x\"}\n{\"id\":\"y\"}\n{\"id\":\"x\"}\n";
   ASSERT_EQ(run(input, offline(2)).size(), 3u);
   auto again = run(input, offline(2));
@@ -109,7 +122,7 @@ TEST_F(RunnerTest, ASecondRunSkipsAnsweredRowsIncludingTheDuplicateLine) {
   EXPECT_EQ(progress_->succeeded.load() + progress_->errored.load(), 0u);
 }
 
-TEST_F(RunnerTest, ShardsPartitionTheRows) {
+TEST_P(RunnerTest, ShardsPartitionTheRows) {
   std::string input;
   for (int i = 0; i < 200; ++i) input += "{\"id\":\"row-" + std::to_string(i) + "\"}\n";
   std::set<std::string> seen;
@@ -126,7 +139,7 @@ TEST_F(RunnerTest, ShardsPartitionTheRows) {
   EXPECT_EQ(seen.size(), 200u);
 }
 
-TEST_F(RunnerTest, RefusedCredentialsStopTheBatchWithoutALine) {
+TEST_P(RunnerTest, RefusedCredentialsStopTheBatchWithoutALine) {
   std::vector<std::unique_ptr<provider::Model>> models;
   auto model = std::make_unique<ScriptedModel>();
   model->push(answer("", {call("c1", "structured_output", R"({"label":"a"})")}));
@@ -140,7 +153,7 @@ TEST_F(RunnerTest, RefusedCredentialsStopTheBatchWithoutALine) {
   EXPECT_EQ(custom_id(lines[0]), "1");
 }
 
-TEST_F(RunnerTest, ATemporaryFailureStopsTheBatchAndTheRowIsLeftForTheRerun) {
+TEST_P(RunnerTest, ATemporaryFailureStopsTheBatchAndTheRowIsLeftForTheRerun) {
   std::vector<std::unique_ptr<provider::Model>> models;
   auto model = std::make_unique<ScriptedModel>();
   model->push_step([](const provider::Request&, provider::CancelToken&) -> Result<provider::Response> {
@@ -156,7 +169,7 @@ TEST_F(RunnerTest, ATemporaryFailureStopsTheBatchAndTheRowIsLeftForTheRerun) {
   EXPECT_EQ(rerun.size(), 2u);
 }
 
-TEST_F(RunnerTest, InvalidAnswersEndInAnErroredLineWithTheSubtype) {
+TEST_P(RunnerTest, InvalidAnswersEndInAnErroredLineWithTheSubtype) {
   options_.run.max_structured_retries = 1;
   std::vector<std::unique_ptr<provider::Model>> models;
   auto model = std::make_unique<ScriptedModel>();
@@ -170,6 +183,49 @@ TEST_F(RunnerTest, InvalidAnswersEndInAnErroredLineWithTheSubtype) {
   EXPECT_EQ(lines[0].find("attempts")->as_integer(), 2);
   EXPECT_EQ(json::serialize(*lines[0].find("last_candidate")), R"({"label":"zzz"})");
 }
+
+// Rows as fibers: a row that outlasts --max-wall-time ends with its own
+// errored line (error_budget), without a thread watching it, and the batch
+// goes on. (Rows on threads share the batch's cancel token: there a spent
+// budget cancels the whole batch.)
+TEST_P(RunnerTest, AFiberRowsSpentWallTimeEndsThatRowOnly) {
+  if (!GetParam()) GTEST_SKIP() << "rows on threads share the batch's cancel token";
+  options_.run.max_wall_time_seconds = 0.05;
+  const int threads_before = thread_count();
+  std::atomic<int> threads_during{0};
+  std::vector<std::unique_ptr<provider::Model>> models;
+  for (int i = 0; i < 2; ++i) {  // one per loop
+    auto model = std::make_unique<ScriptedModel>();
+    // A stalled upstream: each request waits an hour on its loop's clock.
+    model->push_step([&, this](const provider::Request&, provider::CancelToken& cancel) -> Result<provider::Response> {
+      int now = thread_count();
+      for (int seen = threads_during.load(); now > seen && !threads_during.compare_exchange_weak(seen, now);) {
+      }
+      if (!FiberLoop::on_this_thread(fibers_).sleep_for(std::chrono::hours(1), cancel))
+        return Error{"cancelled", "the request was cancelled", ""};
+      return Error{"http", "an hour passed", ""};
+    });
+    model->repeat_last();
+    models.push_back(std::move(model));
+  }
+  // More rows than the queue holds (2 per worker) and the workers take: the
+  // reader thread is still there, waiting for room, while the first rows run.
+  std::string input;
+  for (int i = 1; i <= 9; ++i) input += "{\"id\":" + std::to_string(i) + "}\n";
+  auto lines = run(input, models);
+  EXPECT_EQ(outcome_.stop, BatchStop::Finished);
+  ASSERT_EQ(lines.size(), 9u);
+  for (const auto& line : lines) {
+    EXPECT_EQ(line.find("status")->as_string(), "errored");
+    EXPECT_EQ(line.find("error")->find("type")->as_string(), "error_budget");
+  }
+  // The input reader and the second loop are the threads the batch adds:
+  // no watcher per row (the most seen at once, while the first rows ran).
+  EXPECT_EQ(threads_during.load(), threads_before + 2);
+}
+
+INSTANTIATE_TEST_SUITE_P(ThreadsAndFibers, RunnerTest, ::testing::Bool(),
+                         [](const ::testing::TestParamInfo<bool>& info) { return info.param ? "Fibers" : "Threads"; });
 
 }  // namespace
 }  // namespace weld::batch

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -17,6 +18,7 @@
 #include <fstream>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "batch_support.h"
@@ -25,6 +27,7 @@
 #include "telemetry_support.h"
 #include "weld/agent/session_log.h"
 #include "weld/agent/settings.h"
+#include "weld/batch/fiber_loop.h"
 #include "weld/batch/gate.h"
 #include "weld/batch/ids.h"
 #include "weld/batch/input.h"
@@ -49,6 +52,7 @@ struct BatchFlags {
   std::optional<std::string> id_field;
   std::string output_format = "weld";
   int concurrency = 16;
+  std::optional<int> threads;
   double max_rps = 0;
   std::optional<std::string> shard;
   std::optional<std::uint32_t> shards;
@@ -89,6 +93,10 @@ void add_flags(CLI::App& app, BatchFlags& f) {
   app.add_option("--output-format", f.output_format, "weld (default) | openai (OpenAI Batch output lines)")
       ->check(CLI::IsMember({"weld", "openai"}));
   app.add_option("--concurrency", f.concurrency, "Rows run at once, over reused connections (default 16)")
+      ->check(CLI::Range(1, 1024));
+  app.add_option("--threads", f.threads,
+                 "Threads the rows' fibers run on, each with its own connection pool (default: the number of CPUs, "
+                 "at most --concurrency)")
       ->check(CLI::Range(1, 1024));
   app.add_option("--max-rps", f.max_rps, "At most R model requests started per second (default: no cap)")
       ->check(CLI::NonNegativeNumber);
@@ -201,9 +209,28 @@ int batch_command(int argc, char** argv) {
   Result<agent::Mechanism> mechanism = choose_mechanism(mechanism_flag, policy.settings);
   if (!mechanism) return fail(52, mechanism.error().message);
 
-  // One model per worker, all behind one gate (429 pauses, --max-rps).
-  batch::RequestGate gate(flags.max_rps);
+  // Rows run as fibers, on one loop per thread (each over one libcurl multi
+  // handle, docs/bench-batch.md), unless built-in tools were asked for: a
+  // tool may block (a shell command), so each row then gets a thread.
+  std::vector<std::unique_ptr<batch::FiberLoop>> loops;
+  std::vector<batch::FiberLoop*> loop_list;
+  if (!tools_asked) {
+    const int cpus = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    const int threads = std::min(flags.threads.value_or(cpus), flags.concurrency);
+    for (int i = 0; i < threads; ++i) {
+      loops.push_back(std::make_unique<batch::FiberLoop>(provider::network_settings(env)));
+      loop_list.push_back(loops.back().get());
+    }
+  }
+
+  // One model per worker, all behind one gate (429 pauses, --max-rps). A
+  // loop's transport and sleeper are those of the loop on the calling thread.
+  batch::RequestGate gate(flags.max_rps, loops.empty() ? provider::Sleeper() : loops.front()->sleeper());
   provider::ModelHooks hooks;
+  if (!loops.empty()) {
+    hooks.transport = [&loops] { return loops.front()->transport(); };
+    hooks.sleep = loops.front()->sleeper();
+  }
   hooks.wrap_transport = [&gate](std::unique_ptr<provider::Transport> inner) {
     return batch::gate_transport(std::move(inner), gate);
   };
@@ -306,7 +333,7 @@ int batch_command(int argc, char** argv) {
   {
     std::optional<ProgressDisplay> display;
     if (!flags.no_progress) display.emplace(progress, **writer, terminal, total);
-    outcome = batch::run_batch(lines, **writer, ids, options, models, progress, cancel);
+    outcome = batch::run_batch(lines, **writer, ids, options, models, progress, cancel, loop_list);
   }
   signals.run_ended();
   if (input_fd != STDIN_FILENO) ::close(input_fd);

@@ -114,6 +114,11 @@ struct RunOptions {
   int max_session_turns = -1;        ///< < 0: unlimited
   int max_tool_calls = -1;           ///< < 0: unlimited
   double max_wall_time_seconds = 0;  ///< <= 0: unlimited
+  /// Whether a thread of the run sets `cancel` when the wall-time budget
+  /// runs out (so that a request in flight ends too). False when the caller
+  /// does it: weld batch's fiber loop cancels a row's waits at its deadline,
+  /// and a thread per row would undo what the fibers are for.
+  bool wall_time_thread = true;
   int max_structured_retries = 5;
   /// Repairs allowed before a `structured_output` call counts as invalid.
   repair::Options repair;

@@ -21,13 +21,14 @@
 
 namespace weld::batch {
 
-/// Shared by every worker of one batch. Thread-safe.
+/// Shared by every row of one batch. Thread-safe.
 class RequestGate {
  public:
   using Clock = std::chrono::steady_clock;
 
-  /// `max_rps` <= 0: no rate cap.
-  explicit RequestGate(double max_rps = 0);
+  /// `max_rps` <= 0: no rate cap. `sleep` waits for the gate to open
+  /// (default: the thread sleeps; `weld batch` passes its fiber loop's).
+  explicit RequestGate(double max_rps = 0, provider::Sleeper sleep = {});
 
   /// Blocks until a request may start; false when `cancel` was set first.
   bool wait_turn(provider::CancelToken& cancel);
@@ -37,6 +38,7 @@ class RequestGate {
   std::uint64_t pauses() const { return pauses_.load(); }
 
  private:
+  provider::Sleeper sleep_;
   std::mutex mutex_;
   Clock::duration interval_{};
   Clock::time_point paused_until_{};

@@ -2,8 +2,9 @@
 /// \file
 /// `weld batch`'s loop (SPEC §7): reads rows, keeps this shard's, catches
 /// repeated ids and rows already answered, runs each remaining row as one
-/// headless run (agent::run, SPEC §2) on a pool of workers — one model, so
-/// one reused connection, per worker — and writes one result line per row.
+/// headless run (agent::run, SPEC §2) on a pool of workers — one model per
+/// worker; fibers over one connection pool (FiberLoop), or threads — and
+/// writes one result line per row.
 /// Memory is bounded by the pool: at most two rows per worker wait in the
 /// queue. It never prints and picks no exit code; the CLI does.
 ///
@@ -11,7 +12,8 @@
 ///   weld::batch::BatchOptions options;  options.run.schema = &loaded.schema; …
 ///   std::vector<std::unique_ptr<weld::provider::Model>> models = …;  // one per worker
 ///   weld::batch::BatchProgress progress;
-///   weld::batch::BatchOutcome out = weld::batch::run_batch(lines, *writer, ids, options, models, progress, cancel);
+///   weld::batch::FiberLoop loop(network);  // the models' transports are loop.transport()
+///   weld::batch::BatchOutcome out = weld::batch::run_batch(lines, *writer, ids, options, models, progress, cancel, {&loop});
 /// \endcode
 
 #include <atomic>
@@ -22,6 +24,7 @@
 
 #include "weld/agent/run_loop.h"
 #include "weld/agent/tool.h"
+#include "weld/batch/fiber_loop.h"
 #include "weld/batch/ids.h"
 #include "weld/batch/input.h"
 #include "weld/batch/result_file.h"
@@ -78,12 +81,18 @@ struct BatchOutcome {
   std::string message;
 };
 
-/// Runs the batch with `models.size()` workers (at least one). Rows marked
-/// done in `ids` are skipped. A row whose run ends with exit 41 or 75 stops
+/// Runs the batch with `models.size()` workers (at least one). With
+/// `loops`, the workers are fibers, spread over the loops in turn; the first
+/// loop runs on the calling thread, each other one on a thread of its own,
+/// and the input is read on a thread of its own (the models' transports and
+/// sleepers must be a loop's, FiberLoop::transport). Without, each worker is
+/// a thread (for rows whose tools may block: built-in tools) and the calling
+/// thread reads.
+/// Rows marked done in `ids` are skipped. A row whose run ends with exit 41 or 75 stops
 /// the batch (cancelling the rows in flight); such rows, and rows cut short
 /// by `cancel`, get no result line, so a rerun does them.
 BatchOutcome run_batch(LineReader& input, ResultWriter& output, IdSet& ids, const BatchOptions& options,
                        const std::vector<std::unique_ptr<provider::Model>>& models, BatchProgress& progress,
-                       provider::CancelToken& cancel);
+                       provider::CancelToken& cancel, const std::vector<FiberLoop*>& loops = {});
 
 }  // namespace weld::batch

@@ -118,7 +118,7 @@ struct NetworkSettings {
   std::string ca_bundle;
 };
 
-/// The libcurl transport (multi interface, polled every 50 ms for
+/// The libcurl transport (a `CurlMulti`, polled every 50 ms for
 /// cancellation and idle time). Proxies are taken from `settings` only, never
 /// read from the process environment behind the caller's back.
 std::unique_ptr<Transport> make_curl_transport(const NetworkSettings& settings);
