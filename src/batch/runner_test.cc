@@ -202,8 +202,8 @@ TEST_P(RunnerTest, AFiberRowsSpentWallTimeEndsThatRowOnly) {
       for (int seen = threads_during.load(); now > seen && !threads_during.compare_exchange_weak(seen, now);) {
       }
       if (!FiberLoop::on_this_thread(fibers_).sleep_for(std::chrono::hours(1), cancel))
-        return Error{"cancelled", "the request was cancelled", ""};
-      return Error{"http", "an hour passed", ""};
+        return Error{ErrorCode::Cancelled, "the request was cancelled", ""};
+      return Error{ErrorCode::Http, "an hour passed", ""};
     });
     model->repeat_last();
     models.push_back(std::move(model));
