@@ -122,9 +122,16 @@ test('a 4-task Slurm job array covers every row exactly once', { skip, timeout: 
     for (const d of daemons.reverse()) {
       if (d.child) { d.child.kill('SIGTERM'); await new Promise((r) => { if (d.child.exitCode !== null) r(); else { d.child.on('exit', r); setTimeout(r, 5000); } }); }
       if (d.pidFile && fs.existsSync(d.pidFile)) {
-        try { process.kill(Number(fs.readFileSync(d.pidFile, 'utf8')), 'SIGTERM'); } catch { /* gone */ }
+        const pid = Number(fs.readFileSync(d.pidFile, 'utf8'));
+        try { process.kill(pid, 'SIGTERM'); } catch { /* gone */ }
+        // A daemon (munged) writes into the directory as it exits (its seed
+        // file): wait for it to be gone, or the removal races it (ENOTEMPTY).
+        for (let i = 0; i < 100; ++i) {
+          try { process.kill(pid, 0); } catch { break; }
+          await new Promise((r) => setTimeout(r, 50));
+        }
       }
     }
-    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   }
 });
