@@ -14,17 +14,17 @@ void RequestTrace::start(std::string_view method, std::string_view path, std::st
   if (telemetry_ == nullptr) return;
   upstream_header_.clear();
   std::optional<tm::SpanContext> parent = tm::parse_traceparent(client_traceparent);
-  std::string name(method);
-  name += ' ';
-  name += path;
-  request_ = tm::start_span(telemetry_, std::move(name), tm::SpanKind::Server, parent ? &*parent : nullptr);
+  name_.assign(method);
+  name_ += ' ';
+  name_ += path;
+  request_ = tm::start_span(telemetry_, name_, tm::SpanKind::Server, parent ? &*parent : nullptr);
   request_.set("http.request.method", method);
   request_.set("url.path", path);
 }
 
 tm::Span RequestTrace::attempt(int number, std::string_view method, std::string_view host) {
   if (telemetry_ == nullptr) return {};
-  tm::Span span = tm::start_span(telemetry_, std::string(method), tm::SpanKind::Client, &request_.context());
+  tm::Span span = tm::start_span(telemetry_, method, tm::SpanKind::Client, &request_.context());
   span.set("http.request.method", method);
   span.set("server.address", host);
   span.set("weld.attempt", std::int64_t{number});

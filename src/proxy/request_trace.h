@@ -40,6 +40,9 @@ class RequestTrace {
   telemetry::Telemetry* telemetry_;
   telemetry::Span request_;
   std::string upstream_header_;
+  /// The server span's name ("POST /v1/chat/completions"), built here so
+  /// that its allocation serves every request of the connection.
+  std::string name_;
 };
 
 }  // namespace weld::proxy

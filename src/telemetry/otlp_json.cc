@@ -26,43 +26,92 @@ void quoted_u64(std::string& out, std::uint64_t value) {
   out += '"';
 }
 
-void any_value(std::string& out, const AttributeValue& value) {
-  if (const auto* s = std::get_if<std::string>(&value)) {
-    out += "{\"stringValue\":";
-    json::write_string(out, *s);
-  } else if (const auto* b = std::get_if<bool>(&value)) {
-    out += *b ? "{\"boolValue\":true" : "{\"boolValue\":false";
-  } else if (const auto* i = std::get_if<std::int64_t>(&value)) {
-    out += "{\"intValue\":\"" + std::to_string(*i) + "\"";
-  } else if (const auto* d = std::get_if<double>(&value)) {
-    out += "{\"doubleValue\":";
-    number(out, *d);
-  } else if (const auto* list = std::get_if<std::vector<std::string>>(&value)) {
-    out += "{\"arrayValue\":{\"values\":[";
-    for (std::size_t i = 0; i < list->size(); ++i) {
-      if (i > 0) out += ',';
-      any_value(out, AttributeValue((*list)[i]));
-    }
-    out += "]}";
-  }
+void string_value(std::string& out, std::string_view text) {
+  out += "{\"stringValue\":";
+  json::write_string(out, text);
   out += '}';
 }
 
-void key_value(std::string& out, std::string_view key, const AttributeValue& value) {
+void int_value(std::string& out, std::int64_t value) {
+  out += "{\"intValue\":\"";
+  out += std::to_string(value);
+  out += "\"}";
+}
+
+void double_value(std::string& out, double value) {
+  out += "{\"doubleValue\":";
+  number(out, value);
+  out += '}';
+}
+
+void bool_value(std::string& out, bool value) { out += value ? "{\"boolValue\":true}" : "{\"boolValue\":false}"; }
+
+// An array of strings: `for_each_item(f)` calls f with each.
+template <typename Items>
+void string_array_value(std::string& out, Items&& for_each_item) {
+  out += "{\"arrayValue\":{\"values\":[";
+  bool first = true;
+  for_each_item([&](std::string_view item) {
+    if (!first) out += ',';
+    first = false;
+    string_value(out, item);
+  });
+  out += "]}}";
+}
+
+// {"key":KEY,"value":...} with the value written by `value()`.
+template <typename Value>
+void key_value(std::string& out, std::string_view key, Value&& value) {
   out += "{\"key\":";
   json::write_string(out, key);
   out += ",\"value\":";
-  any_value(out, value);
+  value();
   out += '}';
 }
 
-// Resource attributes (Attributes) or a span's (SpanAttribute).
-template <typename List>
-void attributes(std::string& out, const List& attrs) {
+void attributes(std::string& out, const Attributes& attrs) {
   out += "\"attributes\":[";
   for (std::size_t i = 0; i < attrs.size(); ++i) {
     if (i > 0) out += ',';
-    key_value(out, attrs[i].key, attrs[i].value);
+    const AttributeValue& value = attrs[i].value;
+    key_value(out, attrs[i].key, [&] {
+      if (const auto* text = std::get_if<std::string>(&value)) {
+        string_value(out, *text);
+      } else if (const auto* flag = std::get_if<bool>(&value)) {
+        bool_value(out, *flag);
+      } else if (const auto* integer = std::get_if<std::int64_t>(&value)) {
+        int_value(out, *integer);
+      } else if (const auto* real = std::get_if<double>(&value)) {
+        double_value(out, *real);
+      } else if (const auto* list = std::get_if<std::vector<std::string>>(&value)) {
+        string_array_value(out, [&](auto&& f) {
+          for (const std::string& item : *list) f(item);
+        });
+      } else {
+        out += "{}";
+      }
+    });
+  }
+  out += ']';
+}
+
+void attributes(std::string& out, const SpanData& span) {
+  out += "\"attributes\":[";
+  bool first = true;
+  for (const SpanAttribute& attribute : span.attributes()) {
+    if (!first) out += ',';
+    first = false;
+    key_value(out, attribute.key.text(), [&] {
+      switch (attribute.kind) {
+        case ValueKind::String: string_value(out, span.string_value(attribute)); break;
+        case ValueKind::Int: int_value(out, attribute.int_value); break;
+        case ValueKind::Double: double_value(out, attribute.double_value); break;
+        case ValueKind::Bool: bool_value(out, attribute.bool_value); break;
+        case ValueKind::StringArray:
+          string_array_value(out, [&](auto&& f) { span.for_each_item(attribute, f); });
+          break;
+      }
+    });
   }
   out += ']';
 }
@@ -71,7 +120,7 @@ void labels(std::string& out, const std::vector<std::pair<std::string, std::stri
   out += "\"attributes\":[";
   for (std::size_t i = 0; i < pairs.size(); ++i) {
     if (i > 0) out += ',';
-    key_value(out, pairs[i].first, AttributeValue(pairs[i].second));
+    key_value(out, pairs[i].first, [&] { string_value(out, pairs[i].second); });
   }
   out += ']';
 }
@@ -95,20 +144,20 @@ void span_json(std::string& out, const SpanData& span) {
   if (has_parent(span)) out += ",\"parentSpanId\":\"" + to_hex(span.parent_span_id) + "\"";
   out += ",\"flags\":" + std::to_string(span_flags(span));
   out += ",\"name\":";
-  json::write_string(out, span.name);
+  json::write_string(out, span.name());
   out += ",\"kind\":" + std::to_string(static_cast<int>(span.kind));
   out += ",\"startTimeUnixNano\":";
   quoted_u64(out, span.start_unix_nano);
   out += ",\"endTimeUnixNano\":";
   quoted_u64(out, span.end_unix_nano);
   out += ',';
-  attributes(out, span.attributes);
+  attributes(out, span);
   out += ",\"status\":{";
   if (span.status != StatusCode::Unset) {
     out += "\"code\":" + std::to_string(static_cast<int>(span.status));
-    if (!span.status_message.empty()) {
+    if (!span.status_message().empty()) {
       out += ",\"message\":";
-      json::write_string(out, span.status_message);
+      json::write_string(out, span.status_message());
     }
   }
   out += "}}";

@@ -109,20 +109,17 @@ class Writer {
     put_little_endian(value, 4);
   }
   // Field `field` (< 16) holding KeyValue{key, AnyValue{string_value or
-  // int_value}} when it is shorter than 128 bytes: every length known before
-  // the first byte, one check for room. Returns false (nothing written)
-  // otherwise.
-  bool short_key_value(std::uint32_t field, std::string_view key, const AttributeValue& value) {
+  // int_value}} (`text` or `number`) when it is shorter than 128 bytes: every
+  // length known before the first byte, one check for room. Returns false
+  // (nothing written) otherwise.
+  bool short_key_value(std::uint32_t field, std::string_view key, const std::string_view* text,
+                       const std::int64_t* number) {
     std::size_t any = 0;  // AnyValue's length
-    const std::string* text = std::get_if<std::string>(&value);
-    const std::int64_t* number = std::get_if<std::int64_t>(&value);
     if (text != nullptr) {
       if (text->size() >= 0x80) return false;
       any = 2 + text->size();
-    } else if (number != nullptr) {
-      any = 1 + varint_size(static_cast<std::uint64_t>(*number));
     } else {
-      return false;
+      any = 1 + varint_size(static_cast<std::uint64_t>(*number));
     }
     const std::size_t length = 2 + key.size() + 2 + any;  // KeyValue's
     if (field >= 16 || key.size() >= 0x80 || length >= 0x80) return false;
@@ -227,35 +224,70 @@ std::string_view id_bytes(const std::array<std::uint8_t, N>& id) {
   return {reinterpret_cast<const char*>(id.data()), N};
 }
 
-// AnyValue (common.proto): string 1, bool 2, int 3, double 4, array 5;
-// switched on AttributeValue's alternatives in their order.
-static_assert(std::is_same_v<std::variant_alternative_t<0, AttributeValue>, std::string> &&
-              std::is_same_v<std::variant_alternative_t<1, AttributeValue>, std::int64_t> &&
-              std::is_same_v<std::variant_alternative_t<2, AttributeValue>, double> &&
-              std::is_same_v<std::variant_alternative_t<3, AttributeValue>, bool> &&
-              std::is_same_v<std::variant_alternative_t<4, AttributeValue>, std::vector<std::string>>);
-void any_value(Writer& w, const AttributeValue& value) {
-  switch (value.index()) {
-    case 0: w.bytes_field(1, *std::get_if<0>(&value)); break;
-    case 1: w.uint_field(3, static_cast<std::uint64_t>(*std::get_if<1>(&value))); break;
-    case 2: w.double_field(4, *std::get_if<2>(&value)); break;
-    case 3: w.uint_field(2, *std::get_if<3>(&value) ? 1 : 0); break;
-    case 4:
-      w.message(5, [&] {  // ArrayValue: repeated AnyValue values = 1
-        for (const auto& item : *std::get_if<4>(&value)) w.message(1, [&] { w.bytes_field(1, item); });
-      });
-      break;
-    default: break;  // valueless: no value
-  }
+// AnyValue (common.proto): string 1, bool 2, int 3, double 4, array 5.
+template <typename Items>
+void string_array_value(Writer& w, Items&& for_each_item) {
+  w.message(5, [&] {  // ArrayValue: repeated AnyValue values = 1
+    for_each_item([&](std::string_view item) { w.message(1, [&] { w.bytes_field(1, item); }); });
+  });
 }
 
-// KeyValue: key 1, value 2.
-void key_value(Writer& w, std::uint32_t field, std::string_view key, const AttributeValue& value) {
-  if (w.short_key_value(field, key, value)) return;
+// KeyValue: key 1, value 2 (an AnyValue that `value` writes).
+template <typename Value>
+void key_value(Writer& w, std::uint32_t field, std::string_view key, Value&& value) {
   w.message(field, [&] {
     w.bytes_field(1, key);
-    w.message(2, [&] { any_value(w, value); });
+    w.message(2, value);
   });
+}
+
+// A resource attribute.
+void key_value(Writer& w, std::uint32_t field, std::string_view key, const AttributeValue& value) {
+  if (const auto* text = std::get_if<std::string>(&value)) {
+    const std::string_view view = *text;
+    if (w.short_key_value(field, key, &view, nullptr)) return;
+  } else if (const auto* number = std::get_if<std::int64_t>(&value)) {
+    if (w.short_key_value(field, key, nullptr, number)) return;
+  }
+  key_value(w, field, key, [&] {
+    if (const auto* text = std::get_if<std::string>(&value)) {
+      w.bytes_field(1, *text);
+    } else if (const auto* number = std::get_if<std::int64_t>(&value)) {
+      w.uint_field(3, static_cast<std::uint64_t>(*number));
+    } else if (const auto* real = std::get_if<double>(&value)) {
+      w.double_field(4, *real);
+    } else if (const auto* flag = std::get_if<bool>(&value)) {
+      w.uint_field(2, *flag ? 1 : 0);
+    } else if (const auto* list = std::get_if<std::vector<std::string>>(&value)) {
+      string_array_value(w, [&](auto&& f) {
+        for (const std::string& item : *list) f(item);
+      });
+    }
+  });
+}
+
+// A span's attribute.
+void key_value(Writer& w, std::uint32_t field, const SpanData& span, const SpanAttribute& attribute) {
+  const std::string_view key = attribute.key.text();
+  switch (attribute.kind) {
+    case ValueKind::String: {
+      const std::string_view text = span.string_value(attribute);
+      if (!w.short_key_value(field, key, &text, nullptr)) key_value(w, field, key, [&] { w.bytes_field(1, text); });
+      break;
+    }
+    case ValueKind::Int:
+      if (!w.short_key_value(field, key, nullptr, &attribute.int_value)) {
+        key_value(w, field, key, [&] { w.uint_field(3, static_cast<std::uint64_t>(attribute.int_value)); });
+      }
+      break;
+    case ValueKind::Double: key_value(w, field, key, [&] { w.double_field(4, attribute.double_value); }); break;
+    case ValueKind::Bool: key_value(w, field, key, [&] { w.uint_field(2, attribute.bool_value ? 1 : 0); }); break;
+    case ValueKind::StringArray:
+      key_value(w, field, key, [&] {
+        string_array_value(w, [&](auto&& f) { span.for_each_item(attribute, f); });
+      });
+      break;
+  }
 }
 
 // KeyValue with a string value (a metric label).
@@ -266,10 +298,8 @@ void key_string(Writer& w, std::uint32_t field, std::string_view key, std::strin
   });
 }
 
-// Resource attributes (Attributes) or a span's (SpanAttribute).
-template <typename List>
-void attributes(Writer& w, std::uint32_t field, const List& attrs) {
-  for (const auto& attr : attrs) key_value(w, field, attr.key, attr.value);
+void attributes(Writer& w, std::uint32_t field, const Attributes& attrs) {
+  for (const Attribute& attr : attrs) key_value(w, field, attr.key, attr.value);
 }
 
 void labels(Writer& w, std::uint32_t field, const std::vector<std::pair<std::string, std::string>>& pairs) {
@@ -296,14 +326,14 @@ void span_message(Writer& w, std::uint32_t field, const SpanData& span) {
     w.bytes_field(1, id_bytes(span.context.trace_id));
     w.bytes_field(2, id_bytes(span.context.span_id));
     if (has_parent(span)) w.bytes_field(4, id_bytes(span.parent_span_id));
-    w.bytes_field(5, span.name);
+    w.bytes_field(5, span.name());
     w.uint_field(6, static_cast<std::uint32_t>(span.kind));
     w.fixed64_field(7, span.start_unix_nano);
     w.fixed64_field(8, span.end_unix_nano);
-    attributes(w, 9, span.attributes);
+    for (const SpanAttribute& attribute : span.attributes()) key_value(w, 9, span, attribute);
     if (span.status != StatusCode::Unset) {
       w.message(15, [&] {  // Status: message 2, code 3
-        if (!span.status_message.empty()) w.bytes_field(2, span.status_message);
+        if (!span.status_message().empty()) w.bytes_field(2, span.status_message());
         w.uint_field(3, static_cast<std::uint32_t>(span.status));
       });
     }

@@ -13,14 +13,18 @@ SpanData sample_span() {
   SpanData span;
   span.context = *parse_traceparent("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
   span.parent_span_id = {1, 2, 3, 4, 5, 6, 7, 8};
-  span.name = "chat \"m\"";
+  span.set_name("chat \"m\"");
   span.kind = SpanKind::Client;
   span.start_unix_nano = 1700000000000000001ULL;
   span.end_unix_nano = 1700000000000000002ULL;
-  span.attributes = {{"s", std::string("v")}, {"i", std::int64_t{-5}}, {"d", 0.5}, {"b", true},
-                     {"a", std::vector<std::string>{"x", "y"}}};
+  span.set("s", std::string_view("v"));
+  span.set("i", std::int64_t{-5});
+  span.set("d", 0.5);
+  span.set("b", true);
+  const std::vector<std::string> items{"x", "y"};
+  span.set("a", items);
   span.status = StatusCode::Error;
-  span.status_message = "timeout";
+  span.set_status_message("timeout");
   return span;
 }
 
@@ -127,7 +131,7 @@ TEST(OtlpProto, LongMessagesKeepTheirPlace) {
   std::vector<SpanData> spans;
   for (std::size_t i = 0; i < 300; ++i) {
     SpanData span = sample_span();
-    span.name = name_of(i);  // 0 to 299 bytes: span lengths on both sides of 128
+    span.set_name(name_of(i));  // 0 to 299 bytes: span lengths on both sides of 128
     spans.push_back(span);
   }
   std::string body = encode_traces(spans, {{"service.name", std::string("weld")}}, Protocol::HttpProtobuf, "9");
@@ -161,7 +165,7 @@ TEST(OtlpProto, LongMessagesKeepTheirPlace) {
 TEST(OtlpProto, ABodyWrittenOverAnOlderOneIsTheSameAsAFreshOne) {
   std::vector<SpanData> many(40, sample_span());
   std::vector<SpanData> one{sample_span()};
-  one[0].name = name_of(20);
+  one[0].set_name(name_of(20));
   const Attributes resource{{"service.name", std::string("weld")}};
   std::string fresh = encode_traces(one, resource, Protocol::HttpProtobuf, "9");
   std::string older = encode_traces(many, resource, Protocol::HttpProtobuf, "9");

@@ -42,38 +42,23 @@ std::string printable_url(std::string_view url) {
 
 // --- Span ------------------------------------------------------------------
 
-Span::Span(Span&& other) noexcept
-    : owner_(other.owner_), key_bits_(other.key_bits_), data_(std::move(other.data_)) {
-  other.owner_ = nullptr;
-}
+Span::Span(Span&& other) noexcept : owner_(other.owner_), data_(std::move(other.data_)) { other.owner_ = nullptr; }
 
 Span& Span::operator=(Span&& other) noexcept {
   if (this != &other) {
     end();
     owner_ = other.owner_;
-    key_bits_ = other.key_bits_;
     data_ = std::move(other.data_);
     other.owner_ = nullptr;
   }
   return *this;
 }
 
-AttributeValue& Span::slot(AttributeKey key) {
-  const std::uint64_t bit = std::uint64_t{1} << (key.hash() % 64);
-  if ((key_bits_ & bit) != 0) {
-    for (SpanAttribute& attr : data_.attributes) {
-      if (attr.key == key) return attr.value;
-    }
-  }
-  key_bits_ |= bit;
-  return data_.attributes.emplace_back(key).value;  // the value built in place: an empty string
-}
-
 void Span::set_error(std::string_view error_type) {
   if (owner_ == nullptr) return;
   data_.status = StatusCode::Error;
-  data_.status_message = std::string(error_type);
-  set("error.type", error_type);
+  data_.set_status_message(error_type);
+  data_.set("error.type", error_type);
 }
 
 void Span::end() {
@@ -85,7 +70,7 @@ void Span::end() {
   if (data_.context.sampled) owner->submit(std::move(data_));
 }
 
-Span start_span(Telemetry* telemetry, std::string name, SpanKind kind, const SpanContext* parent) {
+Span start_span(Telemetry* telemetry, std::string_view name, SpanKind kind, const SpanContext* parent) {
   Span span;
   if (telemetry == nullptr) return span;
   span.owner_ = telemetry;
@@ -98,11 +83,8 @@ Span start_span(Telemetry* telemetry, std::string name, SpanKind kind, const Spa
     data.context.trace_id = new_trace_id();
   }
   data.context.span_id = new_span_id();
-  data.name = std::move(name);
+  data.set_name(name);
   data.kind = kind;
-  // Room for a span's usual attributes (a proxy request has 15): one
-  // allocation, not five growing the vector one attribute at a time.
-  data.attributes.reserve(16);
   data.start_unix_nano = unix_nano_now();
   return span;
 }

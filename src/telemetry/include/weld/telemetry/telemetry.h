@@ -44,7 +44,7 @@ class Span;
 
 /// Starts a span under `parent` (nullptr or invalid: a new trace). Returns a
 /// no-op span when `telemetry` is null.
-Span start_span(Telemetry* telemetry, std::string name, SpanKind kind, const SpanContext* parent);
+Span start_span(Telemetry* telemetry, std::string_view name, SpanKind kind, const SpanContext* parent);
 
 /// A span being recorded; exported when it ends (`end()` or destruction).
 /// A default-constructed Span (telemetry off) records nothing and costs
@@ -64,24 +64,22 @@ class Span {
   const SpanContext& context() const { return data_.context; }
   /// Sets (adds) an attribute. Only counts, names, ids and outcomes: never a
   /// prompt, payload, schema or key (SPEC §2.6). Integers are recorded as
-  /// int64, strings (std::string, string_view, literals) as strings; the
-  /// value is built in its place in the span, with no temporary.
+  /// int64, strings (std::string, string_view, literals) as strings, copied
+  /// into the span's own store (no allocation for a span's usual text).
   template <typename T>
   void set(AttributeKey key, T&& value) {
     if (owner_ == nullptr) return;
     using V = std::remove_cvref_t<T>;
     if constexpr (std::is_same_v<V, bool>) {
-      slot(key).template emplace<bool>(value);
+      data_.set(key, static_cast<bool>(value));
     } else if constexpr (std::is_integral_v<V>) {
-      slot(key).template emplace<std::int64_t>(static_cast<std::int64_t>(value));
+      data_.set(key, static_cast<std::int64_t>(value));
     } else if constexpr (std::is_floating_point_v<V>) {
-      slot(key).template emplace<double>(static_cast<double>(value));
-    } else if constexpr (std::is_same_v<V, std::string>) {
-      slot(key).template emplace<std::string>(std::forward<T>(value));
+      data_.set(key, static_cast<double>(value));
     } else if constexpr (std::is_convertible_v<const V&, std::string_view>) {
-      slot(key).template emplace<std::string>(std::string_view(value));
+      data_.set(key, std::string_view(value));
     } else {
-      slot(key) = AttributeValue(std::forward<T>(value));
+      data_.set(key, std::span<const std::string>(value));
     }
   }
   /// Marks the span failed: status ERROR with `error_type` as its message
@@ -94,14 +92,8 @@ class Span {
 
  private:
   friend class Telemetry;
-  friend Span start_span(Telemetry* telemetry, std::string name, SpanKind kind, const SpanContext* parent);
-  /// The value of attribute `key`: the one set before, or a new one
-  /// (appended, holding an empty string).
-  AttributeValue& slot(AttributeKey key);
+  friend Span start_span(Telemetry* telemetry, std::string_view name, SpanKind kind, const SpanContext* parent);
   Telemetry* owner_ = nullptr;
-  /// One bit per key set (bit `hash % 64`): a key whose bit is clear is new,
-  /// and is appended without searching the attributes for it.
-  std::uint64_t key_bits_ = 0;
   SpanData data_;
 };
 
@@ -154,7 +146,7 @@ class Telemetry {
 
  private:
   friend class Span;
-  friend Span start_span(Telemetry*, std::string, SpanKind, const SpanContext*);
+  friend Span start_span(Telemetry*, std::string_view, SpanKind, const SpanContext*);
   Telemetry(Config config, std::string version, std::unique_ptr<provider::Transport> transport);
 
   /// One POST to the collector: a batch of spans or the metrics.
