@@ -10,43 +10,18 @@
 #include <variant>
 
 #include "otlp_internal.h"
+#include "proto_wire.h"
 #include "weld/telemetry/otlp.h"
 
 namespace weld::telemetry::detail {
 namespace {
 
-enum WireType : std::uint32_t { kVarint = 0, kFixed64 = 1, kLengthDelimited = 2, kFixed32 = 5 };
-
-// Copies a short string (an attribute key or value, an id) without a call
-// to memcpy, whose setup costs more than the copy of a few bytes: two
-// overlapping loads and stores of 4 bytes cover 4 to 8 bytes, of 8 bytes 8 to
-// 16, four of 8 bytes 16 to 32.
-inline void copy_bytes(char* to, const char* from, std::size_t n) {
-  auto move8 = [](char* dst, const char* src) {
-    std::uint64_t word;
-    std::memcpy(&word, src, 8);
-    std::memcpy(dst, &word, 8);
-  };
-  if (n >= 8 && n <= 16) {
-    move8(to, from);
-    move8(to + n - 8, from + n - 8);
-  } else if (n > 16 && n <= 32) {
-    move8(to, from);
-    move8(to + 8, from + 8);
-    move8(to + n - 16, from + n - 16);
-    move8(to + n - 8, from + n - 8);
-  } else if (n >= 4 && n < 8) {
-    std::uint32_t head, tail;
-    std::memcpy(&head, from, 4);
-    std::memcpy(&tail, from + n - 4, 4);
-    std::memcpy(to, &head, 4);
-    std::memcpy(to + n - 4, &tail, 4);
-  } else if (n < 4) {
-    for (std::size_t i = 0; i < n; ++i) to[i] = from[i];
-  } else {
-    std::memcpy(to, from, n);
-  }
-}
+using wire::WireType;
+using wire::kVarint;
+using wire::kFixed64;
+using wire::kLengthDelimited;
+using wire::kFixed32;
+using wire::copy_bytes;
 
 // Writes protobuf fields into one buffer. A nested message is written in
 // place after a one-byte length placeholder, which is widened (the message
@@ -108,51 +83,19 @@ class Writer {
     put_tag(field, kFixed32);
     put_little_endian(value, 4);
   }
-  // Field `field` (< 16) holding KeyValue{key, AnyValue{string_value or
-  // int_value}} (`text` or `number`) when it is shorter than 128 bytes: every
-  // length known before the first byte, one check for room. Returns false
-  // (nothing written) otherwise.
-  bool short_key_value(std::uint32_t field, std::string_view key, const std::string_view* text,
-                       const std::int64_t* number) {
-    std::size_t any = 0;  // AnyValue's length
-    if (text != nullptr) {
-      if (text->size() >= 0x80) return false;
-      any = 2 + text->size();
-    } else {
-      any = 1 + varint_size(static_cast<std::uint64_t>(*number));
-    }
-    const std::size_t length = 2 + key.size() + 2 + any;  // KeyValue's
-    if (field >= 16 || key.size() >= 0x80 || length >= 0x80) return false;
-    room(2 + length);
-    // Written through a local pointer: a store through char* may alias at_
-    // itself, which would be reloaded after every byte.
-    char* p = at_;
-    p[0] = static_cast<char>((field << 3) | kLengthDelimited);
-    p[1] = static_cast<char>(length);
-    p[2] = static_cast<char>((1 << 3) | kLengthDelimited);  // key 1
-    p[3] = static_cast<char>(key.size());
-    copy_bytes(p + 4, key.data(), key.size());
-    p += 4 + key.size();
-    p[0] = static_cast<char>((2 << 3) | kLengthDelimited);  // value 2
-    p[1] = static_cast<char>(any);
-    if (text != nullptr) {
-      p[2] = static_cast<char>((1 << 3) | kLengthDelimited);  // string_value 1
-      p[3] = static_cast<char>(text->size());
-      copy_bytes(p + 4, text->data(), text->size());
-      p += 4 + text->size();
-    } else {
-      p[2] = static_cast<char>((3 << 3) | kVarint);  // int_value 3
-      p += 3;
-      for (auto value = static_cast<std::uint64_t>(*number); ; value >>= 7) {
-        if (value < 0x80) {
-          *p++ = static_cast<char>(value);
-          break;
-        }
-        *p++ = static_cast<char>((value & 0x7F) | 0x80);
-      }
-    }
-    at_ = p;
-    return true;
+  // Field `field` holding KeyValue{key, value}: every length known before
+  // the first byte, one check for room.
+  template <typename Value>
+  void key_value(std::uint32_t field, std::string_view key, const Value& value) {
+    const std::size_t size = wire::key_value_size(field, key, value);
+    room(size);
+    at_ = wire::put_key_value(at_, field, key, value);
+  }
+  // Bytes already encoded (a span's attributes).
+  void raw(std::string_view bytes) {
+    room(bytes.size());
+    copy_bytes(at_, bytes.data(), bytes.size());
+    at_ += bytes.size();
   }
   // Field `field` holding the message that `body` writes into this Writer.
   template <typename Body>
@@ -189,22 +132,9 @@ class Writer {
     at_ = buffer_.data() + used;
     end_ = buffer_.data() + buffer_.size();
   }
-  static std::size_t varint_size(std::uint64_t value) {
-    std::size_t size = 1;
-    for (; value >= 0x80; value >>= 7) ++size;
-    return size;
-  }
   // The put_ functions write at at_ without checking room.
-  void put_varint(std::uint64_t value) {
-    char* p = at_;
-    while (value >= 0x80) {
-      *p++ = static_cast<char>((value & 0x7F) | 0x80);
-      value >>= 7;
-    }
-    *p++ = static_cast<char>(value);
-    at_ = p;
-  }
-  void put_tag(std::uint32_t field, WireType type) { put_varint((static_cast<std::uint64_t>(field) << 3) | type); }
+  void put_varint(std::uint64_t value) { at_ = wire::put_varint(at_, value); }
+  void put_tag(std::uint32_t field, WireType type) { at_ = wire::put_tag(at_, field, type); }
   void put_little_endian(std::uint64_t value, int bytes) {
     if constexpr (std::endian::native == std::endian::little) {
       std::memcpy(at_, &value, static_cast<std::size_t>(bytes));
@@ -224,78 +154,40 @@ std::string_view id_bytes(const std::array<std::uint8_t, N>& id) {
   return {reinterpret_cast<const char*>(id.data()), N};
 }
 
-// AnyValue (common.proto): string 1, bool 2, int 3, double 4, array 5.
-template <typename Items>
-void string_array_value(Writer& w, Items&& for_each_item) {
-  w.message(5, [&] {  // ArrayValue: repeated AnyValue values = 1
-    for_each_item([&](std::string_view item) { w.message(1, [&] { w.bytes_field(1, item); }); });
-  });
-}
-
-// KeyValue: key 1, value 2 (an AnyValue that `value` writes).
-template <typename Value>
-void key_value(Writer& w, std::uint32_t field, std::string_view key, Value&& value) {
-  w.message(field, [&] {
-    w.bytes_field(1, key);
-    w.message(2, value);
-  });
-}
-
-// A resource attribute.
+// A resource attribute: KeyValue with the AnyValue `value` holds.
 void key_value(Writer& w, std::uint32_t field, std::string_view key, const AttributeValue& value) {
-  if (const auto* text = std::get_if<std::string>(&value)) {
-    const std::string_view view = *text;
-    if (w.short_key_value(field, key, &view, nullptr)) return;
-  } else if (const auto* number = std::get_if<std::int64_t>(&value)) {
-    if (w.short_key_value(field, key, nullptr, number)) return;
-  }
-  key_value(w, field, key, [&] {
-    if (const auto* text = std::get_if<std::string>(&value)) {
-      w.bytes_field(1, *text);
-    } else if (const auto* number = std::get_if<std::int64_t>(&value)) {
-      w.uint_field(3, static_cast<std::uint64_t>(*number));
-    } else if (const auto* real = std::get_if<double>(&value)) {
-      w.double_field(4, *real);
-    } else if (const auto* flag = std::get_if<bool>(&value)) {
-      w.uint_field(2, *flag ? 1 : 0);
-    } else if (const auto* list = std::get_if<std::vector<std::string>>(&value)) {
-      string_array_value(w, [&](auto&& f) {
-        for (const std::string& item : *list) f(item);
-      });
-    }
-  });
+  std::visit(
+      [&](const auto& v) {
+        using V = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<V, std::string>) {
+          w.key_value(field, key, std::string_view(v));
+        } else if constexpr (std::is_same_v<V, std::vector<std::string>>) {
+          w.key_value(field, key, std::span<const std::string>(v));
+        } else {
+          w.key_value(field, key, v);
+        }
+      },
+      value);
 }
 
-// A span's attribute.
-void key_value(Writer& w, std::uint32_t field, const SpanData& span, const SpanAttribute& attribute) {
-  const std::string_view key = attribute.key.text();
-  switch (attribute.kind) {
-    case ValueKind::String: {
-      const std::string_view text = span.string_value(attribute);
-      if (!w.short_key_value(field, key, &text, nullptr)) key_value(w, field, key, [&] { w.bytes_field(1, text); });
-      break;
+// A span's attributes: their bytes, encoded when they were set, copied in
+// runs (those set one after the other lie one after the other).
+void span_attributes(Writer& w, const SpanData& span) {
+  TextRef run{0, 0};
+  for (const SpanAttribute& attribute : span.attributes()) {
+    if (run.size != 0 && attribute.encoded.offset == run.offset + run.size) {
+      run.size += attribute.encoded.size;
+      continue;
     }
-    case ValueKind::Int:
-      if (!w.short_key_value(field, key, nullptr, &attribute.int_value)) {
-        key_value(w, field, key, [&] { w.uint_field(3, static_cast<std::uint64_t>(attribute.int_value)); });
-      }
-      break;
-    case ValueKind::Double: key_value(w, field, key, [&] { w.double_field(4, attribute.double_value); }); break;
-    case ValueKind::Bool: key_value(w, field, key, [&] { w.uint_field(2, attribute.bool_value ? 1 : 0); }); break;
-    case ValueKind::StringArray:
-      key_value(w, field, key, [&] {
-        string_array_value(w, [&](auto&& f) { span.for_each_item(attribute, f); });
-      });
-      break;
+    if (run.size != 0) w.raw(span.bytes(run));
+    run = attribute.encoded;
   }
+  if (run.size != 0) w.raw(span.bytes(run));
 }
 
 // KeyValue with a string value (a metric label).
 void key_string(Writer& w, std::uint32_t field, std::string_view key, std::string_view value) {
-  w.message(field, [&] {
-    w.bytes_field(1, key);
-    w.message(2, [&] { w.bytes_field(1, value); });
-  });
+  w.key_value(field, key, value);
 }
 
 void attributes(Writer& w, std::uint32_t field, const Attributes& attrs) {
@@ -330,7 +222,7 @@ void span_message(Writer& w, std::uint32_t field, const SpanData& span) {
     w.uint_field(6, static_cast<std::uint32_t>(span.kind));
     w.fixed64_field(7, span.start_unix_nano);
     w.fixed64_field(8, span.end_unix_nano);
-    for (const SpanAttribute& attribute : span.attributes()) key_value(w, 9, span, attribute);
+    span_attributes(w, span);  // attributes 9
     if (span.status != StatusCode::Unset) {
       w.message(15, [&] {  // Status: message 2, code 3
         if (!span.status_message().empty()) w.bytes_field(2, span.status_message());

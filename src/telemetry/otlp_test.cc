@@ -71,8 +71,10 @@ TEST(OtlpJson, MetricsAreCumulativeSumsAndHistograms) {
   EXPECT_EQ("100.0", json::serialize(at(histogram, "max")));
 }
 
-// A protobuf field walk, enough to find a length-delimited field by path.
-std::string_view field(std::string_view message, std::uint32_t wanted) {
+// A protobuf field walk, enough to find the length-delimited fields
+// numbered `wanted` (the first, or all).
+std::vector<std::string_view> fields(std::string_view message, std::uint32_t wanted) {
+  std::vector<std::string_view> found;
   std::size_t at = 0;
   auto varint = [&]() {
     std::uint64_t value = 0;
@@ -94,13 +96,18 @@ std::string_view field(std::string_view message, std::uint32_t wanted) {
         std::size_t size = varint();
         std::string_view bytes = message.substr(at, size);
         at += size;
-        if (number == wanted) return bytes;
+        if (number == wanted) found.push_back(bytes);
         break;
       }
-      default: ADD_FAILURE() << "wire type " << (tag & 7); return {};
+      default: ADD_FAILURE() << "wire type " << (tag & 7); return found;
     }
   }
-  return {};
+  return found;
+}
+
+std::string_view field(std::string_view message, std::uint32_t wanted) {
+  std::vector<std::string_view> found = fields(message, wanted);
+  return found.empty() ? std::string_view() : found.front();
 }
 
 TEST(OtlpProto, SpanSitsWhereTraceProtoPutsIt) {
@@ -114,6 +121,28 @@ TEST(OtlpProto, SpanSitsWhereTraceProtoPutsIt) {
   EXPECT_EQ("timeout", field(field(span, 15), 2));
   // Scope(1).name(1)
   EXPECT_EQ("weld", field(field(field(field(body, 1), 2), 1), 1));
+}
+
+// Span attributes are encoded when they are set: each KeyValue as
+// common.proto has it, and a key set twice exported once, with its last value.
+TEST(OtlpProto, SpanAttributesAreKeyValuesWithTheirLastValue) {
+  SpanData span = sample_span();
+  span.set("i", std::int64_t{300});      // replaces -5
+  span.set("s", std::string_view("w"));  // replaces "v"
+  std::string body = encode_traces(std::vector{span}, {}, Protocol::HttpProtobuf, "9");
+  std::vector<std::string_view> attributes = fields(field(field(field(body, 1), 2), 2), 9);
+  ASSERT_EQ(5u, attributes.size());  // s, i, d, b, a
+  using namespace std::string_literals;
+  // KeyValue: key(1) "s", value(2) AnyValue{string_value(1) "w"}.
+  EXPECT_EQ("\x0a\x01s\x12\x03\x0a\x01w"s, attributes[0]);
+  // int_value(3) 300: varint ac 02.
+  EXPECT_EQ("\x0a\x01i\x12\x03\x18\xac\x02"s, attributes[1]);
+  // double_value(4) 0.5: fixed64 little-endian 0x3fe0000000000000.
+  EXPECT_EQ("\x0a\x01" "d\x12\x09\x21\x00\x00\x00\x00\x00\x00\xe0\x3f"s, attributes[2]);
+  // bool_value(2) true.
+  EXPECT_EQ("\x0a\x01" "b\x12\x02\x10\x01"s, attributes[3]);
+  // array_value(5) ArrayValue{values(1) [{string_value "x"}, {string_value "y"}]}.
+  EXPECT_EQ("\x0a\x01" "a\x12\x0c\x2a\x0a\x0a\x03\x0a\x01x\x0a\x03\x0a\x01y"s, attributes[4]);
 }
 
 // A name of `size` bytes, each different from its neighbours: a string

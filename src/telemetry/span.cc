@@ -1,13 +1,32 @@
-// A span's attributes and text, kept in place (span.h).
+// A span's attributes and bytes, kept in place (span.h); each attribute
+// encoded as OTLP protobuf when it is set.
 
 #include "weld/telemetry/span.h"
 
+#include "proto_wire.h"
+
 namespace weld::telemetry {
 
-SpanAttribute& SpanData::append(AttributeKey key) {
+namespace wire = detail::wire;
+
+/// Span.attributes is field 9 (trace.proto).
+constexpr std::uint32_t kAttributesField = 9;
+
+SpanAttribute& SpanData::slot(AttributeKey key, ValueKind kind) {
+  const std::uint64_t bit = std::uint64_t{1} << (key.hash() % 64);
+  SpanAttribute* begin = heap_attributes_.empty() ? inline_attributes_.data() : heap_attributes_.data();
+  if ((key_bits_ & bit) != 0) [[unlikely]] {
+    for (SpanAttribute* at = begin; at != begin + attribute_count_; ++at) {
+      if (at->key == key) {
+        at->kind = kind;  // a replaced value's old bytes stay in the store, unused
+        return *at;
+      }
+    }
+  }
+  key_bits_ |= bit;
   SpanAttribute* attribute;
-  if (heap_attributes_.empty() && attribute_count_ < kInlineAttributes) {
-    attribute = &inline_attributes_[attribute_count_];
+  if (heap_attributes_.empty() && attribute_count_ < kInlineAttributes) [[likely]] {
+    attribute = begin + attribute_count_;
   } else {
     if (heap_attributes_.empty()) {
       heap_attributes_.reserve(2 * kInlineAttributes);
@@ -16,57 +35,70 @@ SpanAttribute& SpanData::append(AttributeKey key) {
     attribute = &heap_attributes_.emplace_back();
   }
   ++attribute_count_;
-  key_bits_ |= std::uint64_t{1} << (key.hash() % 64);
   attribute->key = key;
+  attribute->kind = kind;
   return *attribute;
 }
 
-SpanAttribute& SpanData::slot(AttributeKey key, ValueKind kind) {
-  if ((key_bits_ & (std::uint64_t{1} << (key.hash() % 64))) != 0) {
-    SpanAttribute* begin = heap_attributes_.empty() ? inline_attributes_.data() : heap_attributes_.data();
-    for (SpanAttribute* at = begin; at != begin + attribute_count_; ++at) {
-      if (at->key == key) {
-        at->kind = kind;  // a replaced string's old text stays in the store, unused
-        return *at;
-      }
+char* SpanData::extend(std::size_t size, TextRef& ref) {
+  ref = TextRef{byte_count_, static_cast<std::uint32_t>(size)};
+  char* at;
+  if (heap_bytes_.empty() && size <= kInlineBytes - byte_count_) [[likely]] {
+    at = inline_bytes_.data() + byte_count_;
+  } else {
+    if (heap_bytes_.empty()) {
+      heap_bytes_.reserve(2 * kInlineBytes + size);
+      heap_bytes_.assign(inline_bytes_.data(), byte_count_);
     }
+    heap_bytes_.resize(byte_count_ + size);
+    at = heap_bytes_.data() + byte_count_;
   }
-  SpanAttribute& attribute = append(key);
-  attribute.kind = kind;
-  return attribute;
+  byte_count_ += static_cast<std::uint32_t>(size);
+  return at;
 }
 
 TextRef SpanData::store(std::string_view bytes) {
-  const TextRef ref{text_size_, static_cast<std::uint32_t>(bytes.size())};
-  if (heap_text_.empty() && bytes.size() <= kInlineText - text_size_) {
-    if (!bytes.empty()) std::memcpy(inline_text_.data() + text_size_, bytes.data(), bytes.size());
-  } else {
-    if (heap_text_.empty()) {
-      heap_text_.reserve(2 * kInlineText + bytes.size());
-      heap_text_.assign(inline_text_.data(), text_size_);
-    }
-    heap_text_.append(bytes);
-  }
-  text_size_ += ref.size;
+  TextRef ref;
+  wire::put_bytes(extend(bytes.size(), ref), bytes);
   return ref;
 }
 
-void SpanData::set(AttributeKey key, std::string_view value) {
-  const TextRef ref = store(value);
-  slot(key, ValueKind::String).text = ref;
+template <typename Value>
+SpanAttribute& SpanData::set_encoded(AttributeKey key, ValueKind kind, const Value& value) {
+  const std::string_view name = key.text();
+  TextRef encoded;
+  wire::put_key_value(extend(wire::key_value_size(kAttributesField, name, value), encoded), kAttributesField, name,
+                      value);
+  SpanAttribute& attribute = slot(key, kind);
+  attribute.encoded = encoded;
+  return attribute;
 }
 
+void SpanData::set(AttributeKey key, std::string_view value) {
+  SpanAttribute& attribute = set_encoded(key, ValueKind::String, value);
+  // The string's bytes end the encoding: the value is read from there.
+  attribute.text = TextRef{attribute.encoded.offset + attribute.encoded.size - static_cast<std::uint32_t>(value.size()),
+                           static_cast<std::uint32_t>(value.size())};
+}
+
+void SpanData::set(AttributeKey key, std::int64_t value) { set_encoded(key, ValueKind::Int, value).int_value = value; }
+
+void SpanData::set(AttributeKey key, double value) { set_encoded(key, ValueKind::Double, value).double_value = value; }
+
+void SpanData::set(AttributeKey key, bool value) { set_encoded(key, ValueKind::Bool, value).bool_value = value; }
+
 void SpanData::set(AttributeKey key, std::span<const std::string> items) {
-  // Each item as its 32-bit length then its bytes (for_each_item).
-  const std::uint32_t offset = text_size_;
+  // The items for reading back (for_each_item): each as its 32-bit length, then its bytes.
+  std::size_t size = 0;
+  for (const std::string& item : items) size += sizeof(std::uint32_t) + item.size();
+  TextRef text;
+  char* at = extend(size, text);
   for (const std::string& item : items) {
-    const auto size = static_cast<std::uint32_t>(item.size());
-    char length[sizeof size];
-    std::memcpy(length, &size, sizeof size);
-    store({length, sizeof length});
-    store(item);
+    const auto length = static_cast<std::uint32_t>(item.size());
+    std::memcpy(at, &length, sizeof length);
+    at = wire::put_bytes(at + sizeof length, item);
   }
-  slot(key, ValueKind::StringArray).text = TextRef{offset, text_size_ - offset};
+  set_encoded(key, ValueKind::StringArray, items).text = text;
 }
 
 }  // namespace weld::telemetry

@@ -65,15 +65,16 @@ class AttributeKey {
 /// Which of OTLP AnyValue's kinds a span attribute holds.
 enum class ValueKind : std::uint8_t { String, Int, Double, Bool, StringArray };
 
-/// Bytes in a span's text store (SpanData): where they start and how many.
+/// Bytes in a span's byte store (SpanData): where they start and how many.
 struct TextRef {
   std::uint32_t offset;
   std::uint32_t size;
 };
 
-/// One key/value of a span, 32 bytes. A string (or an array of strings) is
-/// kept in the span's text store; read it with SpanData::string_value /
-/// for_each_item.
+/// One key/value of a span. Its value is here (a string's or an array's
+/// bytes in the span's store: read them with SpanData::string_value /
+/// for_each_item), and so is where its OTLP protobuf encoding lies
+/// (SpanData::encoded).
 struct SpanAttribute {
   AttributeKey key;
   ValueKind kind;
@@ -83,6 +84,8 @@ struct SpanAttribute {
     bool bool_value;
     TextRef text;
   };
+  /// The attribute as protobuf: Span field 9 (a KeyValue), tag and length included.
+  TextRef encoded;
 };
 
 /// OTLP SpanKind (the numbers are the protocol's).
@@ -91,11 +94,11 @@ enum class SpanKind { Internal = 1, Server = 2, Client = 3 };
 /// OTLP Status.code (the numbers are the protocol's).
 enum class StatusCode { Unset = 0, Ok = 1, Error = 2 };
 
-/// A span as it is recorded and exported: fixed fields, attributes in place
-/// and their text in a store of its own. A span of up to 16 attributes and
-/// 256 bytes of text (name, string values, status message) lives in this
-/// object with no allocation of its own — what keeps recording a span cheap
-/// next to the work it watches (issue 18); more spills to the heap.
+/// A span as it is recorded and exported. What costs to record is kept in
+/// the object itself — up to 16 attributes and 640 bytes of text and
+/// encoding, past which it spills to the heap — and each attribute is
+/// encoded as OTLP protobuf once, when it is set: recording a span
+/// allocates nothing, and exporting it copies bytes (issue 18).
 class SpanData {
  public:
   SpanContext context;
@@ -107,30 +110,29 @@ class SpanData {
   std::uint64_t start_unix_nano = 0;
   std::uint64_t end_unix_nano = 0;
 
-  std::string_view name() const { return text(name_); }
+  std::string_view name() const { return bytes(name_); }
   void set_name(std::string_view name) { name_ = store(name); }
   /// Short, fixed text (an error code), never model or user text.
-  std::string_view status_message() const { return text(status_message_); }
+  std::string_view status_message() const { return bytes(status_message_); }
   void set_status_message(std::string_view message) { status_message_ = store(message); }
 
   /// The attributes in the order first set.
   std::span<const SpanAttribute> attributes() const {
-    return heap_attributes_.empty() ? std::span<const SpanAttribute>(inline_attributes_.data(), attribute_count_)
-                                    : std::span<const SpanAttribute>(heap_attributes_);
+    return {heap_attributes_.empty() ? inline_attributes_.data() : heap_attributes_.data(), attribute_count_};
   }
   /// Sets (adds, or replaces the value of) attribute `key`.
   void set(AttributeKey key, std::string_view value);
-  void set(AttributeKey key, std::int64_t value) { slot(key, ValueKind::Int).int_value = value; }
-  void set(AttributeKey key, double value) { slot(key, ValueKind::Double).double_value = value; }
-  void set(AttributeKey key, bool value) { slot(key, ValueKind::Bool).bool_value = value; }
+  void set(AttributeKey key, std::int64_t value);
+  void set(AttributeKey key, double value);
+  void set(AttributeKey key, bool value);
   void set(AttributeKey key, std::span<const std::string> items);
 
   /// The value of a ValueKind::String attribute.
-  std::string_view string_value(const SpanAttribute& attribute) const { return text(attribute.text); }
+  std::string_view string_value(const SpanAttribute& attribute) const { return bytes(attribute.text); }
   /// Calls `f(std::string_view)` with each item of a ValueKind::StringArray attribute.
   template <typename F>
   void for_each_item(const SpanAttribute& attribute, F&& f) const {
-    std::string_view items = text(attribute.text);
+    std::string_view items = bytes(attribute.text);
     while (items.size() >= sizeof(std::uint32_t)) {
       std::uint32_t size;
       std::memcpy(&size, items.data(), sizeof size);
@@ -139,17 +141,23 @@ class SpanData {
       items.remove_prefix(std::min<std::size_t>(size, items.size()));
     }
   }
+  /// Bytes of the store: an attribute's `encoded` (or `text`).
+  std::string_view bytes(TextRef ref) const {
+    return {(heap_bytes_.empty() ? inline_bytes_.data() : heap_bytes_.data()) + ref.offset, ref.size};
+  }
 
  private:
   static constexpr std::size_t kInlineAttributes = 16;
-  static constexpr std::size_t kInlineText = 256;
+  static constexpr std::size_t kInlineBytes = 640;
 
+  /// Attribute `key` (of `kind`): the one set before, or a new one.
   SpanAttribute& slot(AttributeKey key, ValueKind kind);
-  SpanAttribute& append(AttributeKey key);
+  /// `size` bytes at the end of the store, to write at once (the pointer is
+  /// good until the next call); `ref` says where they are.
+  char* extend(std::size_t size, TextRef& ref);
   TextRef store(std::string_view bytes);
-  std::string_view text(TextRef ref) const {
-    return {(heap_text_.empty() ? inline_text_.data() : heap_text_.data()) + ref.offset, ref.size};
-  }
+  template <typename Value>
+  SpanAttribute& set_encoded(AttributeKey key, ValueKind kind, const Value& value);
 
   TextRef name_{};
   TextRef status_message_{};
@@ -157,13 +165,13 @@ class SpanData {
   /// and is appended without searching the attributes for it.
   std::uint64_t key_bits_ = 0;
   std::uint32_t attribute_count_ = 0;
-  std::uint32_t text_size_ = 0;
+  std::uint32_t byte_count_ = 0;
   std::array<SpanAttribute, kInlineAttributes> inline_attributes_;
   /// All the attributes, once there are more than fit in place.
   std::vector<SpanAttribute> heap_attributes_;
-  std::array<char, kInlineText> inline_text_;
-  /// All the text, once there is more than fits in place.
-  std::string heap_text_;
+  std::array<char, kInlineBytes> inline_bytes_;
+  /// All the bytes, once there are more than fit in place.
+  std::string heap_bytes_;
 };
 
 /// Nanoseconds since the Unix epoch, now.
