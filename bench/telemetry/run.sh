@@ -3,7 +3,7 @@
 # run, as ratios (on / off):
 #   run:   a one-turn --json-schema run against the fake model server
 #          (tests/fake_model), median wall time of RUNS runs each, telemetry
-#          off vs OTEL_EXPORTER_OTLP_ENDPOINT to a local sink (sink.mjs); the
+#          off vs OTEL_EXPORTER_OTLP_ENDPOINT to a local sink (sink.sh); the
 #          runs are made by hyperfine in REPEAT off/on pairs, so that the
 #          load of a shared machine touches both sides alike, both through
 #          `env` (its exec alone costs a few ms here);
@@ -15,83 +15,99 @@
 #          CPU per request is what telemetry costs weld itself, kernel
 #          included.
 # The sink reads and acknowledges without decoding (tests/telemetry decode
-# with the official decoders); it is a Node process on the same cores, so
-# its CPU (printed apart) competes with weld's in the rate, as a collector
-# on another machine would not.
+# with the official decoders): nginx dropping each body (sink.sh), whose CPU
+# (printed apart) is next to nothing, as a collector on another machine
+# costs this one nothing; SINK=node uses a Node receiver instead (sink.mjs),
+# whose CPU on the same cores shows in the rate.
 # Usage: bench/telemetry/run.sh [path/to/weld]   (a Release build)
 # Env: RUNS (runs of each side, default 60), DURATION (s per wrk run, default 5),
-#      REPEAT (default 3), CONNS (default 50), THREADS (proxy workers, default 2).
+#      REPEAT (default 3), CONNS (default 50), THREADS (proxy workers, default 2),
+#      PARTS (run, proxy or both, the default), SINK (nginx, the default, or node).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 WELD=$(realpath "${1:-$root/build-rel/src/cli/weld}")
 RUNS=${RUNS:-60}; DURATION=${DURATION:-5}; REPEAT=${REPEAT:-3}; CONNS=${CONNS:-50}; THREADS=${THREADS:-2}
-UP=18301; NGX=18302; OFF=18303; ON=18304; SINK=18305
+UP=18301; NGX=18302; OFF=18303; ON=18304; SINK_PORT=18305
+PARTS=${PARTS:-run proxy}
 work=$(mktemp -d /tmp/weld-bench-telemetry.XXXXXX)
 mkdir -p "$work/logs"
 # shellcheck source=../proxy/nginx_pair.sh
 source "$root/bench/proxy/nginx_pair.sh"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 
-node "$here/sink.mjs" $SINK > "$work/logs/sink.log" & pids+=($!)
-sink_pid=$!
+if [ "${SINK:-nginx}" = node ]; then
+  node "$here/sink.mjs" $SINK_PORT > "$work/logs/sink.log" & pids+=($!)
+  sink_pid=$!
+  sink_received() { curl -s "http://127.0.0.1:$SINK_PORT/count"; }
+else
+  # shellcheck source=sink.sh
+  source "$here/sink.sh"
+  start_sink "$work" $SINK_PORT
+  sink_pid=$SINK_PID
+  sink_received() { sink_count "$work"; }
+fi
 # CPU clock ticks (user + sys, all threads) a process has used.
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 tick=$(getconf CLK_TCK)
-printf '{"responses":[{"tool_calls":[{"name":"structured_output","arguments":{"summary":"ok","risk_level":"low"}}]}],"repeat_last":true}' \
-  > "$work/script.json"
-node "$root/tests/fake_model/server.js" --script "$work/script.json" --port 0 > "$work/logs/fake.log" & pids+=($!)
-sleep 1
-fake_port=$(head -1 "$work/logs/fake.log" | sed 's/[^0-9]//g')
-schema='{"type":"object","properties":{"summary":{"type":"string"},"risk_level":{"enum":["low","high"]}},"required":["summary","risk_level"]}'
-cmd="$WELD --provider openai --base-url http://127.0.0.1:$fake_port/v1 --model m --no-session-persistence -p x --json-schema '$schema'"
-export WELD_API_KEY=bench HOME=$work
-for i in $(seq "$REPEAT"); do
-  hyperfine -N --warmup 3 --runs $(((RUNS + REPEAT - 1) / REPEAT)) --export-json "$work/run-$i.json" \
-    -n off "env -u OTEL_EXPORTER_OTLP_ENDPOINT $cmd" -n on "env OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:$SINK $cmd" \
-    >> "$work/logs/hyperfine.txt"
-done
-node -e '
-  const times = { off: [], on: [] };
-  for (const file of process.argv.slice(1))
-    for (const r of require(file).results) times[r.command].push(...r.times);
-  const median = (t) => { t.sort((a, b) => a - b); return (t[(t.length - 1) >> 1] + t[t.length >> 1]) / 2; };
-  const off = median(times.off), on = median(times.on);
-  console.log(`run wall time, median of ${times.on.length}: off ${(off * 1e3).toFixed(2)} ms, on ${(on * 1e3).toFixed(2)} ms, on/off ${(on / off).toFixed(3)}`);
-' "$work"/run-*.json
-
-start_nginx_pair "$work" $UP $NGX "$THREADS" "" 0
-"$WELD" proxy --listen 127.0.0.1:$OFF --upstream http://127.0.0.1:$UP --threads "$THREADS" --no-access-log \
-  2> "$work/logs/weld-off.log" & pids+=($!)
-weld_off=$!
-OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:$SINK "$WELD" proxy --listen 127.0.0.1:$ON --upstream http://127.0.0.1:$UP \
-  --threads "$THREADS" --no-access-log 2> "$work/logs/weld-on.log" & pids+=($!)
-weld_on=$!
-sleep 1
-body='{"model":"bench__schema=router","messages":[]}'
-for port in $OFF $ON; do
-  curl -sf -X POST -H 'content-type: application/json' -d "$body" http://127.0.0.1:$port/v1/chat/completions |
-    grep -q 'refund' || { echo "proxy on $port: tagged answer wrong"; exit 1; }
-done
-post="$work/post.lua"
-printf "wrk.method = \"POST\"\nwrk.body = '%s'\nwrk.headers[\"Content-Type\"] = \"application/json\"\n" "$body" > "$post"
-for i in $(seq "$REPEAT"); do
-  for side in off on; do
-    port=$OFF; pid=$weld_off
-    [ $side = on ] && { port=$ON; pid=$weld_on; }
-    weld0=$(cpu_ticks $pid); sink0=$(cpu_ticks $sink_pid)
-    wrk -t2 -c"$CONNS" -d"${DURATION}s" -s "$post" "http://127.0.0.1:$port/v1/chat/completions" > "$work/wrk.txt"
-    weld1=$(cpu_ticks $pid); sink1=$(cpu_ticks $sink_pid)
-    # side, req/s, requests, weld's CPU ticks, the sink's CPU ticks
-    echo "$side $(awk '/Requests\/sec/ {print $2}' "$work/wrk.txt") $(awk '/requests in/ {print $1}' "$work/wrk.txt")" \
-      "$((weld1 - weld0)) $((sink1 - sink0))" >> "$work/proxy.txt"
+if [[ " $PARTS " == *" run "* ]]; then
+  printf '{"responses":[{"tool_calls":[{"name":"structured_output","arguments":{"summary":"ok","risk_level":"low"}}]}],"repeat_last":true}' \
+    > "$work/script.json"
+  node "$root/tests/fake_model/server.js" --script "$work/script.json" --port 0 > "$work/logs/fake.log" & pids+=($!)
+  sleep 1
+  fake_port=$(head -1 "$work/logs/fake.log" | sed 's/[^0-9]//g')
+  schema='{"type":"object","properties":{"summary":{"type":"string"},"risk_level":{"enum":["low","high"]}},"required":["summary","risk_level"]}'
+  cmd="$WELD --provider openai --base-url http://127.0.0.1:$fake_port/v1 --model m --no-session-persistence -p x --json-schema '$schema'"
+  export WELD_API_KEY=bench HOME=$work
+  for i in $(seq "$REPEAT"); do
+    hyperfine -N --warmup 3 --runs $(((RUNS + REPEAT - 1) / REPEAT)) --export-json "$work/run-$i.json" \
+      -n off "env -u OTEL_EXPORTER_OTLP_ENDPOINT $cmd" -n on "env OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:$SINK_PORT $cmd" \
+      >> "$work/logs/hyperfine.txt"
   done
-done
-awk '{sum[$1] += $2; n[$1]++; req[$1] += $3; cpu[$1] += $4; sink[$1] += $5} END {
-  off = sum["off"] / n["off"]; on = sum["on"] / n["on"]
-  printf "proxy tagged req/s at %s connections, mean of %d: off %.0f, on %.0f, on/off %.3f\n", conns, n["on"], off, on, on / off
-  us = 1e6 / tick; coff = cpu["off"] * us / req["off"]; con = cpu["on"] * us / req["on"]
-  printf "weld CPU (user+sys) per tagged request: off %.1f us, on %.1f us, on/off %.3f; the sink: %.1f us\n", coff, con, con / coff, sink["on"] * us / req["on"]
-}' conns="$CONNS" tick="$tick" "$work/proxy.txt"
-echo "sink received: $(curl -s http://127.0.0.1:$SINK/count)"
+  node -e '
+    const times = { off: [], on: [] };
+    for (const file of process.argv.slice(1))
+      for (const r of require(file).results) times[r.command].push(...r.times);
+    const median = (t) => { t.sort((a, b) => a - b); return (t[(t.length - 1) >> 1] + t[t.length >> 1]) / 2; };
+    const off = median(times.off), on = median(times.on);
+    console.log(`run wall time, median of ${times.on.length}: off ${(off * 1e3).toFixed(2)} ms, on ${(on * 1e3).toFixed(2)} ms, on/off ${(on / off).toFixed(3)}`);
+  ' "$work"/run-*.json
+fi
+
+if [[ " $PARTS " == *" proxy "* ]]; then
+  start_nginx_pair "$work" $UP $NGX "$THREADS" "" 0
+  "$WELD" proxy --listen 127.0.0.1:$OFF --upstream http://127.0.0.1:$UP --threads "$THREADS" --no-access-log \
+    2> "$work/logs/weld-off.log" & pids+=($!)
+  weld_off=$!
+  OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:$SINK_PORT "$WELD" proxy --listen 127.0.0.1:$ON --upstream http://127.0.0.1:$UP \
+    --threads "$THREADS" --no-access-log 2> "$work/logs/weld-on.log" & pids+=($!)
+  weld_on=$!
+  sleep 1
+  body='{"model":"bench__schema=router","messages":[]}'
+  for port in $OFF $ON; do
+    curl -sf -X POST -H 'content-type: application/json' -d "$body" http://127.0.0.1:$port/v1/chat/completions |
+      grep -q 'refund' || { echo "proxy on $port: tagged answer wrong"; exit 1; }
+  done
+  post="$work/post.lua"
+  printf "wrk.method = \"POST\"\nwrk.body = '%s'\nwrk.headers[\"Content-Type\"] = \"application/json\"\n" "$body" > "$post"
+  for i in $(seq "$REPEAT"); do
+    for side in off on; do
+      port=$OFF; pid=$weld_off
+      [ $side = on ] && { port=$ON; pid=$weld_on; }
+      weld0=$(cpu_ticks $pid); sink0=$(cpu_ticks $sink_pid)
+      wrk -t2 -c"$CONNS" -d"${DURATION}s" -s "$post" "http://127.0.0.1:$port/v1/chat/completions" > "$work/wrk.txt"
+      weld1=$(cpu_ticks $pid); sink1=$(cpu_ticks $sink_pid)
+      # side, req/s, requests, weld's CPU ticks, the sink's CPU ticks
+      echo "$side $(awk '/Requests\/sec/ {print $2}' "$work/wrk.txt") $(awk '/requests in/ {print $1}' "$work/wrk.txt")" \
+        "$((weld1 - weld0)) $((sink1 - sink0))" >> "$work/proxy.txt"
+    done
+  done
+  awk '{sum[$1] += $2; n[$1]++; req[$1] += $3; cpu[$1] += $4; sink[$1] += $5} END {
+    off = sum["off"] / n["off"]; on = sum["on"] / n["on"]
+    printf "proxy tagged req/s at %s connections, mean of %d: off %.0f, on %.0f, on/off %.3f\n", conns, n["on"], off, on, on / off
+    us = 1e6 / tick; coff = cpu["off"] * us / req["off"]; con = cpu["on"] * us / req["on"]
+    printf "weld CPU (user+sys) per tagged request: off %.1f us, on %.1f us, on/off %.3f; the sink: %.1f us\n", coff, con, con / coff, sink["on"] * us / req["on"]
+  }' conns="$CONNS" tick="$tick" "$work/proxy.txt"
+fi
+echo "sink received: $(sink_received)"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

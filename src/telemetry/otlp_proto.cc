@@ -32,8 +32,11 @@ using wire::copy_bytes;
 class Writer {
  public:
   Writer(std::string storage, std::size_t expected) : buffer_(std::move(storage)) {
+    // Only the bytes not written before are cleared (std::string has no
+    // uninitialised resize): a body written over the last one, of about its
+    // size, clears next to nothing.
     expected = std::max<std::size_t>(expected, 256);
-    if (buffer_.size() < expected) buffer_.resize(std::max(expected, buffer_.capacity()));
+    if (buffer_.size() < expected) buffer_.resize(expected);
     at_ = buffer_.data();
     end_ = at_ + buffer_.size();
   }
@@ -297,7 +300,11 @@ void metric_message(Writer& w, std::uint32_t field, const MetricData& data, cons
 
 std::string traces_proto(std::span<const SpanData> spans, const Attributes& resource, std::string_view version,
                          std::string storage) {
-  Writer w(std::move(storage), 256 + 512 * spans.size());
+  // A span's bytes in store (its attributes encoded, name, status) plus its
+  // fixed fields and their tags: room for the whole body, or nearly.
+  std::size_t expected = 256 + 64 * resource.size();
+  for (const SpanData& span : spans) expected += span.stored_bytes() + 96;
+  Writer w(std::move(storage), expected);
   w.message(1, [&] {  // ExportTraceServiceRequest: resource_spans 1
     resource_message(w, 1, resource);  // ResourceSpans: resource 1, scope_spans 2
     w.message(2, [&] {

@@ -14,13 +14,19 @@ namespace weld::telemetry::detail::wire {
 
 enum WireType : std::uint32_t { kVarint = 0, kFixed64 = 1, kLengthDelimited = 2, kFixed32 = 5 };
 
+// Lengths, keys and most values are shorter than 128: one byte, said first.
 inline std::size_t varint_size(std::uint64_t value) {
+  if (value < 0x80) [[likely]] return 1;
   std::size_t size = 1;
   for (; value >= 0x80; value >>= 7) ++size;
   return size;
 }
 
 inline char* put_varint(char* p, std::uint64_t value) {
+  if (value < 0x80) [[likely]] {
+    *p = static_cast<char>(value);
+    return p + 1;
+  }
   while (value >= 0x80) {
     *p++ = static_cast<char>((value & 0x7F) | 0x80);
     value >>= 7;

@@ -12,7 +12,25 @@ namespace wire = detail::wire;
 /// Span.attributes is field 9 (trace.proto).
 constexpr std::uint32_t kAttributesField = 9;
 
-SpanAttribute& SpanData::slot(AttributeKey key, ValueKind kind) {
+void SpanData::copy_in_place(const SpanData& other) {
+  context = other.context;
+  parent_span_id = other.parent_span_id;
+  kind = other.kind;
+  status = other.status;
+  start_unix_nano = other.start_unix_nano;
+  end_unix_nano = other.end_unix_nano;
+  name_ = other.name_;
+  status_message_ = other.status_message_;
+  key_bits_ = other.key_bits_;
+  attribute_count_ = other.attribute_count_;
+  byte_count_ = other.byte_count_;
+  if (other.heap_attributes_.empty()) {
+    std::copy_n(other.inline_attributes_.begin(), attribute_count_, inline_attributes_.begin());
+  }
+  if (other.heap_bytes_.empty()) std::memcpy(inline_bytes_.data(), other.inline_bytes_.data(), byte_count_);
+}
+
+SpanAttribute& SpanData::slot_slowly(AttributeKey key, ValueKind kind) {
   const std::uint64_t bit = std::uint64_t{1} << (key.hash() % 64);
   SpanAttribute* begin = heap_attributes_.empty() ? inline_attributes_.data() : heap_attributes_.data();
   if ((key_bits_ & bit) != 0) [[unlikely]] {
@@ -40,19 +58,14 @@ SpanAttribute& SpanData::slot(AttributeKey key, ValueKind kind) {
   return *attribute;
 }
 
-char* SpanData::extend(std::size_t size, TextRef& ref) {
+char* SpanData::extend_slowly(std::size_t size, TextRef& ref) {
   ref = TextRef{byte_count_, static_cast<std::uint32_t>(size)};
-  char* at;
-  if (heap_bytes_.empty() && size <= kInlineBytes - byte_count_) [[likely]] {
-    at = inline_bytes_.data() + byte_count_;
-  } else {
-    if (heap_bytes_.empty()) {
-      heap_bytes_.reserve(2 * kInlineBytes + size);
-      heap_bytes_.assign(inline_bytes_.data(), byte_count_);
-    }
-    heap_bytes_.resize(byte_count_ + size);
-    at = heap_bytes_.data() + byte_count_;
+  if (heap_bytes_.empty()) {
+    heap_bytes_.reserve(2 * kInlineBytes + size);
+    heap_bytes_.assign(inline_bytes_.data(), byte_count_);
   }
+  heap_bytes_.resize(byte_count_ + size);
+  char* at = heap_bytes_.data() + byte_count_;
   byte_count_ += static_cast<std::uint32_t>(size);
   return at;
 }

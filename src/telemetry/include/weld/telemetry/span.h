@@ -101,6 +101,29 @@ enum class StatusCode { Unset = 0, Ok = 1, Error = 2 };
 /// allocates nothing, and exporting it copies bytes (issue 18).
 class SpanData {
  public:
+  SpanData() = default;
+  /// Copies and moves take the attributes and bytes in use, not the whole place.
+  SpanData(const SpanData& other) { *this = other; }
+  SpanData(SpanData&& other) noexcept { *this = std::move(other); }
+  SpanData& operator=(const SpanData& other) {
+    if (this != &other) {
+      copy_in_place(other);
+      heap_attributes_ = other.heap_attributes_;
+      heap_bytes_ = other.heap_bytes_;
+    }
+    return *this;
+  }
+  SpanData& operator=(SpanData&& other) noexcept {
+    if (this != &other) {
+      copy_in_place(other);
+      heap_attributes_ = std::move(other.heap_attributes_);
+      heap_bytes_ = std::move(other.heap_bytes_);
+      other.heap_attributes_.clear();
+      other.heap_bytes_.clear();
+    }
+    return *this;
+  }
+
   SpanContext context;
   /// All zero for a root span.
   SpanId parent_span_id{};
@@ -141,6 +164,9 @@ class SpanData {
       items.remove_prefix(std::min<std::size_t>(size, items.size()));
     }
   }
+  /// How many bytes the store holds (attributes as protobuf, name, status
+  /// message, and values replaced since): what an export of the span copies, or a little more.
+  std::size_t stored_bytes() const { return byte_count_; }
   /// Bytes of the store: an attribute's `encoded` (or `text`).
   std::string_view bytes(TextRef ref) const {
     return {(heap_bytes_.empty() ? inline_bytes_.data() : heap_bytes_.data()) + ref.offset, ref.size};
@@ -150,11 +176,37 @@ class SpanData {
   static constexpr std::size_t kInlineAttributes = 16;
   static constexpr std::size_t kInlineBytes = 640;
 
+  /// Copies everything but the heap parts: the fields, and the attributes
+  /// and bytes in use in place.
+  void copy_in_place(const SpanData& other);
+
   /// Attribute `key` (of `kind`): the one set before, or a new one.
-  SpanAttribute& slot(AttributeKey key, ValueKind kind);
+  SpanAttribute& slot(AttributeKey key, ValueKind kind) {
+    const std::uint64_t bit = std::uint64_t{1} << (key.hash() % 64);
+    if ((key_bits_ & bit) == 0 && attribute_count_ < kInlineAttributes && heap_attributes_.empty()) [[likely]] {
+      key_bits_ |= bit;
+      SpanAttribute& attribute = inline_attributes_[attribute_count_++];
+      attribute.key = key;
+      attribute.kind = kind;
+      return attribute;
+    }
+    return slot_slowly(key, kind);
+  }
+  /// The same when the key may be set already or the span has spilled.
+  SpanAttribute& slot_slowly(AttributeKey key, ValueKind kind);
   /// `size` bytes at the end of the store, to write at once (the pointer is
   /// good until the next call); `ref` says where they are.
-  char* extend(std::size_t size, TextRef& ref);
+  char* extend(std::size_t size, TextRef& ref) {
+    if (heap_bytes_.empty() && size <= kInlineBytes - byte_count_) [[likely]] {
+      ref = TextRef{byte_count_, static_cast<std::uint32_t>(size)};
+      char* at = inline_bytes_.data() + byte_count_;
+      byte_count_ += static_cast<std::uint32_t>(size);
+      return at;
+    }
+    return extend_slowly(size, ref);
+  }
+  /// The same past the bytes that fit in place.
+  char* extend_slowly(std::size_t size, TextRef& ref);
   TextRef store(std::string_view bytes);
   template <typename Value>
   SpanAttribute& set_encoded(AttributeKey key, ValueKind kind, const Value& value);
