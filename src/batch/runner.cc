@@ -111,7 +111,14 @@ class Batch {
       outcome_ = {why, std::move(message)};
     }
     cancel_.cancelled = true;
+    cancel_rows();
     queue_.abandon();
+  }
+  // Rows on threads: cancels the row each worker runs (the batch stopped or
+  // was cancelled). Idempotent.
+  void cancel_rows() {
+    std::lock_guard lock(mutex_);
+    for (provider::CancelToken* token : row_tokens_) token->cancelled = true;
   }
   bool stopped() {
     std::lock_guard lock(mutex_);
@@ -135,16 +142,32 @@ class Batch {
   }
 
   // One worker thread: runs rows until the queue is drained or abandoned.
+  // Each row has a cancel token of its own, which the batch's stop or
+  // cancel also sets (cancel_rows), so a row's --max-wall-time ends that row
+  // only.
   void work(provider::Model& model) {
     // The worker's own copy of the run options (schema source and all),
     // made once: a row only changes its prompt, history, model and system.
     agent::RunOptions run = options_.run;
+    provider::CancelToken row_cancel;
+    {
+      std::lock_guard lock(mutex_);
+      row_tokens_.push_back(&row_cancel);
+    }
     while (std::optional<Row> row = queue_.pop()) {
-      if (cancel_.cancelled.load()) return;
+      if (cancel_.cancelled.load()) break;
+      {
+        // Under the lock cancel_rows takes: a cancel is never lost between
+        // this row's start and the next check.
+        std::lock_guard lock(mutex_);
+        row_cancel.cancelled = cancel_.cancelled.load();
+      }
       progress_.in_flight.fetch_add(1);
-      run_row(model, run, *row, cancel_);
+      run_row(model, run, *row, row_cancel);
       progress_.in_flight.fetch_sub(1);
     }
+    std::lock_guard lock(mutex_);
+    std::erase(row_tokens_, &row_cancel);
   }
 
   // One worker fiber: the same, waiting for rows on `loop`. Each row has a
@@ -207,6 +230,8 @@ class Batch {
   RowQueue queue_;
   std::mutex mutex_;
   BatchOutcome outcome_;
+  /// Rows on threads: the token of the row each worker runs (guarded by mutex_).
+  std::vector<provider::CancelToken*> row_tokens_;
 };
 
 // Reads the input and hands this shard's runnable rows to the workers;
@@ -304,8 +329,28 @@ BatchOutcome run_batch(LineReader& input, ResultWriter& output, IdSet& ids, cons
     std::vector<std::thread> workers;
     workers.reserve(models.size());
     for (const auto& model : models) workers.emplace_back([&batch, &model] { batch.work(*model); });
+    // A cancel from outside (SIGINT sets `cancel`) reaches the rows in flight
+    // within 20 ms: they watch their own tokens.
+    std::mutex relay_mutex;
+    std::condition_variable relay_wake;
+    bool workers_done = false;
+    std::thread relay([&] {
+      std::unique_lock lock(relay_mutex);
+      while (!relay_wake.wait_for(lock, std::chrono::milliseconds(20), [&] { return workers_done; })) {
+        if (cancel.cancelled.load()) {
+          batch.cancel_rows();
+          return;
+        }
+      }
+    });
     read_rows(batch, input, ids, options, progress, cancel);
     for (auto& worker : workers) worker.join();
+    {
+      std::lock_guard lock(relay_mutex);
+      workers_done = true;
+    }
+    relay_wake.notify_all();
+    relay.join();
   }
   Status flushed = output.flush();
   if (!flushed) batch.stop(BatchStop::OutputError, flushed.error().message);

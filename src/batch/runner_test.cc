@@ -50,6 +50,7 @@ class RunnerTest : public ::testing::TestWithParam<bool> {
     LineReader lines(memory_source(input));
     progress_ = std::make_unique<BatchProgress>();
     provider::CancelToken cancel;
+    if (cancel_hook_) cancel_hook_(cancel);
     outcome_ = run_batch(lines, **writer, ids, options_, models, *progress_, cancel, GetParam() ? std::vector<FiberLoop*>{&fibers_, &second_loop_} : std::vector<FiberLoop*>{});
     writer->reset();
     std::ifstream in(path_);
@@ -73,6 +74,8 @@ class RunnerTest : public ::testing::TestWithParam<bool> {
   BatchOptions options_;
   std::unique_ptr<BatchProgress> progress_;
   BatchOutcome outcome_;
+  /// Given the batch's cancel token before it runs (a test cancelling it).
+  std::function<void(provider::CancelToken&)> cancel_hook_;
 };
 
 // Threads of this process (/proc/self/status).
@@ -184,32 +187,33 @@ TEST_P(RunnerTest, InvalidAnswersEndInAnErroredLineWithTheSubtype) {
   EXPECT_EQ(json::serialize(*lines[0].find("last_candidate")), R"({"label":"zzz"})");
 }
 
-// Rows as fibers: a row that outlasts --max-wall-time ends with its own
-// errored line (error_budget), without a thread watching it, and the batch
-// goes on. (Rows on threads share the batch's cancel token: there a spent
-// budget cancels the whole batch.)
-TEST_P(RunnerTest, AFiberRowsSpentWallTimeEndsThatRowOnly) {
-  if (!GetParam()) GTEST_SKIP() << "rows on threads share the batch's cancel token";
+// A row that outlasts --max-wall-time ends with its own errored line
+// (error_budget), and the batch goes on: each row has a cancel token of its
+// own, the batch's cancel reaching it through the batch. As fibers, no
+// thread watches a row's time (the loop does).
+TEST_P(RunnerTest, ARowsSpentWallTimeEndsThatRowOnly) {
+  const bool fibers = GetParam();
   options_.run.max_wall_time_seconds = 0.05;
   const int threads_before = thread_count();
   std::atomic<int> threads_during{0};
   std::vector<std::unique_ptr<provider::Model>> models;
   for (int i = 0; i < 2; ++i) {  // one per loop
     auto model = std::make_unique<ScriptedModel>();
-    // A stalled upstream: each request waits an hour on its loop's clock.
+    // A stalled upstream: each request waits an hour (on its loop's clock).
     model->push_step([&, this](const provider::Request&, provider::CancelToken& cancel) -> Result<provider::Response> {
       int now = thread_count();
       for (int seen = threads_during.load(); now > seen && !threads_during.compare_exchange_weak(seen, now);) {
       }
-      if (!FiberLoop::on_this_thread(fibers_).sleep_for(std::chrono::hours(1), cancel))
-        return Error{ErrorCode::Cancelled, "the request was cancelled", ""};
+      const bool slept = fibers ? FiberLoop::on_this_thread(fibers_).sleep_for(std::chrono::hours(1), cancel)
+                                : provider::sleep_unless_cancelled(std::chrono::hours(1), cancel);
+      if (!slept) return Error{ErrorCode::Cancelled, "the request was cancelled", ""};
       return Error{ErrorCode::Http, "an hour passed", ""};
     });
     model->repeat_last();
     models.push_back(std::move(model));
   }
   // More rows than the queue holds (2 per worker) and the workers take: the
-  // reader thread is still there, waiting for room, while the first rows run.
+  // reader is still there, waiting for room, while the first rows run.
   std::string input;
   for (int i = 1; i <= 9; ++i) input += "{\"id\":" + std::to_string(i) + "}\n";
   auto lines = run(input, models);
@@ -219,9 +223,34 @@ TEST_P(RunnerTest, AFiberRowsSpentWallTimeEndsThatRowOnly) {
     EXPECT_EQ(line.find("status")->as_string(), "errored");
     EXPECT_EQ(line.find("error")->find("type")->as_string(), "error_budget");
   }
-  // The input reader and the second loop are the threads the batch adds:
-  // no watcher per row (the most seen at once, while the first rows ran).
-  EXPECT_EQ(threads_during.load(), threads_before + 2);
+  // As fibers, the input reader and the second loop are the threads the
+  // batch adds: no watcher per row (the most seen at once, while the first
+  // rows ran).
+  if (fibers) EXPECT_EQ(threads_during.load(), threads_before + 2);
+}
+
+// A cancel from outside (SIGINT) still stops rows in flight on threads and
+// fibers alike, and leaves them unanswered (the rerun does them).
+TEST_P(RunnerTest, ACancelStopsRowsInFlight) {
+  std::vector<std::unique_ptr<provider::Model>> models;
+  provider::CancelToken* batch_cancel = nullptr;
+  for (int i = 0; i < 2; ++i) {
+    auto model = std::make_unique<ScriptedModel>();
+    model->push_step([&, this](const provider::Request&, provider::CancelToken& cancel) -> Result<provider::Response> {
+      // The first request cancels the batch, as SIGINT would, then waits.
+      if (batch_cancel != nullptr) batch_cancel->cancelled = true;
+      const bool slept = GetParam() ? FiberLoop::on_this_thread(fibers_).sleep_for(std::chrono::hours(1), cancel)
+                                    : provider::sleep_unless_cancelled(std::chrono::hours(1), cancel);
+      if (!slept) return Error{ErrorCode::Cancelled, "the request was cancelled", ""};
+      return Error{ErrorCode::Http, "an hour passed", ""};
+    });
+    model->repeat_last();
+    models.push_back(std::move(model));
+  }
+  cancel_hook_ = [&](provider::CancelToken& cancel) { batch_cancel = &cancel; };
+  auto lines = run("{\"id\":1}\n{\"id\":2}\n{\"id\":3}\n", models);
+  EXPECT_EQ(outcome_.stop, BatchStop::Cancelled);
+  EXPECT_TRUE(lines.empty());
 }
 
 INSTANTIATE_TEST_SUITE_P(ThreadsAndFibers, RunnerTest, ::testing::Bool(),
