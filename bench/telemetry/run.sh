@@ -102,9 +102,17 @@ if [[ " $PARTS " == *" proxy "* ]]; then
         "$((weld1 - weld0)) $((sink1 - sink0))" >> "$work/proxy.txt"
     done
   done
-  awk '{sum[$1] += $2; n[$1]++; req[$1] += $3; cpu[$1] += $4; sink[$1] += $5} END {
+  # Each alternation's on/off is taken a few seconds apart, under about the
+  # same load: their median is the figure a drifting load moves least.
+  awk '{sum[$1] += $2; n[$1]++; req[$1] += $3; cpu[$1] += $4; sink[$1] += $5
+        if ($1 == "off") last = $2; else ratio[n["on"]] = $2 / last} END {
     off = sum["off"] / n["off"]; on = sum["on"] / n["on"]
     printf "proxy tagged req/s at %s connections, mean of %d: off %.0f, on %.0f, on/off %.3f\n", conns, n["on"], off, on, on / off
+    k = n["on"]; for (i = 1; i <= k; i++) sorted[i] = ratio[i]
+    for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (sorted[j] < sorted[i]) { t = sorted[i]; sorted[i] = sorted[j]; sorted[j] = t }
+    line = ""; for (i = 1; i <= k; i++) line = line sprintf(" %.3f", ratio[i])
+    median = (k % 2) ? sorted[(k + 1) / 2] : (sorted[k / 2] + sorted[k / 2 + 1]) / 2
+    printf "on/off of each alternation:%s; median %.3f\n", line, median
     us = 1e6 / tick; coff = cpu["off"] * us / req["off"]; con = cpu["on"] * us / req["on"]
     printf "weld CPU (user+sys) per tagged request: off %.1f us, on %.1f us, on/off %.3f; the sink: %.1f us\n", coff, con, con / coff, sink["on"] * us / req["on"]
   }' conns="$CONNS" tick="$tick" "$work/proxy.txt"
