@@ -56,7 +56,7 @@ class AttributeKey {
     for (char c : text) hash = (hash ^ static_cast<unsigned char>(c)) * 16777619u;
     return hash;
   }
-  // A pointer and a 32-bit size, not a string_view: a span's attribute is 32 bytes.
+  // A pointer and a 32-bit size, not a string_view: 16 bytes with the hash.
   const char* text_;
   std::uint32_t size_;
   std::uint32_t hash_;
