@@ -4,6 +4,7 @@
 // the official JavaScript decoders generated from those files.
 
 #include <algorithm>
+#include <cassert>
 #include <bit>
 #include <cstring>
 #include <type_traits>
@@ -100,27 +101,34 @@ class Writer {
     copy_bytes(at_, bytes.data(), bytes.size());
     at_ += bytes.size();
   }
-  // Field `field` holding the message that `body` writes into this Writer.
+  // Field `field` holding the message that `body` writes into this Writer,
+  // `expected` bytes long when the caller could tell: the length goes first,
+  // in the bytes that many need (one when unknown), and the body is written
+  // after it, in place. A message longer or shorter than that width is moved
+  // once its length is known (no buffer per message, no copy of its bytes
+  // into its parent's: what an export of 512 spans costs, issue 18); a
+  // right `expected` (spans and what holds them) moves nothing.
   template <typename Body>
-  void message(std::uint32_t field, Body&& body) {
+  void message(std::uint32_t field, Body&& body, std::size_t expected = 0) {
     room(11);
     put_tag(field, kLengthDelimited);
-    const std::size_t start = size() + 1;  // after the one-byte placeholder
-    ++at_;
+    const std::size_t width = wire::varint_size(expected);
+    const std::size_t start = size() + width;  // where the body begins
+    at_ += width;
     body();
     const std::size_t length = size() - start;
-    if (length < 0x80) [[likely]] {
-      buffer_[start - 1] = static_cast<char>(length);
-      return;
+    // A size computed beforehand is exact (the sizes here and the writers
+    // above must agree): checked in Debug builds.
+    assert(expected == 0 || length == expected);
+    const std::size_t needed = wire::varint_size(length);
+    if (needed != width) [[unlikely]] {
+      if (needed > width) room(needed - width);
+      char* body_start = buffer_.data() + start;
+      char* moved = body_start - width + needed;
+      std::memmove(moved, body_start, length);
+      at_ = moved + length;
     }
-    std::size_t width = 1;
-    for (std::size_t rest = length >> 7; rest != 0; rest >>= 7) ++width;
-    room(width - 1);
-    char* body_start = buffer_.data() + start;
-    std::memmove(body_start + width - 1, body_start, length);
-    at_ = body_start - 1;
-    put_varint(length);
-    at_ += length;
+    wire::put_varint(buffer_.data() + start - width, length);
   }
 
  private:
@@ -157,20 +165,30 @@ std::string_view id_bytes(const std::array<std::uint8_t, N>& id) {
   return {reinterpret_cast<const char*>(id.data()), N};
 }
 
-// A resource attribute: KeyValue with the AnyValue `value` holds.
-void key_value(Writer& w, std::uint32_t field, std::string_view key, const AttributeValue& value) {
-  std::visit(
-      [&](const auto& v) {
+// Calls `f` with what a resource attribute holds, as the wire writers take it.
+template <typename F>
+decltype(auto) with_value(const AttributeValue& value, F&& f) {
+  return std::visit(
+      [&](const auto& v) -> decltype(auto) {
         using V = std::decay_t<decltype(v)>;
         if constexpr (std::is_same_v<V, std::string>) {
-          w.key_value(field, key, std::string_view(v));
+          return f(std::string_view(v));
         } else if constexpr (std::is_same_v<V, std::vector<std::string>>) {
-          w.key_value(field, key, std::span<const std::string>(v));
+          return f(std::span<const std::string>(v));
         } else {
-          w.key_value(field, key, v);
+          return f(v);
         }
       },
       value);
+}
+
+// A resource attribute: KeyValue with the AnyValue `value` holds.
+void key_value(Writer& w, std::uint32_t field, std::string_view key, const AttributeValue& value) {
+  with_value(value, [&](const auto& v) { w.key_value(field, key, v); });
+}
+
+std::size_t key_value_size(std::uint32_t field, std::string_view key, const AttributeValue& value) {
+  return with_value(value, [&](const auto& v) { return wire::key_value_size(field, key, v); });
 }
 
 // A span's attributes: their bytes, encoded when they were set, copied in
@@ -201,9 +219,18 @@ void labels(Writer& w, std::uint32_t field, const std::vector<std::pair<std::str
   for (const auto& [key, value] : pairs) key_string(w, field, key, value);
 }
 
+// The bytes of a length-delimited field of `size` bytes, tag (< 16) included.
+std::size_t field_size(std::size_t size) { return 1 + wire::varint_size(size) + size; }
+
 // Resource: attributes 1.
-void resource_message(Writer& w, std::uint32_t field, const Attributes& resource) {
-  w.message(field, [&] { attributes(w, 1, resource); });
+void resource_message(Writer& w, std::uint32_t field, const Attributes& resource, std::size_t size = 0) {
+  w.message(field, [&] { attributes(w, 1, resource); }, size);
+}
+
+std::size_t resource_size(const Attributes& resource) {
+  std::size_t size = 0;
+  for (const Attribute& attr : resource) size += key_value_size(1, attr.key, attr.value);
+  return size;
 }
 
 // InstrumentationScope: name 1, version 2.
@@ -211,11 +238,28 @@ void scope_message(Writer& w, std::uint32_t field, std::string_view version) {
   w.message(field, [&] {
     w.bytes_field(1, kScopeName);
     w.bytes_field(2, version);
-  });
+  }, field_size(kScopeName.size()) + field_size(version.size()));
 }
 
 // Span (trace.proto): trace_id 1, span_id 2, parent_span_id 4, name 5,
 // kind 6, start 7, end 8, attributes 9, status 15, flags 16.
+std::size_t status_size(const SpanData& span) {
+  const std::string_view message = span.status_message();
+  return (message.empty() ? 0 : field_size(message.size())) + 1 +
+         wire::varint_size(static_cast<std::uint32_t>(span.status));
+}
+
+// The Span message's length, computed as span_message writes it.
+std::size_t span_size(const SpanData& span) {
+  std::size_t size = field_size(16) + field_size(8) + (has_parent(span) ? field_size(8) : 0);
+  size += field_size(span.name().size());
+  size += 1 + wire::varint_size(static_cast<std::uint32_t>(span.kind));
+  size += 2 * (1 + 8);
+  for (const SpanAttribute& attribute : span.attributes()) size += attribute.encoded.size;
+  if (span.status != StatusCode::Unset) size += field_size(status_size(span));
+  return size + 2 + 4;  // flags: a two-byte tag, fixed32
+}
+
 void span_message(Writer& w, std::uint32_t field, const SpanData& span) {
   w.message(field, [&] {
     w.bytes_field(1, id_bytes(span.context.trace_id));
@@ -230,10 +274,10 @@ void span_message(Writer& w, std::uint32_t field, const SpanData& span) {
       w.message(15, [&] {  // Status: message 2, code 3
         if (!span.status_message().empty()) w.bytes_field(2, span.status_message());
         w.uint_field(3, static_cast<std::uint32_t>(span.status));
-      });
+      }, status_size(span));
     }
     w.fixed32_field(16, span_flags(span));
-  });
+  }, span_size(span));
 }
 
 // NumberDataPoint: start 2, time 3, as_int 6 (sfixed64), attributes 7.
@@ -300,18 +344,21 @@ void metric_message(Writer& w, std::uint32_t field, const MetricData& data, cons
 
 std::string traces_proto(std::span<const SpanData> spans, const Attributes& resource, std::string_view version,
                          std::string storage) {
-  // A span's bytes in store (its attributes encoded, name, status) plus its
-  // fixed fields and their tags: room for the whole body, or nearly.
-  std::size_t expected = 256 + 64 * resource.size();
-  for (const SpanData& span : spans) expected += span.stored_bytes() + 96;
-  Writer w(std::move(storage), expected);
+  // Every length known before its message is written: nothing is moved.
+  std::size_t spans_size = 0;
+  for (const SpanData& span : spans) spans_size += field_size(span_size(span));
+  const std::size_t scope_size = field_size(kScopeName.size()) + field_size(version.size());
+  const std::size_t scope_spans_size = field_size(scope_size) + spans_size;
+  const std::size_t resource_attributes_size = resource_size(resource);
+  const std::size_t resource_spans_size = field_size(resource_attributes_size) + field_size(scope_spans_size);
+  Writer w(std::move(storage), field_size(resource_spans_size));
   w.message(1, [&] {  // ExportTraceServiceRequest: resource_spans 1
-    resource_message(w, 1, resource);  // ResourceSpans: resource 1, scope_spans 2
+    resource_message(w, 1, resource, resource_attributes_size);  // ResourceSpans: resource 1, scope_spans 2
     w.message(2, [&] {
       scope_message(w, 1, version);  // ScopeSpans: scope 1, spans 2
       for (const SpanData& span : spans) span_message(w, 2, span);
-    });
-  });
+    }, scope_spans_size);
+  }, resource_spans_size);
   return w.take();
 }
 

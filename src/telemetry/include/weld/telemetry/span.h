@@ -164,9 +164,6 @@ class SpanData {
       items.remove_prefix(std::min<std::size_t>(size, items.size()));
     }
   }
-  /// How many bytes the store holds (attributes as protobuf, name, status
-  /// message, and values replaced since): what an export of the span copies, or a little more.
-  std::size_t stored_bytes() const { return byte_count_; }
   /// Bytes of the store: an attribute's `encoded` (or `text`).
   std::string_view bytes(TextRef ref) const {
     return {(heap_bytes_.empty() ? inline_bytes_.data() : heap_bytes_.data()) + ref.offset, ref.size};
