@@ -255,12 +255,12 @@ std::size_t span_size(const SpanData& span) {
   size += field_size(span.name().size());
   size += 1 + wire::varint_size(static_cast<std::uint32_t>(span.kind));
   size += 2 * (1 + 8);
-  for (const SpanAttribute& attribute : span.attributes()) size += attribute.encoded.size;
+  size += span.encoded_attributes_size();
   if (span.status != StatusCode::Unset) size += field_size(status_size(span));
   return size + 2 + 4;  // flags: a two-byte tag, fixed32
 }
 
-void span_message(Writer& w, std::uint32_t field, const SpanData& span) {
+void span_message(Writer& w, std::uint32_t field, const SpanData& span, std::size_t size) {
   w.message(field, [&] {
     w.bytes_field(1, id_bytes(span.context.trace_id));
     w.bytes_field(2, id_bytes(span.context.span_id));
@@ -277,7 +277,7 @@ void span_message(Writer& w, std::uint32_t field, const SpanData& span) {
       }, status_size(span));
     }
     w.fixed32_field(16, span_flags(span));
-  }, span_size(span));
+  }, size);
 }
 
 // NumberDataPoint: start 2, time 3, as_int 6 (sfixed64), attributes 7.
@@ -345,8 +345,12 @@ void metric_message(Writer& w, std::uint32_t field, const MetricData& data, cons
 std::string traces_proto(std::span<const SpanData> spans, const Attributes& resource, std::string_view version,
                          std::string storage) {
   // Every length known before its message is written: nothing is moved.
+  std::vector<std::uint32_t> sizes(spans.size());
   std::size_t spans_size = 0;
-  for (const SpanData& span : spans) spans_size += field_size(span_size(span));
+  for (std::size_t i = 0; i < spans.size(); ++i) {
+    sizes[i] = static_cast<std::uint32_t>(span_size(spans[i]));
+    spans_size += field_size(sizes[i]);
+  }
   const std::size_t scope_size = field_size(kScopeName.size()) + field_size(version.size());
   const std::size_t scope_spans_size = field_size(scope_size) + spans_size;
   const std::size_t resource_attributes_size = resource_size(resource);
@@ -356,7 +360,7 @@ std::string traces_proto(std::span<const SpanData> spans, const Attributes& reso
     resource_message(w, 1, resource, resource_attributes_size);  // ResourceSpans: resource 1, scope_spans 2
     w.message(2, [&] {
       scope_message(w, 1, version);  // ScopeSpans: scope 1, spans 2
-      for (const SpanData& span : spans) span_message(w, 2, span);
+      for (std::size_t i = 0; i < spans.size(); ++i) span_message(w, 2, spans[i], sizes[i]);
     }, scope_spans_size);
   }, resource_spans_size);
   return w.take();

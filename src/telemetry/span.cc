@@ -24,6 +24,7 @@ void SpanData::copy_in_place(const SpanData& other) {
   key_bits_ = other.key_bits_;
   attribute_count_ = other.attribute_count_;
   byte_count_ = other.byte_count_;
+  encoded_attributes_size_ = other.encoded_attributes_size_;
   if (other.heap_attributes_.empty()) {
     std::copy_n(other.inline_attributes_.begin(), attribute_count_, inline_attributes_.begin());
   }
@@ -55,6 +56,7 @@ SpanAttribute& SpanData::slot_slowly(AttributeKey key, ValueKind kind) {
   ++attribute_count_;
   attribute->key = key;
   attribute->kind = kind;
+  attribute->encoded = TextRef{0, 0};
   return *attribute;
 }
 
@@ -83,6 +85,7 @@ SpanAttribute& SpanData::set_encoded(AttributeKey key, ValueKind kind, const Val
   wire::put_key_value(extend(wire::key_value_size(kAttributesField, name, value), encoded), kAttributesField, name,
                       value);
   SpanAttribute& attribute = slot(key, kind);
+  encoded_attributes_size_ += encoded.size - attribute.encoded.size;  // a replaced value's bytes no longer count
   attribute.encoded = encoded;
   return attribute;
 }

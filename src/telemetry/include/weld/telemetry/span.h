@@ -164,6 +164,8 @@ class SpanData {
       items.remove_prefix(std::min<std::size_t>(size, items.size()));
     }
   }
+  /// The attributes' protobuf bytes in all (the sum of their `encoded` sizes).
+  std::size_t encoded_attributes_size() const { return encoded_attributes_size_; }
   /// Bytes of the store: an attribute's `encoded` (or `text`).
   std::string_view bytes(TextRef ref) const {
     return {(heap_bytes_.empty() ? inline_bytes_.data() : heap_bytes_.data()) + ref.offset, ref.size};
@@ -185,6 +187,7 @@ class SpanData {
       SpanAttribute& attribute = inline_attributes_[attribute_count_++];
       attribute.key = key;
       attribute.kind = kind;
+      attribute.encoded = TextRef{0, 0};
       return attribute;
     }
     return slot_slowly(key, kind);
@@ -215,6 +218,7 @@ class SpanData {
   std::uint64_t key_bits_ = 0;
   std::uint32_t attribute_count_ = 0;
   std::uint32_t byte_count_ = 0;
+  std::uint32_t encoded_attributes_size_ = 0;
   std::array<SpanAttribute, kInlineAttributes> inline_attributes_;
   /// All the attributes, once there are more than fit in place.
   std::vector<SpanAttribute> heap_attributes_;
