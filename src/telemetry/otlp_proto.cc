@@ -355,7 +355,9 @@ std::string traces_proto(std::span<const SpanData> spans, const Attributes& reso
   const std::size_t scope_spans_size = field_size(scope_size) + spans_size;
   const std::size_t resource_attributes_size = resource_size(resource);
   const std::size_t resource_spans_size = field_size(resource_attributes_size) + field_size(scope_spans_size);
-  Writer w(std::move(storage), field_size(resource_spans_size));
+  // Room for the body and the few bytes a write asks for beyond what it
+  // writes (a varint's widest), so that the buffer never grows.
+  Writer w(std::move(storage), field_size(resource_spans_size) + 32);
   w.message(1, [&] {  // ExportTraceServiceRequest: resource_spans 1
     resource_message(w, 1, resource, resource_attributes_size);  // ResourceSpans: resource 1, scope_spans 2
     w.message(2, [&] {
