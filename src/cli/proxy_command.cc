@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include <chrono>
+#include <csignal>
 #include <cmath>
 #include <iostream>
 #include <mutex>
@@ -26,6 +27,11 @@ std::chrono::milliseconds seconds_flag(double seconds) {
 }  // namespace
 
 int proxy_main(int argc, char** argv) {
+  // Its sockets are written with MSG_NOSIGNAL (Asio), but a closed stderr
+  // (the access log) must end in a write error, not a silent SIGPIPE death;
+  // and with SIGPIPE ignored libcurl (telemetry's exporter) drops its guard,
+  // two sigaction calls around each step of a transfer.
+  ::signal(SIGPIPE, SIG_IGN);
   CLI::App app{"weld proxy: welds per-agent JSON Schemas onto tagged requests between agent clients and model servers",
                "weld proxy"};
   proxy::ServerConfig config;
