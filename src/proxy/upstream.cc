@@ -202,6 +202,12 @@ awaitable<error_code> UpstreamConnection::read_until(UpstreamParser& parser, Par
     if (!armed) {
       deadline_.arm(timeout);
       armed = true;
+      // A response header is read right after the request was written: a
+      // read now finds nothing (EAGAIN, then the reactor's read). After
+      // what is queued on this worker, under load, the answer is often
+      // here and one read takes it. A close meanwhile (timeout, client
+      // gone) makes the read fail at once.
+      if (goal == ParseGoal::Header) co_await asio::post(lowest().get_executor(), asio::use_awaitable);
     }
     const std::size_t room = read_room(parser, buffer_);
     std::size_t n = 0;
