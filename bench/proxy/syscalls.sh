@@ -13,7 +13,8 @@
 #        kernel.perf_event_paranoid <= -1, for the tracepoints)
 # Env: CONNS (default 500), DURATION (s per wrk run, default 4), THREADS
 #      (weld threads = nginx workers, default 2), MIN (a kind is shown when
-#      either proxy makes at least MIN per request, default 0.01).
+#      either proxy makes at least MIN per request, default 0.01), PORT (the
+#      three ports PORT..PORT+2, default 18171).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 WELD=${1:-$here/../../build-rel/src/cli/weld}
@@ -21,7 +22,8 @@ CONNS=${CONNS:-500}
 DURATION=${DURATION:-4}
 THREADS=${THREADS:-2}
 MIN=${MIN:-0.01}
-UP=18131; NGX=18132; WP=18133
+PORT=${PORT:-18171}
+UP=$PORT; NGX=$((PORT + 1)); WP=$((PORT + 2))
 work=$(mktemp -d /tmp/weld-bench-syscalls.XXXXXX)
 mkdir -p "$work/logs"
 # shellcheck source=nginx_pair.sh
