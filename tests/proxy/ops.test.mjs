@@ -3,6 +3,7 @@
 // shutdown, `weld agents check` and `weld agents export` (SPEC §3.1, §3.2, §3.5).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { test } from 'node:test';
 import { postJson, runWeld, sleep, sourceDir, startFake, startProxy, tmpdir, until } from './harness.mjs';
@@ -150,6 +151,33 @@ test('SIGTERM: stop accepting, finish the request in flight, exit 0', async () =
     assert.equal(r.json.content[0].text, '{"action":"search"}');
     assert.equal(await p.exited, 0);
     assert.ok(p.logs.some((l) => l.includes('"event":"shutdown","signal":"SIGTERM"')));
+  } finally {
+    await p.stop();
+    fake.stop();
+  }
+});
+
+test('SIGTERM: a keep-alive connection waiting for its next request is closed at once, not held until --shutdown-timeout', async () => {
+  const fake = await startFake({ responses: [] });
+  const p = await startProxy(fake.url, ['--shutdown-timeout', '60']);
+  try {
+    // One request answered on a keep-alive connection, which then waits
+    // for the next one (the proxy reads it after its queued work).
+    const socket = net.connect(p.port, '127.0.0.1');
+    let received = '';
+    const closed = new Promise((resolve) => socket.on('close', resolve));
+    socket.on('data', (chunk) => { received += chunk; });
+    socket.on('error', () => {});
+    socket.write('GET /healthz HTTP/1.1\r\nHost: weld\r\n\r\n');
+    await until(() => /^HTTP\/1\.1 200 /.test(received) && received.includes('\r\n\r\n'), 5000, 'the first answer');
+    assert.ok(!/connection: close/i.test(received), received);
+    await sleep(100);
+    p.child.kill('SIGTERM');
+    // Well before the 60 s shutdown timeout: a shutdown that missed the
+    // idle connection would wait that long for it.
+    const outcome = await Promise.race([Promise.all([closed, p.exited]), sleep(15000).then(() => 'held')]);
+    assert.notEqual(outcome, 'held', 'the idle connection held up the shutdown');
+    assert.equal(await p.exited, 0);
   } finally {
     await p.stop();
     fake.stop();
