@@ -80,16 +80,18 @@ awaitable<bool> ClientConnection::wait_for_request() {
     // Between requests: the idle timeout applies until the first byte.
     error_code ec;
     deadline_.arm(shared_.config.idle_timeout);
-    // Read after what is queued on this worker, not at once: the answer
-    // was just written, so a read now finds nothing (a system call for
-    // EAGAIN, and another when the reactor sees the request); under load
-    // the next request is often here by then, and one read takes it.
-    co_await asio::post(socket_.get_executor(), asio::use_awaitable);
-    // A shutdown (close_if_idle) or the idle deadline may have come while
-    // queued, with no read to cancel.
-    if (worker_.stopping || deadline_.expired()) {
-      deadline_.disarm();
-      co_return false;
+    // The answer was just written, so a read now finds nothing (a system
+    // call for EAGAIN, and another when the reactor sees the request). On
+    // a busy worker, read after what is queued on it: the next request is
+    // often here by then, and one read takes it.
+    if (worker_.busy()) {
+      co_await asio::post(socket_.get_executor(), asio::use_awaitable);
+      // A shutdown (close_if_idle) or the idle deadline may have come while
+      // queued, with no read to cancel.
+      if (worker_.stopping || deadline_.expired()) {
+        deadline_.disarm();
+        co_return false;
+      }
     }
     std::size_t n = co_await socket_.async_read_some(buffer_.prepare(kHeadRead),
                                                      asio::redirect_error(asio::use_awaitable, ec));

@@ -112,7 +112,7 @@ awaitable<std::optional<Error>> UpstreamClient::open(std::string_view head, std:
       parser->body_limit(std::numeric_limits<std::uint64_t>::max());
       parser->header_limit(256u << 10);
       if (head_request) parser->skip(true);
-      ec = co_await connection->read_header(*parser, read_timeout);
+      ec = co_await connection->read_header(*parser, read_timeout, worker_.busy());
     } while (!ec && parser->status() / 100 == 1 && parser->status() != 101 && ++interim <= kMaxInterim);
     client_.set_in_flight(nullptr);
     if (interim > kMaxInterim) {

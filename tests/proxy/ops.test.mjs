@@ -157,26 +157,31 @@ test('SIGTERM: stop accepting, finish the request in flight, exit 0', async () =
   }
 });
 
-test('SIGTERM: a keep-alive connection waiting for its next request is closed at once, not held until --shutdown-timeout', async () => {
+test('SIGTERM: keep-alive connections waiting for their next request are closed at once, not held until --shutdown-timeout', async () => {
   const fake = await startFake({ responses: [] });
-  const p = await startProxy(fake.url, ['--shutdown-timeout', '60']);
+  // One worker with more connections than Worker::kBusyConnections (8): it
+  // reads each next request after its queued work, a suspension between
+  // the shutdown's check and the read the shutdown cancels.
+  const p = await startProxy(fake.url, ['--shutdown-timeout', '60', '--threads', '1']);
   try {
-    // One request answered on a keep-alive connection, which then waits
-    // for the next one (the proxy reads it after its queued work).
-    const socket = net.connect(p.port, '127.0.0.1');
-    let received = '';
-    const closed = new Promise((resolve) => socket.on('close', resolve));
-    socket.on('data', (chunk) => { received += chunk; });
-    socket.on('error', () => {});
-    socket.write('GET /healthz HTTP/1.1\r\nHost: weld\r\n\r\n');
-    await until(() => /^HTTP\/1\.1 200 /.test(received) && received.includes('\r\n\r\n'), 5000, 'the first answer');
-    assert.ok(!/connection: close/i.test(received), received);
+    const connections = await Promise.all(Array.from({ length: 12 }, async () => {
+      const socket = net.connect(p.port, '127.0.0.1');
+      const connection = { socket, received: '', closed: new Promise((resolve) => socket.on('close', resolve)) };
+      socket.on('data', (chunk) => { connection.received += chunk; });
+      socket.on('error', () => {});
+      socket.write('GET /healthz HTTP/1.1\r\nHost: weld\r\n\r\n');
+      await until(() => /^HTTP\/1\.1 200 /.test(connection.received) && connection.received.includes('\r\n\r\n'), 5000,
+        'an answer');
+      assert.ok(!/connection: close/i.test(connection.received), connection.received);
+      return connection;
+    }));
     await sleep(100);
     p.child.kill('SIGTERM');
-    // Well before the 60 s shutdown timeout: a shutdown that missed the
-    // idle connection would wait that long for it.
-    const outcome = await Promise.race([Promise.all([closed, p.exited]), sleep(15000).then(() => 'held')]);
-    assert.notEqual(outcome, 'held', 'the idle connection held up the shutdown');
+    // Well before the 60 s shutdown timeout: a shutdown that missed an idle
+    // connection would wait that long for it.
+    const everything = Promise.all([...connections.map((c) => c.closed), p.exited]);
+    const outcome = await Promise.race([everything, sleep(15000).then(() => 'held')]);
+    assert.notEqual(outcome, 'held', 'an idle connection held up the shutdown');
     assert.equal(await p.exited, 0);
   } finally {
     await p.stop();
