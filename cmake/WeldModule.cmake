@@ -8,8 +8,10 @@ string(REGEX REPLACE "/$" "" WELD_PC_TO_PREFIX "${WELD_PC_TO_PREFIX}")
 # weld_library(<target> <name> [INCLUDE <dir>...]): makes <target> a public
 # part of the package: the alias weld::<name> (the same name as after
 # find_package(weld)), its include directories (default: the folder's
-# include/) in the build and under the install prefix, and the install rules
-# of the library and its headers.
+# include/) in the build and under the install prefix, the sanitizer flags
+# of a WELD_SANITIZE build in its interface (a program linking an
+# instrumented library needs them), and the install rules of the library and
+# its headers.
 function(weld_library target name)
   cmake_parse_arguments(ARG "" "" "INCLUDE" ${ARGN})
   if(NOT ARG_INCLUDE)
@@ -24,6 +26,10 @@ function(weld_library target name)
     target_include_directories(${target} ${scope} $<BUILD_INTERFACE:${dir}>)
   endforeach()
   target_include_directories(${target} ${scope} $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+  if(WELD_SANITIZE_FLAG)  # an instrumented library: its users compile and link with the same sanitizers
+    target_compile_options(${target} INTERFACE ${WELD_SANITIZE_FLAG})
+    target_link_options(${target} INTERFACE ${WELD_SANITIZE_FLAG})
+  endif()
   add_library(weld::${name} ALIAS ${target})
   set_target_properties(${target} PROPERTIES EXPORT_NAME ${name})
   # Link order for the pkg-config file: modules register in dependency order.

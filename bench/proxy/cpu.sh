@@ -11,6 +11,9 @@
 # and wrk's p50 / p99 / req/s. Cells alternate, REPEAT times, so the machine's
 # load touches every path alike; read the figures side by side, not alone.
 # Usage: bench/proxy/cpu.sh [path/to/weld]   (a Release build)
+#        WELD_B=path/to/other/weld bench/proxy/cpu.sh path/to/weld: a second
+#        build beside the first (its untagged cells, weld-b-*), e.g. a change
+#        against main, in the same run.
 # Env: CONNS (default 50), DURATION (s per wrk run, default 4), REPEAT (3),
 #      THREADS (weld threads = nginx workers, default 2), HISTORY (earlier
 #      turns of 500 characters in each request, default 0: see post.lua),
@@ -24,7 +27,7 @@ CONNS=${CONNS:-50}
 DURATION=${DURATION:-4}
 REPEAT=${REPEAT:-3}
 THREADS=${THREADS:-2}
-UP=18121; NGX=18122; WP=18123
+UP=18121; NGX=18122; WP=18123; WPB=18124
 work=$(mktemp -d /tmp/weld-bench-cpu.XXXXXX)
 mkdir -p "$work/logs"
 # shellcheck source=nginx_pair.sh
@@ -32,6 +35,10 @@ source "$here/nginx_pair.sh"
 start_nginx_pair "$work" $UP $NGX "$THREADS" "${NGX_LOCATION:-}"
 "$WELD" proxy --listen 127.0.0.1:$WP --upstream http://127.0.0.1:$UP --threads "$THREADS" --no-access-log \
   2> "$work/logs/weld.log" & weld=$!; pids+=($weld)
+if [ -n "${WELD_B:-}" ]; then
+  "$WELD_B" proxy --listen 127.0.0.1:$WPB --upstream http://127.0.0.1:$UP --threads "$THREADS" --no-access-log \
+    2> "$work/logs/weld-b.log" & weld_b=$!; pids+=($weld_b)
+fi
 sleep 1
 nginx_workers=$(pgrep -P "$NGINX_PROXY_PID" | tr '\n' ' ')
 tck=$(getconf CLK_TCK)
@@ -70,21 +77,25 @@ cell() {  # name port model pids...   (SCRIPT=, URL_PATH=: another request shape
       }
       split(b, x, " "); split(a, y, " ")
       us = 1e6 / tck / requests
-      printf "%-14s %7.3f %7.3f %8.0f %8.1f %8.1f %8.1f %9.3f\n", name, p50, p99, rps,
+      printf "%-16s %7.3f %7.3f %8.0f %8.1f %8.1f %8.1f %9.3f\n", name, p50, p99, rps,
         (y[1] - x[1]) * us, (y[2] - x[2]) * us, (y[3] - x[3]) / 1000 / requests, (y[4] - x[4]) / requests
     }'
 }
 
 echo "CONNS=$CONNS THREADS=$THREADS DURATION=${DURATION}s REPEAT=$REPEAT HISTORY=${HISTORY:-0} NGX_LOCATION='${NGX_LOCATION:-}'; per request: CPU user/sys us, run-queue wait us, context switches"
-printf "%-14s %7s %7s %8s %8s %8s %8s %9s\n" path p50_ms p99_ms req/s user_us sys_us rqwait_us switches
+printf "%-16s %7s %7s %8s %8s %8s %8s %9s\n" path p50_ms p99_ms req/s user_us sys_us rqwait_us switches
 for rep in $(seq 1 "$REPEAT"); do
   # shellcheck disable=SC2086
   cell nginx $NGX bench $nginx_workers
   cell weld-untagged $WP bench $weld
+  if [ -n "${WELD_B:-}" ]; then cell weld-b-untagged $WPB bench "$weld_b"; fi
   cell weld-tagged $WP bench__schema=router $weld
   # The untagged Anthropic Messages shape (post_anthropic.lua, canned_anthropic.json).
   # shellcheck disable=SC2086
   SCRIPT=post_anthropic.lua URL_PATH=/v1/messages cell nginx-anthropic $NGX bench $nginx_workers
   SCRIPT=post_anthropic.lua URL_PATH=/v1/messages cell weld-anthropic $WP bench $weld
+  if [ -n "${WELD_B:-}" ]; then
+    SCRIPT=post_anthropic.lua URL_PATH=/v1/messages cell weld-b-anthropic $WPB bench "$weld_b"
+  fi
 done
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -80,6 +80,19 @@ awaitable<bool> ClientConnection::wait_for_request() {
     // Between requests: the idle timeout applies until the first byte.
     error_code ec;
     deadline_.arm(shared_.config.idle_timeout);
+    // The answer was just written, so a read now finds nothing (a system
+    // call for EAGAIN, and another when the reactor sees the request). On
+    // a busy worker, read after what is queued on it: the next request is
+    // often here by then, and one read takes it.
+    if (worker_.busy()) {
+      co_await asio::post(socket_.get_executor(), asio::use_awaitable);
+      // A shutdown (close_if_idle) or the idle deadline may have come while
+      // queued, with no read to cancel.
+      if (worker_.stopping || deadline_.expired()) {
+        deadline_.disarm();
+        co_return false;
+      }
+    }
     std::size_t n = co_await socket_.async_read_some(buffer_.prepare(kHeadRead),
                                                      asio::redirect_error(asio::use_awaitable, ec));
     deadline_.disarm();
@@ -130,7 +143,10 @@ awaitable<error_code> ClientConnection::read(ClientRequest& parser, ParseGoal go
 
 awaitable<ClientConnection::ReadResult> ClientConnection::read_request(ClientRequest& req, RequestLog& log) {
   const ServerConfig& config = shared_.config;
-  const std::string too_large = "request body is larger than " + std::to_string(config.max_body_bytes) + " bytes";
+  // Built only for a refusal (an allocation per request otherwise).
+  const auto too_large = [&config] {
+    return "request body is larger than " + std::to_string(config.max_body_bytes) + " bytes";
+  };
   req.header_limit(config.max_header_bytes);
   req.body_limit(config.max_body_bytes);
   error_code ec = co_await read(req, ParseGoal::Header, config.header_timeout);
@@ -143,7 +159,7 @@ awaitable<ClientConnection::ReadResult> ClientConnection::read_request(ClientReq
     co_return co_await refuse(log, Outcome::TooLarge, 431, "request header fields too large");
   }
   if (ec == http::error::body_limit) {  // the Content-Length alone is over the limit
-    co_return co_await refuse(log, Outcome::TooLarge, 413, too_large);
+    co_return co_await refuse(log, Outcome::TooLarge, 413, too_large());
   }
   if (ec == beast::error::timeout) {
     co_return co_await refuse(log, Outcome::ClientTimeout, 408, "request header not received in time");
@@ -155,17 +171,19 @@ awaitable<ClientConnection::ReadResult> ClientConnection::read_request(ClientReq
   }
   Result<std::string> origin = origin_form(req.target());
   if (!origin) co_return co_await refuse(log, Outcome::BadRequest, 400, origin.error().message);
-  req.set_target(*origin);
-  log.path = std::string(path_of(*origin));
+  if (*origin != req.target()) {  // an absolute URL, or a path without "/"
+    req.set_target(*origin);
+    log.path = std::string(path_of(*origin));
+  }
   if (req.content_length() && *req.content_length() > config.max_body_bytes) {
-    co_return co_await refuse(log, Outcome::TooLarge, 413, too_large);
+    co_return co_await refuse(log, Outcome::TooLarge, 413, too_large());
   }
   if (iequals(req[http::field::expect], "100-continue")) {
     static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
     if (!co_await write(kContinue)) co_return ReadResult::Gone;
   }
   ec = co_await read(req, ParseGoal::Message, config.body_timeout);
-  if (ec == http::error::body_limit) co_return co_await refuse(log, Outcome::TooLarge, 413, too_large);
+  if (ec == http::error::body_limit) co_return co_await refuse(log, Outcome::TooLarge, 413, too_large());
   if (ec == beast::error::timeout) {
     co_return co_await refuse(log, Outcome::ClientTimeout, 408, "request body not received in time");
   }

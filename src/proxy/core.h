@@ -99,6 +99,17 @@ struct Worker {
   bool stopping = false;
   std::atomic<bool> finished{false};
 
+  /// Busy enough that a read right after a write is better started after
+  /// the work queued on this worker (ClientConnection::wait_for_request,
+  /// UpstreamConnection::read_header): with this many client connections,
+  /// a reactor pass queues many handlers under load, the peer answers
+  /// meanwhile, and one read takes the answer instead of an EAGAIN read and
+  /// another (system calls per request at 500 and 50 connections:
+  /// docs/bench-proxy.md). The hop costs about a thousand instructions, so a
+  /// worker with a few connections reads at once.
+  bool busy() const { return sessions.size() >= kBusyConnections; }
+  static constexpr std::size_t kBusyConnections = 8;
+
   /// Stop accepting, close idle client connections; in-flight requests finish.
   void begin_shutdown();
   /// The shutdown timeout ended: every request in flight gets its 503 (or

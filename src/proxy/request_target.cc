@@ -46,6 +46,7 @@ bool has_dot_segment(std::string_view path) {
 // Whether the path could name a dot segment to a server that decodes it, as
 // many times as it takes (each round makes the text shorter, so this ends).
 bool escapes(std::string_view path) {
+  if (path.find('%') == std::string_view::npos) return has_dot_segment(path);  // nothing to decode
   std::string text(path);
   for (;;) {
     if (has_dot_segment(text)) return true;

@@ -190,7 +190,7 @@ awaitable<error_code> UpstreamConnection::write(std::span<const asio::const_buff
 }
 
 awaitable<error_code> UpstreamConnection::read_until(UpstreamParser& parser, ParseGoal goal,
-                                                     std::chrono::milliseconds timeout) {
+                                                     std::chrono::milliseconds timeout, bool after_queued_work) {
   error_code ec;
   bool armed = false;
   for (;;) {
@@ -202,6 +202,10 @@ awaitable<error_code> UpstreamConnection::read_until(UpstreamParser& parser, Par
     if (!armed) {
       deadline_.arm(timeout);
       armed = true;
+      // Worker::busy: after what is queued on the worker the answer is
+      // often here. A close meanwhile (timeout, client gone) makes the read
+      // fail at once.
+      if (after_queued_work) co_await asio::post(lowest().get_executor(), asio::use_awaitable);
     }
     const std::size_t room = read_room(parser, buffer_);
     std::size_t n = 0;
@@ -228,9 +232,9 @@ awaitable<error_code> UpstreamConnection::read_until(UpstreamParser& parser, Par
   co_return timed(deadline_, ec);
 }
 
-awaitable<error_code> UpstreamConnection::read_header(UpstreamParser& parser,
-                                                      std::chrono::milliseconds timeout) {
-  return read_until(parser, ParseGoal::Header, timeout);
+awaitable<error_code> UpstreamConnection::read_header(UpstreamParser& parser, std::chrono::milliseconds timeout,
+                                                      bool after_queued_work) {
+  return read_until(parser, ParseGoal::Header, timeout, after_queued_work);
 }
 
 awaitable<error_code> UpstreamConnection::read_some(UpstreamParser& parser,

@@ -47,8 +47,10 @@ class UpstreamConnection final : public Ticking {
   /// it at once, the common case: no asynchronous operation then).
   awaitable<error_code> write(std::span<const asio::const_buffer> data, std::chrono::milliseconds timeout);
   /// Reads a response header into `parser` within `timeout`.
-  awaitable<error_code> read_header(UpstreamParser& parser,
-                                    std::chrono::milliseconds timeout);
+  /// `after_queued_work`: the first read starts after the handlers queued
+  /// on the worker (Worker::busy), not at once.
+  awaitable<error_code> read_header(UpstreamParser& parser, std::chrono::milliseconds timeout,
+                                    bool after_queued_work = false);
   /// Reads whatever body is available (at least some) within `timeout`.
   awaitable<error_code> read_some(UpstreamParser& parser,
                                   std::chrono::milliseconds timeout);
@@ -73,8 +75,8 @@ class UpstreamConnection final : public Ticking {
   std::chrono::steady_clock::time_point idle_since;
 
  private:
-  awaitable<error_code> read_until(UpstreamParser& parser, ParseGoal goal,
-                                   std::chrono::milliseconds timeout);
+  awaitable<error_code> read_until(UpstreamParser& parser, ParseGoal goal, std::chrono::milliseconds timeout,
+                                   bool after_queued_work = false);
   tcp::socket& lowest();
   const tcp::socket& lowest() const;
   std::unique_ptr<tcp::socket> plain_;

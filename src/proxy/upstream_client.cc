@@ -70,7 +70,8 @@ awaitable<std::optional<Error>> UpstreamClient::open(std::string_view head, std:
                                                      bool head_request, std::chrono::milliseconds connect_timeout,
                                                      std::chrono::milliseconds read_timeout) {
   const UpstreamTarget& up = shared_.upstream;
-  std::string where = up.host + ":" + up.port;
+  // For the error messages only (not built for every request).
+  const auto where = [&up] { return up.host + ":" + up.port; };
   for (int attempt = 0; attempt < 2; ++attempt) {
     connection = worker_.pool.take();
     const bool reused = connection != nullptr;
@@ -83,10 +84,10 @@ awaitable<std::optional<Error>> UpstreamClient::open(std::string_view head, std:
       client_.set_in_flight(nullptr);
       if (client_.gone()) co_return Error{ErrorCode::Cancelled, "the client went away", ""};
       if (ec == beast::error::timeout) {
-        co_return Error{ErrorCode::Timeout, "could not connect to the upstream " + where + " within " +
+        co_return Error{ErrorCode::Timeout, "could not connect to the upstream " + where() + " within " +
                                        std::to_string(connect_timeout.count()) + " ms", ""};
       }
-      if (ec) co_return Error{ErrorCode::Connect, "could not connect to the upstream " + where + ": " + ec.message(), ""};
+      if (ec) co_return Error{ErrorCode::Connect, "could not connect to the upstream " + where() + ": " + ec.message(), ""};
     }
     client_.set_in_flight(connection.get());
     const std::array<asio::const_buffer, 2> buffers{asio::buffer(head), asio::buffer(body)};
@@ -99,7 +100,7 @@ awaitable<std::optional<Error>> UpstreamClient::open(std::string_view head, std:
     if (ec) {
       client_.set_in_flight(nullptr);
       co_return Error{ec == beast::error::timeout ? ErrorCode::Timeout : ErrorCode::Connect,
-                      "could not send the request to the upstream " + where + ": " + ec.message(), ""};
+                      "could not send the request to the upstream " + where() + ": " + ec.message(), ""};
     }
     // Interim answers (100 Continue, 103 Early Hints) come before the
     // response to this request: read past them (a bounded number), so the
@@ -111,7 +112,7 @@ awaitable<std::optional<Error>> UpstreamClient::open(std::string_view head, std:
       parser->body_limit(std::numeric_limits<std::uint64_t>::max());
       parser->header_limit(256u << 10);
       if (head_request) parser->skip(true);
-      ec = co_await connection->read_header(*parser, read_timeout);
+      ec = co_await connection->read_header(*parser, read_timeout, worker_.busy());
     } while (!ec && parser->status() / 100 == 1 && parser->status() != 101 && ++interim <= kMaxInterim);
     client_.set_in_flight(nullptr);
     if (interim > kMaxInterim) {
@@ -133,7 +134,7 @@ awaitable<std::optional<Error>> UpstreamClient::open(std::string_view head, std:
     if (ec) co_return Error{ErrorCode::Protocol, "the upstream's answer is not valid HTTP: " + ec.message(), ""};
     co_return std::nullopt;
   }
-  co_return Error{ErrorCode::Connect, "could not reach the upstream " + where, ""};
+  co_return Error{ErrorCode::Connect, "could not reach the upstream " + where(), ""};
 }
 
 awaitable<error_code> UpstreamClient::read_body(UpstreamConnection& connection, UpstreamParser& parser,

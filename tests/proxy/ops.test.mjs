@@ -3,6 +3,7 @@
 // shutdown, `weld agents check` and `weld agents export` (SPEC §3.1, §3.2, §3.5).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { test } from 'node:test';
 import { postJson, runWeld, sleep, sourceDir, startFake, startProxy, tmpdir, until } from './harness.mjs';
@@ -150,6 +151,38 @@ test('SIGTERM: stop accepting, finish the request in flight, exit 0', async () =
     assert.equal(r.json.content[0].text, '{"action":"search"}');
     assert.equal(await p.exited, 0);
     assert.ok(p.logs.some((l) => l.includes('"event":"shutdown","signal":"SIGTERM"')));
+  } finally {
+    await p.stop();
+    fake.stop();
+  }
+});
+
+test('SIGTERM: keep-alive connections waiting for their next request are closed at once, not held until --shutdown-timeout', async () => {
+  const fake = await startFake({ responses: [] });
+  // One worker with more connections than Worker::kBusyConnections (8): it
+  // reads each next request after its queued work, a suspension between
+  // the shutdown's check and the read the shutdown cancels.
+  const p = await startProxy(fake.url, ['--shutdown-timeout', '60', '--threads', '1']);
+  try {
+    const connections = await Promise.all(Array.from({ length: 12 }, async () => {
+      const socket = net.connect(p.port, '127.0.0.1');
+      const connection = { socket, received: '', closed: new Promise((resolve) => socket.on('close', resolve)) };
+      socket.on('data', (chunk) => { connection.received += chunk; });
+      socket.on('error', () => {});
+      socket.write('GET /healthz HTTP/1.1\r\nHost: weld\r\n\r\n');
+      await until(() => /^HTTP\/1\.1 200 /.test(connection.received) && connection.received.includes('\r\n\r\n'), 5000,
+        'an answer');
+      assert.ok(!/connection: close/i.test(connection.received), connection.received);
+      return connection;
+    }));
+    await sleep(100);
+    p.child.kill('SIGTERM');
+    // Well before the 60 s shutdown timeout: a shutdown that missed an idle
+    // connection would wait that long for it.
+    const everything = Promise.all([...connections.map((c) => c.closed), p.exited]);
+    const outcome = await Promise.race([everything, sleep(15000).then(() => 'held')]);
+    assert.notEqual(outcome, 'held', 'an idle connection held up the shutdown');
+    assert.equal(await p.exited, 0);
   } finally {
     await p.stop();
     fake.stop();
