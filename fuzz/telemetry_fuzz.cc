@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "weld/json/parse.h"
 #include "weld/json/utf8.h"
@@ -35,17 +36,25 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     SpanData span;
     span.context.trace_id = new_trace_id();
     span.context.span_id = new_span_id();
-    span.name = std::string(input);
+    span.set_name(input);
     // A span's keys are literals; arbitrary keys reach the encoder as
-    // resource attributes (OTEL_RESOURCE_ATTRIBUTES).
-    span.attributes.push_back({"fuzz.value", std::string(input)});
+    // resource attributes (OTEL_RESOURCE_ATTRIBUTES). Values of every kind;
+    // "fuzz.pair" set once per pair (each replacing the last), and enough
+    // text to spill the span's store to the heap.
+    span.set("fuzz.value", input);
+    span.set("fuzz.size", static_cast<std::int64_t>(size));
+    span.set("fuzz.ratio", size == 0 ? 0.0 : static_cast<double>(bad) / static_cast<double>(size));
+    span.set("fuzz.empty", pairs.empty());
     Attributes resource{{std::string(input), std::string(input)}};
+    std::vector<std::string> keys;
     for (const auto& [key, value] : pairs) {
       if (weld::json::is_valid_utf8(key) && weld::json::is_valid_utf8(value)) {
         resource.push_back({key, value});
-        span.attributes.push_back({"fuzz.pair", value});
+        span.set("fuzz.pair", value);
+        keys.push_back(key);
       }
     }
+    span.set("fuzz.keys", keys);
     std::string body = encode_traces(std::span(&span, 1), resource, Protocol::HttpJson, "fuzz");
     if (!weld::json::parse(body)) std::abort();
     (void)encode_traces(std::span(&span, 1), resource, Protocol::HttpProtobuf, "fuzz");
