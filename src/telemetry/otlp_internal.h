@@ -26,10 +26,10 @@ inline bool has_parent(const SpanData& span) {
 inline std::uint32_t span_flags(const SpanData& span) { return span.context.sampled ? 0x01 : 0x00; }
 
 /// `storage`: a previous body to write over (its allocation is reused).
-std::string traces_proto(std::span<const SpanData> spans, const Attributes& resource, std::string_view version,
+std::string traces_proto(std::span<const SpanData* const> spans, const Attributes& resource, std::string_view version,
                          std::string storage);
 std::string metrics_proto(const MetricsSnapshot& snapshot, const Attributes& resource, std::string_view version);
-std::string traces_json(std::span<const SpanData> spans, const Attributes& resource, std::string_view version);
+std::string traces_json(std::span<const SpanData* const> spans, const Attributes& resource, std::string_view version);
 std::string metrics_json(const MetricsSnapshot& snapshot, const Attributes& resource, std::string_view version);
 
 }  // namespace weld::telemetry::detail

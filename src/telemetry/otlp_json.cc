@@ -220,13 +220,13 @@ void metric_json(std::string& out, const MetricData& data, const MetricsSnapshot
 
 }  // namespace
 
-std::string traces_json(std::span<const SpanData> spans, const Attributes& resource, std::string_view version) {
+std::string traces_json(std::span<const SpanData* const> spans, const Attributes& resource, std::string_view version) {
   std::string out = "{\"resourceSpans\":[{";
   resource_and_scope(out, resource, "scopeSpans", version);
   out += "\"spans\":[";
   for (std::size_t i = 0; i < spans.size(); ++i) {
     if (i > 0) out += ',';
-    span_json(out, spans[i]);
+    span_json(out, *spans[i]);
   }
   out += "]}]}]}";
   return out;
@@ -248,10 +248,18 @@ std::string metrics_json(const MetricsSnapshot& snapshot, const Attributes& reso
 
 namespace weld::telemetry {
 
-std::string encode_traces(std::span<const SpanData> spans, const Attributes& resource, Protocol protocol,
+std::string encode_traces(std::span<const SpanData* const> spans, const Attributes& resource, Protocol protocol,
                           std::string_view scope_version, std::string storage) {
   return protocol == Protocol::HttpJson ? detail::traces_json(spans, resource, scope_version)
                                         : detail::traces_proto(spans, resource, scope_version, std::move(storage));
+}
+
+std::string encode_traces(std::span<const SpanData> spans, const Attributes& resource, Protocol protocol,
+                          std::string_view scope_version, std::string storage) {
+  std::vector<const SpanData*> pointers;
+  pointers.reserve(spans.size());
+  for (const SpanData& span : spans) pointers.push_back(&span);
+  return encode_traces(std::span<const SpanData* const>(pointers), resource, protocol, scope_version, std::move(storage));
 }
 
 std::string encode_metrics(const MetricsSnapshot& snapshot, const Attributes& resource, Protocol protocol,

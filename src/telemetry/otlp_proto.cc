@@ -342,13 +342,13 @@ void metric_message(Writer& w, std::uint32_t field, const MetricData& data, cons
 
 }  // namespace
 
-std::string traces_proto(std::span<const SpanData> spans, const Attributes& resource, std::string_view version,
+std::string traces_proto(std::span<const SpanData* const> spans, const Attributes& resource, std::string_view version,
                          std::string storage) {
   // Every length known before its message is written: nothing is moved.
   std::vector<std::uint32_t> sizes(spans.size());
   std::size_t spans_size = 0;
   for (std::size_t i = 0; i < spans.size(); ++i) {
-    sizes[i] = static_cast<std::uint32_t>(span_size(spans[i]));
+    sizes[i] = static_cast<std::uint32_t>(span_size(*spans[i]));
     spans_size += field_size(sizes[i]);
   }
   const std::size_t scope_size = field_size(kScopeName.size()) + field_size(version.size());
@@ -362,7 +362,7 @@ std::string traces_proto(std::span<const SpanData> spans, const Attributes& reso
     resource_message(w, 1, resource, resource_attributes_size);  // ResourceSpans: resource 1, scope_spans 2
     w.message(2, [&] {
       scope_message(w, 1, version);  // ScopeSpans: scope 1, spans 2
-      for (std::size_t i = 0; i < spans.size(); ++i) span_message(w, 2, spans[i], sizes[i]);
+      for (std::size_t i = 0; i < spans.size(); ++i) span_message(w, 2, *spans[i], sizes[i]);
     }, scope_spans_size);
   }, resource_spans_size);
   return w.take();

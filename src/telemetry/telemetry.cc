@@ -42,12 +42,16 @@ std::string printable_url(std::string_view url) {
 
 // --- Span ------------------------------------------------------------------
 
-Span::Span(Span&& other) noexcept : owner_(other.owner_), data_(std::move(other.data_)) { other.owner_ = nullptr; }
+Span::Span(Span&& other) noexcept
+    : owner_(other.owner_), context_(other.context_), data_(std::move(other.data_)) {
+  other.owner_ = nullptr;
+}
 
 Span& Span::operator=(Span&& other) noexcept {
   if (this != &other) {
     end();
     owner_ = other.owner_;
+    context_ = other.context_;
     data_ = std::move(other.data_);
     other.owner_ = nullptr;
   }
@@ -56,25 +60,27 @@ Span& Span::operator=(Span&& other) noexcept {
 
 void Span::set_error(std::string_view error_type) {
   if (owner_ == nullptr) return;
-  data_.status = StatusCode::Error;
-  data_.set_status_message(error_type);
-  data_.set("error.type", error_type);
+  data_->status = StatusCode::Error;
+  data_->set_status_message(error_type);
+  data_->set("error.type", error_type);
 }
 
 void Span::end() {
   if (owner_ == nullptr) return;
-  data_.end_unix_nano = unix_nano_now();
+  data_->end_unix_nano = unix_nano_now();
   Telemetry* owner = owner_;
   owner_ = nullptr;
   // An unsampled trace is propagated but not exported (W3C trace-flags).
-  if (data_.context.sampled) owner->submit(std::move(data_));
+  if (data_->context.sampled) owner->submit(std::move(data_));
+  data_.reset();
 }
 
 Span start_span(Telemetry* telemetry, std::string_view name, SpanKind kind, const SpanContext* parent) {
   Span span;
   if (telemetry == nullptr) return span;
   span.owner_ = telemetry;
-  SpanData& data = span.data_;
+  span.data_ = std::make_unique<SpanData>();
+  SpanData& data = *span.data_;
   if (parent != nullptr && parent->valid()) {
     data.context.trace_id = parent->trace_id;
     data.context.sampled = parent->sampled;
@@ -86,6 +92,7 @@ Span start_span(Telemetry* telemetry, std::string_view name, SpanKind kind, cons
   data.set_name(name);
   data.kind = kind;
   data.start_unix_nano = unix_nano_now();
+  span.context_ = data.context;
   return span;
 }
 
@@ -114,7 +121,7 @@ Telemetry::Telemetry(Config config, std::string version, std::unique_ptr<provide
 
 Telemetry::~Telemetry() { shutdown(std::chrono::milliseconds(0)); }
 
-void Telemetry::submit(SpanData&& span) {
+void Telemetry::submit(std::unique_ptr<SpanData> span) {
   {
     std::lock_guard lock(mutex_);
     if (flushed_ || queue_.size() >= config_.max_queue) {
@@ -131,7 +138,7 @@ void Telemetry::run_sender() {
   const bool send_metrics = !config_.metrics.url.empty() || file_ != nullptr;
   Clock::time_point next_metrics = Clock::now() + config_.metric_interval;
   Clock::time_point next_spans = Clock::now() + config_.schedule_delay;
-  std::vector<SpanData> taken;  // the spans in hand; swapped with queue_
+  std::vector<std::unique_ptr<SpanData>> taken;  // the spans in hand; swapped with queue_
   std::vector<Export> exports;
   std::unique_lock lock(mutex_);
   for (;;) {
@@ -168,9 +175,13 @@ void Telemetry::run_sender() {
   }
 }
 
-void Telemetry::add_spans(std::span<const SpanData> spans, std::vector<Export>& exports) {
-  for (std::size_t at = 0; at < spans.size(); at += config_.max_batch) {
-    const std::span<const SpanData> batch = spans.subspan(at, std::min(config_.max_batch, spans.size() - at));
+void Telemetry::add_spans(std::span<const std::unique_ptr<SpanData>> spans, std::vector<Export>& exports) {
+  std::vector<const SpanData*> pointers;
+  pointers.reserve(spans.size());
+  for (const auto& span : spans) pointers.push_back(span.get());
+  for (std::size_t at = 0; at < pointers.size(); at += config_.max_batch) {
+    const std::span<const SpanData* const> batch =
+        std::span<const SpanData* const>(pointers).subspan(at, std::min(config_.max_batch, pointers.size() - at));
     if (file_ != nullptr) append_file(encode_traces(batch, config_.resource, Protocol::HttpJson, version_));
     if (config_.traces.url.empty()) {
       std::lock_guard lock(mutex_);
@@ -298,7 +309,7 @@ Telemetry::Report Telemetry::shutdown(std::chrono::milliseconds budget) {
       finished_.wait(lock, [this] { return !exporting_; });
     }
     flushed_ = true;
-    std::vector<SpanData> rest = std::move(queue_);
+    std::vector<std::unique_ptr<SpanData>> rest = std::move(queue_);
     queue_.clear();
     lock.unlock();
     std::vector<Export> exports;

@@ -29,6 +29,9 @@ inline constexpr std::string_view kScopeName = "weld";
 /// over (the exporter's, so that a steady stream of exports allocates none).
 std::string encode_traces(std::span<const SpanData> spans, const Attributes& resource, Protocol protocol,
                           std::string_view scope_version, std::string storage = {});
+/// The same for spans held elsewhere (the exporter's queue holds pointers).
+std::string encode_traces(std::span<const SpanData* const> spans, const Attributes& resource, Protocol protocol,
+                          std::string_view scope_version, std::string storage = {});
 
 /// An ExportMetricsServiceRequest holding `snapshot` (cumulative temporality).
 std::string encode_metrics(const MetricsSnapshot& snapshot, const Attributes& resource, Protocol protocol,

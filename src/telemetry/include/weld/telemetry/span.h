@@ -97,8 +97,9 @@ enum class StatusCode { Unset = 0, Ok = 1, Error = 2 };
 /// A span as it is recorded and exported. What costs to record is kept in
 /// the object itself — up to 16 attributes and 640 bytes of text and
 /// encoding, past which it spills to the heap — and each attribute is
-/// encoded as OTLP protobuf once, when it is set: recording a span
-/// allocates nothing, and exporting it copies bytes (issue 18).
+/// encoded as OTLP protobuf once, when it is set: a span is one allocation
+/// (Span holds it, the exporter's queue takes it by pointer), and exporting
+/// it copies bytes (issue 18).
 class SpanData {
  public:
   SpanData() = default;

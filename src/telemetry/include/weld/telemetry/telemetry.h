@@ -61,7 +61,7 @@ class Span {
   /// True when attributes set on it will be exported.
   bool recording() const { return owner_ != nullptr; }
   /// This span's context, for children and `traceparent` (invalid when off).
-  const SpanContext& context() const { return data_.context; }
+  const SpanContext& context() const { return context_; }
   /// Sets (adds) an attribute. Only counts, names, ids and outcomes: never a
   /// prompt, payload, schema or key (SPEC §2.6). Integers are recorded as
   /// int64, strings (std::string, string_view, literals) as strings, copied
@@ -71,15 +71,15 @@ class Span {
     if (owner_ == nullptr) return;
     using V = std::remove_cvref_t<T>;
     if constexpr (std::is_same_v<V, bool>) {
-      data_.set(key, static_cast<bool>(value));
+      data_->set(key, static_cast<bool>(value));
     } else if constexpr (std::is_integral_v<V>) {
-      data_.set(key, static_cast<std::int64_t>(value));
+      data_->set(key, static_cast<std::int64_t>(value));
     } else if constexpr (std::is_floating_point_v<V>) {
-      data_.set(key, static_cast<double>(value));
+      data_->set(key, static_cast<double>(value));
     } else if constexpr (std::is_convertible_v<const V&, std::string_view>) {
-      data_.set(key, std::string_view(value));
+      data_->set(key, std::string_view(value));
     } else {
-      data_.set(key, std::span<const std::string>(value));
+      data_->set(key, std::span<const std::string>(value));
     }
   }
   /// Marks the span failed: status ERROR with `error_type` as its message
@@ -94,7 +94,9 @@ class Span {
   friend class Telemetry;
   friend Span start_span(Telemetry* telemetry, std::string_view name, SpanKind kind, const SpanContext* parent);
   Telemetry* owner_ = nullptr;
-  SpanData data_;
+  SpanContext context_;
+  /// Allocated when the span starts, handed to the exporter's queue when it ends.
+  std::unique_ptr<SpanData> data_;
 };
 
 /// The recorder and exporter. Thread-safe.
@@ -156,12 +158,12 @@ class Telemetry {
     std::size_t spans = 0;
   };
 
-  void submit(SpanData&& span);
+  void submit(std::unique_ptr<SpanData> span);
   void run_sender();
   /// Encodes `spans` in batches of at most `max_batch` (to the file at
   /// once) and adds their POSTs to `exports`; without a traces URL the spans
   /// count as exported.
-  void add_spans(std::span<const SpanData> spans, std::vector<Export>& exports);
+  void add_spans(std::span<const std::unique_ptr<SpanData>> spans, std::vector<Export>& exports);
   /// Keeps a sent traces body's allocation for the next one.
   void recycle(std::vector<Export>& exports);
   /// The same for a snapshot of the metrics.
@@ -186,7 +188,7 @@ class Telemetry {
   /// Ended spans waiting for export (at most `max_queue`). The sender swaps
   /// it with its own emptied vector, so that neither allocates once both
   /// have grown.
-  std::vector<SpanData> queue_;
+  std::vector<std::unique_ptr<SpanData>> queue_;
   /// A sent traces body whose allocation the next encoding writes over; used
   /// by the one thread that exports (the sender, then `shutdown`).
   std::string spare_body_;
