@@ -94,6 +94,8 @@ class Span {
   friend class Telemetry;
   friend Span start_span(Telemetry* telemetry, std::string_view name, SpanKind kind, const SpanContext* parent);
   Telemetry* owner_ = nullptr;
+  /// A copy of the record's context: the record goes to the queue when the
+  /// span ends, and children and `traceparent` may still ask for it.
   SpanContext context_;
   /// Allocated when the span starts, handed to the exporter's queue when it ends.
   std::unique_ptr<SpanData> data_;
