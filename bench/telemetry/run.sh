@@ -4,9 +4,10 @@
 #   run:   a one-turn --json-schema run against the fake model server
 #          (tests/fake_model), median wall time of RUNS runs each, telemetry
 #          off vs OTEL_EXPORTER_OTLP_ENDPOINT to a local sink (sink.sh); the
-#          runs are made by hyperfine in REPEAT off/on pairs, so that the
-#          load of a shared machine touches both sides alike, both through
-#          `env` (its exec alone costs a few ms here);
+#          runs are made by hyperfine in RUNS off/on pairs back to back, so
+#          that the load of a shared machine touches both sides alike, both
+#          through `env` (its exec alone costs a few ms here); the median of
+#          each pair's on/off is printed too;
 #   proxy: tagged requests (bench/proxy's canned upstream, nginx `return 200`)
 #          through two weld proxies, one exporting to the sink, one not; wrk
 #          requests/s, alternated REPEAT times, and the CPU time (user + sys,
@@ -20,14 +21,14 @@
 # costs this one nothing; SINK=node uses a Node receiver instead (sink.mjs),
 # whose CPU on the same cores shows in the rate.
 # Usage: bench/telemetry/run.sh [path/to/weld]   (a Release build)
-# Env: RUNS (runs of each side, default 60), DURATION (s per wrk run, default 5),
-#      REPEAT (default 3), CONNS (default 50), THREADS (proxy workers, default 2),
+# Env: RUNS (runs of each side, default 300), DURATION (s per wrk run, default 5),
+#      REPEAT (proxy alternations, default 3), CONNS (default 50), THREADS (proxy workers, default 2),
 #      PARTS (run, proxy or both, the default), SINK (nginx, the default, or node).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 WELD=$(realpath "${1:-$root/build-rel/src/cli/weld}")
-RUNS=${RUNS:-60}; DURATION=${DURATION:-5}; REPEAT=${REPEAT:-3}; CONNS=${CONNS:-50}; THREADS=${THREADS:-2}
+RUNS=${RUNS:-300}; DURATION=${DURATION:-5}; REPEAT=${REPEAT:-3}; CONNS=${CONNS:-50}; THREADS=${THREADS:-2}
 UP=18301; NGX=18302; OFF=18303; ON=18304; SINK_PORT=18305
 PARTS=${PARTS:-run proxy}
 work=$(mktemp -d /tmp/weld-bench-telemetry.XXXXXX)
@@ -59,18 +60,25 @@ if [[ " $PARTS " == *" run "* ]]; then
   schema='{"type":"object","properties":{"summary":{"type":"string"},"risk_level":{"enum":["low","high"]}},"required":["summary","risk_level"]}'
   cmd="$WELD --provider openai --base-url http://127.0.0.1:$fake_port/v1 --model m --no-session-persistence -p x --json-schema '$schema'"
   export WELD_API_KEY=bench HOME=$work
-  for i in $(seq "$REPEAT"); do
-    hyperfine -N --warmup 3 --runs $(((RUNS + REPEAT - 1) / REPEAT)) --export-json "$work/run-$i.json" \
-      -n off "env -u OTEL_EXPORTER_OTLP_ENDPOINT $cmd" -n on "env OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:$SINK_PORT $cmd" \
-      >> "$work/logs/hyperfine.txt"
+  off_cmd="env -u OTEL_EXPORTER_OTLP_ENDPOINT $cmd"
+  on_cmd="env OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:$SINK_PORT $cmd"
+  hyperfine -N --warmup 5 --runs 1 -n off "$off_cmd" -n on "$on_cmd" > /dev/null 2>&1
+  # One off and one on run per pair, back to back, the first of the pair
+  # alternating: a drifting load touches both sides of each pair alike.
+  for i in $(seq "$RUNS"); do
+    if ((i % 2)); then pair=(-n off "$off_cmd" -n on "$on_cmd"); else pair=(-n on "$on_cmd" -n off "$off_cmd"); fi
+    hyperfine -N --runs 1 --export-json "$work/run-$i.json" "${pair[@]}" > /dev/null 2>&1
   done
   node -e '
-    const times = { off: [], on: [] };
-    for (const file of process.argv.slice(1))
-      for (const r of require(file).results) times[r.command].push(...r.times);
+    const times = { off: [], on: [] }, ratios = [];
+    for (const file of process.argv.slice(1)) {
+      const pair = {};
+      for (const r of require(file).results) { times[r.command].push(...r.times); pair[r.command] = r.times[0]; }
+      ratios.push(pair.on / pair.off);
+    }
     const median = (t) => { t.sort((a, b) => a - b); return (t[(t.length - 1) >> 1] + t[t.length >> 1]) / 2; };
     const off = median(times.off), on = median(times.on);
-    console.log(`run wall time, median of ${times.on.length}: off ${(off * 1e3).toFixed(2)} ms, on ${(on * 1e3).toFixed(2)} ms, on/off ${(on / off).toFixed(3)}`);
+    console.log(`run wall time, median of ${times.on.length}: off ${(off * 1e3).toFixed(2)} ms, on ${(on * 1e3).toFixed(2)} ms, on/off ${(on / off).toFixed(3)}; median of the pairs'"'"' on/off ${median(ratios).toFixed(3)}`);
   ' "$work"/run-*.json
 fi
 

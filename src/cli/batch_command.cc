@@ -316,7 +316,7 @@ int batch_command(int argc, char** argv) {
   // row's run a child of it. After the SignalGuard, which must see no other
   // thread. A cancelled batch exits at once and exports nothing more.
   auto warn = [](std::string_view text) { write_stderr("weld: warning: " + std::string(text) + "\n"); };
-  std::unique_ptr<telemetry::Telemetry> telemetry = start_telemetry(flags.telemetry_file, warn);
+  std::unique_ptr<telemetry::Telemetry> telemetry = start_telemetry(flags.telemetry_file, warn, telemetry::Config::Sender::AtStart);
   const telemetry::SpanContext trace_parent = traceparent_from_environment();
   telemetry::Span batch_span =
       telemetry::start_span(telemetry.get(), "weld batch", telemetry::SpanKind::Internal, &trace_parent);

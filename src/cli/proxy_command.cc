@@ -91,9 +91,11 @@ int proxy_main(int argc, char** argv) {
   };
 
   // Telemetry (SPEC §8): warnings as log events; destroyed after the server.
-  std::unique_ptr<telemetry::Telemetry> telemetry = start_telemetry(telemetry_file, [&config](std::string_view text) {
+  auto warn = [&config](std::string_view text) {
     config.log("{\"event\":\"warning\",\"message\":" + json::quote(text) + "}");
-  });
+  };
+  std::unique_ptr<telemetry::Telemetry> telemetry =
+      start_telemetry(telemetry_file, warn, telemetry::Config::Sender::AtStart);
   config.telemetry = telemetry.get();
   auto server = proxy::Server::create(config);
   if (!server) {
@@ -118,9 +120,7 @@ int proxy_main(int argc, char** argv) {
   listening += "}";
   config.log(listening);
   (*server)->run();
-  finish_telemetry(telemetry.get(), [&config](std::string_view text) {
-    config.log("{\"event\":\"warning\",\"message\":" + json::quote(text) + "}");
-  });
+  finish_telemetry(telemetry.get(), warn);
   config.log("{\"event\":\"stopped\"}");
   return 0;
 }

@@ -373,7 +373,10 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
 
   // Telemetry (SPEC §8): after the SignalGuard, which must see no other thread.
   auto warn = [](std::string_view text) { write_stderr("weld: warning: " + std::string(text) + "\n"); };
-  std::unique_ptr<telemetry::Telemetry> telemetry = start_telemetry(flags.telemetry_file, warn);
+  // Most runs end within the first export's schedule: their spans go at
+  // exit, with no background thread started for them.
+  std::unique_ptr<telemetry::Telemetry> telemetry =
+      start_telemetry(flags.telemetry_file, warn, telemetry::Config::Sender::WhenNeeded);
   options.telemetry = telemetry.get();
   options.trace_parent = traceparent_from_environment();
 

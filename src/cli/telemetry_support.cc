@@ -15,10 +15,12 @@ void add_telemetry_file_flag(CLI::App& app, std::optional<std::string>& file) {
 }
 
 std::unique_ptr<telemetry::Telemetry> start_telemetry(const std::optional<std::string>& file,
-                                                      const std::function<void(std::string_view)>& warn) {
+                                                      const std::function<void(std::string_view)>& warn,
+                                                      telemetry::Config::Sender sender) {
   telemetry::Config config = telemetry::config_from_environment(
       [](const char* name) -> const char* { return std::getenv(name); }, WELD_VERSION);
   if (file) config.file = *file;
+  config.sender = sender;
   std::unique_ptr<telemetry::Telemetry> started = telemetry::Telemetry::start(std::move(config), WELD_VERSION);
   if (started) {
     for (const auto& warning : started->warnings()) warn("telemetry: " + warning);

@@ -29,9 +29,12 @@ inline constexpr std::chrono::milliseconds kTelemetryExitFlush{1000};
 
 /// Starts telemetry from the environment and `file` (--telemetry-file), or
 /// returns nullptr. Configuration warnings go to `warn` (one line each,
-/// without "weld: "). Start it after SignalGuard: it creates a thread.
+/// without "weld: "). `sender`: when its background thread starts (a run:
+/// when needed, a proxy or a batch: at once). Start it after SignalGuard:
+/// its thread must inherit the blocked signals.
 std::unique_ptr<telemetry::Telemetry> start_telemetry(const std::optional<std::string>& file,
-                                                      const std::function<void(std::string_view)>& warn);
+                                                      const std::function<void(std::string_view)>& warn,
+                                                      telemetry::Config::Sender sender);
 
 /// The parent of a run's span: TRACEPARENT when it holds a valid
 /// traceparent, else none (a new trace).

@@ -116,8 +116,13 @@ Telemetry::Telemetry(Config config, std::string version, std::unique_ptr<provide
                                  std::strerror(errno) + ")");
     }
   }
-  sender_ = std::thread([this] { run_sender(); });
+  if (config_.sender == Config::Sender::AtStart) {
+    std::lock_guard lock(mutex_);
+    start_sender();
+  }
 }
+
+void Telemetry::start_sender() { sender_ = std::thread([this] { run_sender(); }); }
 
 Telemetry::~Telemetry() { shutdown(std::chrono::milliseconds(0)); }
 
@@ -129,6 +134,13 @@ void Telemetry::submit(std::unique_ptr<SpanData> span) {
       return;
     }
     queue_.push_back(std::move(span));
+    if (!sender_.joinable()) {
+      // A WhenNeeded sender: started once a batch is full or the first
+      // export is due, unless the exit flush is coming; the thread's first
+      // turn exports what waits.
+      if (!stopping_ && (queue_.size() >= config_.max_batch || Clock::now() >= started_ + config_.schedule_delay)) start_sender();
+      return;
+    }
     if (queue_.size() < config_.max_batch) return;
   }
   wake_.notify_one();
@@ -136,8 +148,8 @@ void Telemetry::submit(std::unique_ptr<SpanData> span) {
 
 void Telemetry::run_sender() {
   const bool send_metrics = !config_.metrics.url.empty() || file_ != nullptr;
-  Clock::time_point next_metrics = Clock::now() + config_.metric_interval;
-  Clock::time_point next_spans = Clock::now() + config_.schedule_delay;
+  Clock::time_point next_metrics = started_ + config_.metric_interval;
+  Clock::time_point next_spans = started_ + config_.schedule_delay;
   std::vector<std::unique_ptr<SpanData>> taken;  // the spans in hand; swapped with queue_
   std::vector<Export> exports;
   std::unique_lock lock(mutex_);
@@ -318,8 +330,11 @@ Telemetry::Report Telemetry::shutdown(std::chrono::milliseconds budget) {
     send(exports, deadline);
     lock.lock();
   }
+  // No thread starts once stopping_ is set (a WhenNeeded sender is only
+  // started by submit, which checks it).
+  const bool started = sender_.joinable();
   lock.unlock();
-  if (sender_.joinable()) sender_.join();
+  if (started) sender_.join();
   lock.lock();
   if (file_ != nullptr) {
     std::fclose(file_);

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <thread>
 
 #include "weld/json/parse.h"
@@ -154,6 +155,84 @@ TEST(Telemetry, ASteadyStreamOfSpansIsSentInFullBatches) {
   ASSERT_EQ(10u, shared->requests.size());
   for (std::size_t i = 0; i + 1 < shared->requests.size(); ++i) EXPECT_EQ(10u, spans_in(shared->requests[i].body));
   EXPECT_EQ(5u, spans_in(shared->requests.back().body));  // the rest, at the exit flush
+}
+
+// Threads of this process.
+std::size_t thread_count() {
+  std::size_t n = 0;
+  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator("/proc/self/task")) ++n;
+  return n;
+}
+
+// Waits up to 5 s for the collector to have received `n` requests.
+bool received(FakeCollector::Shared& shared, std::size_t n) {
+  for (int i = 0; i < 5000; ++i) {
+    {
+      std::lock_guard lock(shared.mutex);
+      if (shared.requests.size() >= n) return true;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return false;
+}
+
+// issue 18: a run ends within the first export's schedule; the sender
+// thread it started cost ~2% of its wall time and sent nothing.
+TEST(Telemetry, AWhenNeededSenderIsNotStartedForAShortLife) {
+  auto shared = std::make_shared<FakeCollector::Shared>();
+  const std::size_t before = thread_count();
+  {
+    auto at_start = Telemetry::start(json_config(), "0", std::make_unique<FakeCollector>(shared));
+    EXPECT_EQ(before + 1, thread_count());  // what the count below would see
+  }
+  Config config = json_config();
+  config.sender = Config::Sender::WhenNeeded;
+  config.schedule_delay = std::chrono::milliseconds(60'000);
+  auto telemetry = Telemetry::start(config, "0", std::make_unique<FakeCollector>(shared));
+  for (int i = 0; i < 3; ++i) start_span(telemetry.get(), "x", SpanKind::Internal, nullptr).end();
+  EXPECT_EQ(before, thread_count());
+  EXPECT_TRUE(shared->requests.empty());
+  Telemetry::Report report = telemetry->shutdown(std::chrono::milliseconds(5000));
+  EXPECT_EQ(3u, report.spans_exported);
+  ASSERT_EQ(1u, shared->requests.size());
+  EXPECT_EQ(3u, spans_in(shared->requests[0].body));
+}
+
+TEST(Telemetry, AWhenNeededSenderStartsWhenTheFirstExportIsDue) {
+  auto shared = std::make_shared<FakeCollector::Shared>();
+  Config config = json_config();
+  config.sender = Config::Sender::WhenNeeded;
+  config.schedule_delay = std::chrono::milliseconds(50);
+  auto telemetry = Telemetry::start(config, "0", std::make_unique<FakeCollector>(shared));
+  start_span(telemetry.get(), "early", SpanKind::Internal, nullptr).end();
+  std::this_thread::sleep_for(std::chrono::milliseconds(80));
+  EXPECT_TRUE(shared->requests.empty());  // nothing sends until a span ends
+  start_span(telemetry.get(), "late", SpanKind::Internal, nullptr).end();
+  // Sent by the thread that span started, before any shutdown: both spans.
+  ASSERT_TRUE(received(*shared, 1));
+  {
+    std::lock_guard lock(shared->mutex);
+    EXPECT_EQ(2u, spans_in(shared->requests[0].body));
+  }
+  EXPECT_EQ(2u, telemetry->shutdown(std::chrono::milliseconds(5000)).spans_exported);
+}
+
+TEST(Telemetry, AWhenNeededSenderStartsForAFullBatch) {
+  auto shared = std::make_shared<FakeCollector::Shared>();
+  Config config = json_config();
+  config.sender = Config::Sender::WhenNeeded;
+  config.max_batch = 3;
+  config.schedule_delay = std::chrono::milliseconds(60'000);
+  auto telemetry = Telemetry::start(config, "0", std::make_unique<FakeCollector>(shared));
+  for (int i = 0; i < 4; ++i) start_span(telemetry.get(), "x", SpanKind::Internal, nullptr).end();
+  ASSERT_TRUE(received(*shared, 1));
+  {
+    std::lock_guard lock(shared->mutex);
+    EXPECT_EQ(3u, spans_in(shared->requests[0].body));
+  }
+  Telemetry::Report report = telemetry->shutdown(std::chrono::milliseconds(5000));
+  EXPECT_EQ(4u, report.spans_exported);
+  EXPECT_EQ(2u, shared->requests.size());
 }
 
 TEST(Telemetry, AFailedExportCountsItsSpansAndSaysWhereWithoutTheKey) {

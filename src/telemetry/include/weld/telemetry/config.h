@@ -46,6 +46,15 @@ struct Config {
   std::size_t max_queue = 2048;
   /// Spans per export request (OTEL_BSP_MAX_EXPORT_BATCH_SIZE).
   std::size_t max_batch = 512;
+  /// When the background sender starts. `AtStart`: with the exporter, so
+  /// that spans go within `schedule_delay` and metrics every
+  /// `metric_interval` from the first second (a proxy, a batch).
+  /// `WhenNeeded`: at the first span ended after the first `schedule_delay`
+  /// (or a full batch); a process that ends within its first second (most
+  /// runs) never starts it, and `shutdown` sends everything. Until it starts,
+  /// nothing is exported on a schedule.
+  enum class Sender { AtStart, WhenNeeded };
+  Sender sender = Sender::AtStart;
   /// Non-fatal problems with the variables, for the CLI to print once.
   std::vector<std::string> warnings;
 

@@ -117,7 +117,8 @@ class Telemetry {
     std::string last_error;
   };
 
-  /// Starts the exporter thread, or returns nullptr when `config` exports
+  /// Starts the exporter (its thread at once or when needed, as
+  /// `config.sender` says), or returns nullptr when `config` exports
   /// nothing (zero cost). `transport` defaults to libcurl. Problems opening
   /// `config.file` end up in `warnings()`.
   static std::unique_ptr<Telemetry> start(Config config, std::string version,
@@ -161,6 +162,8 @@ class Telemetry {
   };
 
   void submit(std::unique_ptr<SpanData> span);
+  /// Starts the sender thread; called with `mutex_` held, once.
+  void start_sender();
   void run_sender();
   /// Encodes `spans` in batches of at most `max_batch` (to the file at
   /// once) and adds their POSTs to `exports`; without a traces URL the spans
@@ -179,6 +182,9 @@ class Telemetry {
 
   Config config_;
   std::string version_;
+  /// When the exporter started: the first span export is due at
+  /// `started_ + schedule_delay`, the first metrics at `started_ + metric_interval`.
+  Clock::time_point started_ = Clock::now();
   std::unique_ptr<provider::Transport> transport_;
   MetricsRecorder metrics_;
   std::FILE* file_ = nullptr;
@@ -201,6 +207,8 @@ class Telemetry {
   bool flushed_ = false;
   Report report_;
   provider::CancelToken cancel_;
+  /// Started once (guarded by mutex_); not at all by a `WhenNeeded`
+  /// exporter that shuts down first.
   std::thread sender_;
 };
 
