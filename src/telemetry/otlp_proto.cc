@@ -194,6 +194,10 @@ std::size_t key_value_size(std::uint32_t field, std::string_view key, const Attr
 // A span's attributes: their bytes, encoded when they were set, copied in
 // runs (those set one after the other lie one after the other).
 void span_attributes(Writer& w, const SpanData& span) {
+  if (const std::optional<std::string_view> all = span.encoded_attributes()) {
+    w.raw(*all);  // the usual span: one copy, no attribute slot read
+    return;
+  }
   TextRef run{0, 0};
   for (const SpanAttribute& attribute : span.attributes()) {
     if (run.size != 0 && attribute.encoded.offset == run.offset + run.size) {

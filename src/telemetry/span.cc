@@ -25,6 +25,8 @@ void SpanData::copy_in_place(const SpanData& other) {
   attribute_count_ = other.attribute_count_;
   byte_count_ = other.byte_count_;
   encoded_attributes_size_ = other.encoded_attributes_size_;
+  encoded_begin_ = other.encoded_begin_;
+  encoded_together_ = other.encoded_together_;
   if (other.heap_attributes_.empty()) {
     std::copy_n(other.inline_attributes_.begin(), attribute_count_, inline_attributes_.begin());
   }
@@ -85,6 +87,13 @@ SpanAttribute& SpanData::set_encoded(AttributeKey key, ValueKind kind, const Val
   wire::put_key_value(extend(wire::key_value_size(kAttributesField, name, value), encoded), kAttributesField, name,
                       value);
   SpanAttribute& attribute = slot(key, kind);
+  if (attribute.encoded.size != 0) {
+    encoded_together_ = false;  // a replaced value's bytes stay between the others
+  } else if (attribute_count_ == 1) {
+    encoded_begin_ = encoded.offset;
+  } else if (encoded.offset != encoded_begin_ + encoded_attributes_size_) {
+    encoded_together_ = false;  // a status message or an array's items came between
+  }
   encoded_attributes_size_ += encoded.size - attribute.encoded.size;  // a replaced value's bytes no longer count
   attribute.encoded = encoded;
   return attribute;

@@ -37,6 +37,43 @@ TEST(SpanData, KeepsEachKindOfValue) {
   EXPECT_EQ("timeout", span.status_message());
 }
 
+// Each attribute's bytes, in order: what an exporter writes either way.
+std::string each_encoded(const SpanData& span) {
+  std::string out;
+  for (const SpanAttribute& attribute : span.attributes()) out += span.bytes(attribute.encoded);
+  return out;
+}
+
+// issue 18: the exporter copies a usual span's attribute bytes as one run,
+// reading none of its slots; anything between them takes the slot-by-slot way.
+TEST(SpanData, AUsualSpansAttributeBytesAreOneRun) {
+  SpanData span;
+  span.set_name("POST");
+  span.set("http.request.method", std::string_view("POST"));
+  span.set("weld.attempt", std::int64_t{1});
+  span.set("weld.valid", true);
+  ASSERT_TRUE(span.encoded_attributes().has_value());
+  EXPECT_EQ(each_encoded(span), *span.encoded_attributes());
+  EXPECT_EQ(span.encoded_attributes_size(), span.encoded_attributes()->size());
+
+  SpanData replaced = span;
+  replaced.set("weld.attempt", std::int64_t{2});
+  EXPECT_FALSE(replaced.encoded_attributes().has_value());
+
+  SpanData status_between = span;
+  status_between.set_status_message("timeout");
+  status_between.set("error.type", std::string_view("timeout"));
+  EXPECT_FALSE(status_between.encoded_attributes().has_value());
+
+  SpanData array_between = span;
+  array_between.set("gen_ai.response.finish_reasons", std::vector<std::string>{"stop"});
+  EXPECT_FALSE(array_between.encoded_attributes().has_value());
+
+  SpanData none;
+  ASSERT_TRUE(none.encoded_attributes().has_value());
+  EXPECT_TRUE(none.encoded_attributes()->empty());
+}
+
 // Setting a key again replaces its value (and may change its kind) in its
 // place: OTLP keys are unique within a span.
 TEST(SpanData, SettingAKeyAgainReplacesItsValue) {

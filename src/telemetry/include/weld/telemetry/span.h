@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -167,6 +168,15 @@ class SpanData {
   }
   /// The attributes' protobuf bytes in all (the sum of their `encoded` sizes).
   std::size_t encoded_attributes_size() const { return encoded_attributes_size_; }
+  /// The attributes' protobuf bytes as one run, when they lie together in
+  /// the store in the order they were set (no value replaced, nothing stored
+  /// between two of them: the usual span); else nullopt, and each
+  /// attribute's `encoded` says where its bytes are. An exporter copying the
+  /// run reads none of the attribute slots.
+  std::optional<std::string_view> encoded_attributes() const {
+    if (!encoded_together_) return std::nullopt;
+    return bytes(TextRef{encoded_begin_, encoded_attributes_size_});
+  }
   /// Bytes of the store: an attribute's `encoded` (or `text`).
   std::string_view bytes(TextRef ref) const {
     return {(heap_bytes_.empty() ? inline_bytes_.data() : heap_bytes_.data()) + ref.offset, ref.size};
@@ -220,6 +230,10 @@ class SpanData {
   std::uint32_t attribute_count_ = 0;
   std::uint32_t byte_count_ = 0;
   std::uint32_t encoded_attributes_size_ = 0;
+  /// Where the first attribute's bytes begin, and whether every later
+  /// attribute's follow on (see encoded_attributes()).
+  std::uint32_t encoded_begin_ = 0;
+  bool encoded_together_ = true;
   std::array<SpanAttribute, kInlineAttributes> inline_attributes_;
   /// All the attributes, once there are more than fit in place.
   std::vector<SpanAttribute> heap_attributes_;
