@@ -140,7 +140,8 @@ void Telemetry::submit(std::unique_ptr<SpanData> span) {
       // A WhenNeeded sender: started once a batch is full or the first
       // export is due, unless the exit flush is coming; the thread's first
       // turn exports what waits.
-      if (!stopping_ && (queue_.size() >= config_.max_batch || Clock::now() >= started_ + config_.schedule_delay)) start_sender();
+      const bool due = queue_.size() >= config_.max_batch || Clock::now() >= started_ + config_.schedule_delay;
+      if (due && !stopping_) start_sender();
       return;
     }
     if (queue_.size() < config_.max_batch) return;
