@@ -32,14 +32,16 @@ using wire::copy_bytes;
 // body's storage, written over without being cleared first.
 class Writer {
  public:
-  Writer(std::string storage, std::size_t expected) : buffer_(std::move(storage)) {
+  // Writes over `storage` from byte `from` on (the bytes before it are
+  // kept: an append).
+  Writer(std::string storage, std::size_t expected, std::size_t from = 0) : buffer_(std::move(storage)) {
     // Only the bytes not written before are cleared (std::string has no
     // uninitialised resize): a body written over the last one, of about its
     // size, clears next to nothing.
-    expected = std::max<std::size_t>(expected, 256);
+    expected = from + std::max<std::size_t>(expected, 256);
     if (buffer_.size() < expected) buffer_.resize(expected);
-    at_ = buffer_.data();
-    end_ = at_ + buffer_.size();
+    at_ = buffer_.data() + from;
+    end_ = buffer_.data() + buffer_.size();
   }
 
   /// The bytes written.
@@ -344,17 +346,12 @@ void metric_message(Writer& w, std::uint32_t field, const MetricData& data, cons
   });
 }
 
-}  // namespace
-
-std::string traces_proto(std::span<const SpanData* const> spans, const Attributes& resource, std::string_view version,
-                         std::string storage) {
+// An ExportTraceServiceRequest whose ScopeSpans' spans, `spans_size` bytes
+// in all, `write_spans` writes.
+template <typename WriteSpans>
+std::string traces_request(std::size_t spans_size, const Attributes& resource, std::string_view version,
+                           std::string storage, WriteSpans&& write_spans) {
   // Every length known before its message is written: nothing is moved.
-  std::vector<std::uint32_t> sizes(spans.size());
-  std::size_t spans_size = 0;
-  for (std::size_t i = 0; i < spans.size(); ++i) {
-    sizes[i] = static_cast<std::uint32_t>(span_size(*spans[i]));
-    spans_size += field_size(sizes[i]);
-  }
   const std::size_t scope_size = field_size(kScopeName.size()) + field_size(version.size());
   const std::size_t scope_spans_size = field_size(scope_size) + spans_size;
   const std::size_t resource_attributes_size = resource_size(resource);
@@ -366,10 +363,25 @@ std::string traces_proto(std::span<const SpanData* const> spans, const Attribute
     resource_message(w, 1, resource, resource_attributes_size);  // ResourceSpans: resource 1, scope_spans 2
     w.message(2, [&] {
       scope_message(w, 1, version);  // ScopeSpans: scope 1, spans 2
-      for (std::size_t i = 0; i < spans.size(); ++i) span_message(w, 2, *spans[i], sizes[i]);
+      write_spans(w);
     }, scope_spans_size);
   }, resource_spans_size);
   return w.take();
+}
+
+}  // namespace
+
+std::string traces_proto(std::span<const SpanData* const> spans, const Attributes& resource, std::string_view version,
+                         std::string storage) {
+  std::vector<std::uint32_t> sizes(spans.size());
+  std::size_t spans_size = 0;
+  for (std::size_t i = 0; i < spans.size(); ++i) {
+    sizes[i] = static_cast<std::uint32_t>(span_size(*spans[i]));
+    spans_size += field_size(sizes[i]);
+  }
+  return traces_request(spans_size, resource, version, std::move(storage), [&](Writer& w) {
+    for (std::size_t i = 0; i < spans.size(); ++i) span_message(w, 2, *spans[i], sizes[i]);
+  });
 }
 
 std::string metrics_proto(const MetricsSnapshot& snapshot, const Attributes& resource, std::string_view version) {
@@ -385,3 +397,21 @@ std::string metrics_proto(const MetricsSnapshot& snapshot, const Attributes& res
 }
 
 }  // namespace weld::telemetry::detail
+
+namespace weld::telemetry {
+
+void append_span_field(const SpanData& span, std::string& out) {
+  const std::size_t size = detail::span_size(span);
+  const std::size_t from = out.size();
+  detail::Writer w(std::move(out), detail::field_size(size) + 16, from);
+  detail::span_message(w, 2, span, size);  // ScopeSpans: spans 2
+  out = w.take();
+}
+
+std::string encode_traces_proto(std::string_view span_fields, const Attributes& resource,
+                                std::string_view scope_version, std::string storage) {
+  return detail::traces_request(span_fields.size(), resource, scope_version, std::move(storage),
+                                [&](detail::Writer& w) { w.raw(span_fields); });
+}
+
+}  // namespace weld::telemetry

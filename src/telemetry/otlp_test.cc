@@ -4,6 +4,7 @@
 
 #include "weld/json/parse.h"
 #include "weld/json/serialize.h"
+#include "proto_fields_test.h"
 #include "weld/telemetry/instruments.h"
 
 namespace weld::telemetry {
@@ -69,45 +70,6 @@ TEST(OtlpJson, MetricsAreCumulativeSumsAndHistograms) {
   EXPECT_EQ("[\"0\",\"0\",\"0\",\"0\",\"0\",\"1\",\"0\",\"0\",\"0\",\"0\",\"0\",\"0\",\"0\",\"0\",\"0\",\"0\",\"1\"]",
             json::serialize(at(histogram, "bucketCounts")));
   EXPECT_EQ("100.0", json::serialize(at(histogram, "max")));
-}
-
-// A protobuf field walk, enough to find the length-delimited fields
-// numbered `wanted` (the first, or all).
-std::vector<std::string_view> fields(std::string_view message, std::uint32_t wanted) {
-  std::vector<std::string_view> found;
-  std::size_t at = 0;
-  auto varint = [&]() {
-    std::uint64_t value = 0;
-    for (int shift = 0; at < message.size(); shift += 7) {
-      auto byte = static_cast<unsigned char>(message[at++]);
-      value |= static_cast<std::uint64_t>(byte & 0x7F) << shift;
-      if ((byte & 0x80) == 0) break;
-    }
-    return value;
-  };
-  while (at < message.size()) {
-    std::uint64_t tag = varint();
-    std::uint32_t number = static_cast<std::uint32_t>(tag >> 3);
-    switch (tag & 7) {
-      case 0: varint(); break;
-      case 1: at += 8; break;
-      case 5: at += 4; break;
-      case 2: {
-        std::size_t size = varint();
-        std::string_view bytes = message.substr(at, size);
-        at += size;
-        if (number == wanted) found.push_back(bytes);
-        break;
-      }
-      default: ADD_FAILURE() << "wire type " << (tag & 7); return found;
-    }
-  }
-  return found;
-}
-
-std::string_view field(std::string_view message, std::uint32_t wanted) {
-  std::vector<std::string_view> found = fields(message, wanted);
-  return found.empty() ? std::string_view() : found.front();
 }
 
 TEST(OtlpProto, SpanSitsWhereTraceProtoPutsIt) {
@@ -200,6 +162,36 @@ TEST(OtlpProto, ABodyWrittenOverAnOlderOneIsTheSameAsAFreshOne) {
   std::string older = encode_traces(many, resource, Protocol::HttpProtobuf, "9");
   ASSERT_GT(older.size(), fresh.size());
   EXPECT_EQ(fresh, encode_traces(one, resource, Protocol::HttpProtobuf, "9", std::move(older)));
+}
+
+// issue 18: the exporter encodes each span when it ends and only wraps
+// the bytes when it sends them: the body must be the one the records make.
+TEST(OtlpProto, SpansEncodedWhenTheyEndMakeTheSameBodyAsTheirRecords) {
+  std::vector<SpanData> spans;
+  for (std::size_t i = 0; i < 200; i += 7) {
+    SpanData span = sample_span();
+    span.set_name(name_of(i));  // span lengths on both sides of 128
+    if (i % 2 == 0) span.parent_span_id = {};
+    if (i % 3 == 0) span.status = StatusCode::Unset;
+    span.set("n", static_cast<std::int64_t>(i));
+    spans.push_back(span);
+  }
+  const Attributes resource{{"service.name", std::string("weld")}};
+  std::string fields = "kept";
+  for (const SpanData& span : spans) append_span_field(span, fields);
+  ASSERT_EQ(0u, fields.find("kept"));  // appended after what was there
+  const std::string_view encoded = std::string_view(fields).substr(4);
+  EXPECT_EQ(encode_traces(spans, resource, Protocol::HttpProtobuf, "9"), encode_traces_proto(encoded, resource, "9"));
+  // The first three, written over an older, longer body's allocation.
+  std::string three;
+  for (std::size_t i = 0; i < 3; ++i) append_span_field(spans[i], three);
+  ASSERT_EQ(0u, encoded.find(three));
+  std::string older = encode_traces(std::vector<SpanData>(40, sample_span()), resource, Protocol::HttpProtobuf, "9");
+  EXPECT_EQ(encode_traces(std::span(spans).first(3), resource, Protocol::HttpProtobuf, "9"),
+            encode_traces_proto(three, resource, "9", std::move(older)));
+  // No spans: the request still holds its resource and scope.
+  EXPECT_EQ(encode_traces(std::span<const SpanData>(), resource, Protocol::HttpProtobuf, "9"),
+            encode_traces_proto("", resource, "9"));
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "span_queue.h"
 #include "weld/telemetry/otlp.h"
 
 namespace weld::telemetry {
@@ -110,7 +111,10 @@ std::unique_ptr<Telemetry> Telemetry::start(Config config, std::string version,
 }
 
 Telemetry::Telemetry(Config config, std::string version, std::unique_ptr<provider::Transport> transport)
-    : config_(std::move(config)), version_(std::move(version)), transport_(std::move(transport)) {
+    : config_(std::move(config)),
+      version_(std::move(version)),
+      transport_(std::move(transport)),
+      queue_(std::make_unique<detail::SpanQueue>()) {
   if (!config_.file.empty()) {
     file_ = std::fopen(config_.file.c_str(), "a");
     if (file_ == nullptr) {
@@ -118,6 +122,8 @@ Telemetry::Telemetry(Config config, std::string version, std::unique_ptr<provide
                                  std::strerror(errno) + ")");
     }
   }
+  encode_when_ended_ =
+      file_ == nullptr && !config_.traces.url.empty() && config_.traces.protocol == Protocol::HttpProtobuf;
   if (config_.sender == Config::Sender::AtStart) {
     std::lock_guard lock(mutex_);
     start_sender();
@@ -129,22 +135,33 @@ void Telemetry::start_sender() { sender_ = std::thread([this] { run_sender(); })
 Telemetry::~Telemetry() { shutdown(std::chrono::milliseconds(0)); }
 
 void Telemetry::submit(std::unique_ptr<SpanData> span) {
+  // The span's bytes, when it is encoded here (kept between spans for its allocation).
+  thread_local std::string field;
+  if (encode_when_ended_) {
+    field.clear();
+    append_span_field(*span, field);
+    span.reset();  // freed by the thread that allocated it, while its cache holds it
+  }
   {
     std::lock_guard lock(mutex_);
-    if (flushed_ || queue_.size() >= config_.max_queue) {
+    if (flushed_ || queue_->size() >= config_.max_queue) {
       ++report_.spans_dropped;
       return;
     }
-    queue_.push_back(std::move(span));
+    if (span) {
+      queue_->push(std::move(span));
+    } else {
+      queue_->push_encoded(field);
+    }
     if (!sender_.joinable()) {
       // A WhenNeeded sender: started once a batch is full or the first
       // export is due, unless the exit flush is coming; the thread's first
       // turn exports what waits.
-      const bool due = queue_.size() >= config_.max_batch || Clock::now() >= started_ + config_.schedule_delay;
+      const bool due = queue_->size() >= config_.max_batch || Clock::now() >= started_ + config_.schedule_delay;
       if (due && !stopping_) start_sender();
       return;
     }
-    if (queue_.size() < config_.max_batch) return;
+    if (queue_->size() < config_.max_batch) return;
   }
   wake_.notify_one();
 }
@@ -153,12 +170,12 @@ void Telemetry::run_sender() {
   const bool send_metrics = !config_.metrics.url.empty() || file_ != nullptr;
   Clock::time_point next_metrics = started_ + config_.metric_interval;
   Clock::time_point next_spans = started_ + config_.schedule_delay;
-  std::vector<std::unique_ptr<SpanData>> taken;  // the spans in hand; swapped with queue_
+  detail::SpanQueue taken;  // the spans in hand
   std::vector<Export> exports;
   std::unique_lock lock(mutex_);
   for (;;) {
     wake_.wait_until(lock, std::min(next_spans, next_metrics),
-                     [this] { return stopping_ || queue_.size() >= config_.max_batch; });
+                     [this] { return stopping_ || queue_->size() >= config_.max_batch; });
     if (stopping_) break;  // the final export is shutdown's
     const Clock::time_point now = Clock::now();
     // Full batches go as soon as they are full; what is left waits for the
@@ -166,13 +183,9 @@ void Telemetry::run_sender() {
     // few large requests, not one small request per export's duration.
     const bool scheduled = now >= next_spans;
     const bool metrics_due = send_metrics && now >= next_metrics;
-    const std::size_t take = scheduled ? queue_.size() : queue_.size() / config_.max_batch * config_.max_batch;
-    if (take > 0) {
-      taken.swap(queue_);
-      // The partial batch beyond `take` goes back to wait for the schedule.
-      for (std::size_t i = take; i < taken.size(); ++i) queue_.push_back(std::move(taken[i]));
-      taken.erase(taken.begin() + static_cast<std::ptrdiff_t>(take), taken.end());
-    }
+    const std::size_t take = scheduled ? queue_->size() : queue_->size() / config_.max_batch * config_.max_batch;
+    // The partial batch beyond `take` stays to wait for the schedule.
+    if (take > 0) queue_->take_front(take, taken);
     if (scheduled) next_spans = now + config_.schedule_delay;
     if (metrics_due) next_metrics = now + config_.metric_interval;
     if (taken.empty() && !metrics_due) continue;
@@ -183,17 +196,17 @@ void Telemetry::run_sender() {
     send(exports);
     recycle(exports);
     exports.clear();
-    taken.clear();  // the spans' own allocations are freed here, off the request threads
+    taken.clear();  // records (JSON, file) are freed here, off the request threads
     lock.lock();
     exporting_ = false;
     finished_.notify_all();  // shutdown may be waiting for this export
   }
 }
 
-void Telemetry::add_spans(std::span<const std::unique_ptr<SpanData>> spans, std::vector<Export>& exports) {
+void Telemetry::add_spans(const detail::SpanQueue& spans, std::vector<Export>& exports) {
   std::vector<const SpanData*> pointers;
-  pointers.reserve(spans.size());
-  for (const auto& span : spans) pointers.push_back(span.get());
+  pointers.reserve(spans.records().size());
+  for (const auto& span : spans.records()) pointers.push_back(span.get());
   for (std::size_t at = 0; at < pointers.size(); at += config_.max_batch) {
     const std::span<const SpanData* const> batch =
         std::span<const SpanData* const>(pointers).subspan(at, std::min(config_.max_batch, pointers.size() - at));
@@ -206,6 +219,13 @@ void Telemetry::add_spans(std::span<const std::unique_ptr<SpanData>> spans, std:
     add_post(exports, config_.traces,
              encode_traces(batch, config_.resource, config_.traces.protocol, version_, std::move(spare_body_)))
         .spans = batch.size();
+  }
+  // Spans encoded when they ended: only wrapped.
+  for (std::size_t at = 0; at < spans.encoded_count(); at += config_.max_batch) {
+    const std::size_t end = std::min(at + config_.max_batch, spans.encoded_count());
+    add_post(exports, config_.traces,
+             encode_traces_proto(spans.encoded(at, end), config_.resource, version_, std::move(spare_body_)))
+        .spans = end - at;
   }
 }
 
@@ -324,8 +344,8 @@ Telemetry::Report Telemetry::shutdown(std::chrono::milliseconds budget) {
       finished_.wait(lock, [this] { return !exporting_; });
     }
     flushed_ = true;
-    std::vector<std::unique_ptr<SpanData>> rest = std::move(queue_);
-    queue_.clear();
+    detail::SpanQueue rest;
+    queue_->take_front(queue_->size(), rest);
     lock.unlock();
     std::vector<Export> exports;
     add_spans(rest, exports);

@@ -2,9 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <thread>
 
+#include "proto_fields_test.h"
 #include "weld/json/parse.h"
 #include "weld/json/serialize.h"
 
@@ -53,10 +55,10 @@ class FakeCollector : public provider::Transport {
   std::shared_ptr<Shared> shared_;
 };
 
-Config json_config() {
+Config json_config(Protocol protocol = Protocol::HttpJson) {
   Config config;
   config.traces.url = "http://collector:4318/v1/traces";
-  config.traces.protocol = Protocol::HttpJson;
+  config.traces.protocol = protocol;
   config.traces.headers = {{"api-key", "sk-telemetry-secret"}};
   config.resource = {{"service.name", std::string("weld")}};
   return config;
@@ -104,6 +106,61 @@ TEST(Telemetry, ExportsAChildUnderItsParentWithTheConfiguredHeaders) {
   EXPECT_NE(std::string::npos, text.find("{\"key\":\"error.type\",\"value\":{\"stringValue\":\"timeout\"}}"));
 }
 
+// issue 18: protobuf traces are encoded when each span ends (on its
+// thread) and wrapped when sent; the body holds each span as it ended.
+TEST(Telemetry, AProtobufExportHoldsEachSpanAsItEnded) {
+  auto shared = std::make_shared<FakeCollector::Shared>();
+  auto telemetry =
+      Telemetry::start(json_config(Protocol::HttpProtobuf), "0", std::make_unique<FakeCollector>(shared));
+  Span parent = start_span(telemetry.get(), "parent", SpanKind::Server, nullptr);
+  std::thread([&] {  // a child ended on another thread
+    Span child = start_span(telemetry.get(), "child", SpanKind::Client, &parent.context());
+    child.set("gen_ai.usage.input_tokens", 12);
+    child.set_error("timeout");
+  }).join();
+  parent.set("weld.agent", std::string_view("router"));
+  parent.end();
+  EXPECT_EQ(2u, telemetry->shutdown(std::chrono::milliseconds(5000)).spans_exported);
+  ASSERT_EQ(1u, shared->requests.size());
+  const provider::HttpRequest& request = shared->requests[0];
+  EXPECT_NE(request.headers.end(), std::find(request.headers.begin(), request.headers.end(),
+                                             std::pair<std::string, std::string>("Content-Type", "application/x-protobuf")));
+  EXPECT_EQ("weld", field(field(field(field(field(request.body, 1), 1), 1), 2), 1));  // resource service.name
+  std::vector<std::string_view> spans = fields(field(field(request.body, 1), 2), 2);
+  ASSERT_EQ(2u, spans.size());
+  EXPECT_EQ("child", field(spans[0], 5));
+  EXPECT_EQ("parent", field(spans[1], 5));
+  EXPECT_EQ(field(spans[0], 1), field(spans[1], 1));  // one trace
+  EXPECT_EQ(field(spans[1], 2), field(spans[0], 4));  // child's parent_span_id
+  EXPECT_EQ("timeout", field(field(spans[0], 15), 2));
+  EXPECT_EQ("gen_ai.usage.input_tokens", field(fields(spans[0], 9)[0], 1));
+  EXPECT_EQ("weld.agent", field(fields(spans[1], 9)[0], 1));
+}
+
+// With --telemetry-file, spans stay records (the file gets them as JSON)
+// and the collector gets the same protobuf.
+TEST(Telemetry, AProtobufExportWithAFileSendsTheSameSpans) {
+  auto shared = std::make_shared<FakeCollector::Shared>();
+  Config config = json_config(Protocol::HttpProtobuf);
+  config.file = ::testing::TempDir() + "/telemetry_protobuf_file_test.jsonl";
+  std::remove(config.file.c_str());
+  auto telemetry = Telemetry::start(config, "0", std::make_unique<FakeCollector>(shared));
+  for (std::string_view name : {"a", "b"}) start_span(telemetry.get(), name, SpanKind::Internal, nullptr).end();
+  EXPECT_EQ(2u, telemetry->shutdown(std::chrono::milliseconds(5000)).spans_exported);
+  ASSERT_EQ(1u, shared->requests.size());
+  std::vector<std::string_view> spans = fields(field(field(shared->requests[0].body, 1), 2), 2);
+  ASSERT_EQ(2u, spans.size());
+  EXPECT_EQ("a", field(spans[0], 5));
+  EXPECT_EQ("b", field(spans[1], 5));
+  std::FILE* file = std::fopen(config.file.c_str(), "r");
+  ASSERT_NE(nullptr, file);
+  char buffer[4096];
+  const std::string text(buffer, std::fread(buffer, 1, sizeof buffer, file));
+  std::fclose(file);
+  EXPECT_EQ(0u, text.find("{\"resourceSpans\":"));
+  EXPECT_NE(std::string::npos, text.find("\"name\":\"b\""));
+}
+
 TEST(Telemetry, UnsampledParentsArePropagatedButNotExported) {
   auto shared = std::make_shared<FakeCollector::Shared>();
   auto telemetry = Telemetry::start(json_config(), "0", std::make_unique<FakeCollector>(shared));
@@ -115,9 +172,16 @@ TEST(Telemetry, UnsampledParentsArePropagatedButNotExported) {
   EXPECT_TRUE(shared->requests.empty());
 }
 
-TEST(Telemetry, AFullQueueDropsAndCounts) {
+// The queue's tests, for both forms of its spans: records (JSON) and
+// spans encoded when they end (protobuf).
+class TelemetryQueue : public ::testing::TestWithParam<Protocol> {};
+
+INSTANTIATE_TEST_SUITE_P(Protocols, TelemetryQueue, ::testing::Values(Protocol::HttpJson, Protocol::HttpProtobuf),
+                         [](const auto& info) { return info.param == Protocol::HttpJson ? "Json" : "Protobuf"; });
+
+TEST_P(TelemetryQueue, AFullQueueDropsAndCounts) {
   auto shared = std::make_shared<FakeCollector::Shared>();
-  Config config = json_config();
+  Config config = json_config(GetParam());
   config.max_queue = 3;
   config.max_batch = 100;  // the sender waits for the schedule delay, so the queue fills
   config.schedule_delay = std::chrono::milliseconds(60'000);
@@ -128,8 +192,10 @@ TEST(Telemetry, AFullQueueDropsAndCounts) {
   EXPECT_EQ(2u, report.spans_dropped);
 }
 
-// Spans in one OTLP JSON request body.
+// Spans in one OTLP request body, JSON or protobuf.
 std::size_t spans_in(const std::string& body) {
+  // ExportTraceServiceRequest.resource_spans(1).scope_spans(2).spans(2)
+  if (!body.starts_with('{')) return fields(field(field(body, 1), 2), 2).size();
   std::size_t n = 0;
   for (std::size_t at = 0; (at = body.find("\"spanId\"", at)) != std::string::npos; ++at) ++n;
   return n;
@@ -139,10 +205,10 @@ std::size_t spans_in(const std::string& body) {
 // sender sent what had piled up meanwhile at once, so a proxy under load
 // made one small request per export's duration (36 spans a request instead
 // of 512), and the sending cost more than the spans.
-TEST(Telemetry, ASteadyStreamOfSpansIsSentInFullBatches) {
+TEST_P(TelemetryQueue, ASteadyStreamOfSpansIsSentInFullBatches) {
   auto shared = std::make_shared<FakeCollector::Shared>();
   shared->delay = std::chrono::milliseconds(5);
-  Config config = json_config();
+  Config config = json_config(GetParam());
   config.max_batch = 10;
   config.schedule_delay = std::chrono::milliseconds(60'000);
   auto telemetry = Telemetry::start(config, "0", std::make_unique<FakeCollector>(shared));
@@ -178,14 +244,14 @@ bool received(FakeCollector::Shared& shared, std::size_t n) {
 
 // issue 18: a run ends within the first export's schedule; the sender
 // thread it started cost ~2% of its wall time and sent nothing.
-TEST(Telemetry, AWhenNeededSenderIsNotStartedForAShortLife) {
+TEST_P(TelemetryQueue, AWhenNeededSenderIsNotStartedForAShortLife) {
   auto shared = std::make_shared<FakeCollector::Shared>();
   const std::size_t before = thread_count();
   {
-    auto at_start = Telemetry::start(json_config(), "0", std::make_unique<FakeCollector>(shared));
+    auto at_start = Telemetry::start(json_config(GetParam()), "0", std::make_unique<FakeCollector>(shared));
     EXPECT_EQ(before + 1, thread_count());  // what the count below would see
   }
-  Config config = json_config();
+  Config config = json_config(GetParam());
   config.sender = Config::Sender::WhenNeeded;
   config.schedule_delay = std::chrono::milliseconds(60'000);
   auto telemetry = Telemetry::start(config, "0", std::make_unique<FakeCollector>(shared));
@@ -198,9 +264,9 @@ TEST(Telemetry, AWhenNeededSenderIsNotStartedForAShortLife) {
   EXPECT_EQ(3u, spans_in(shared->requests[0].body));
 }
 
-TEST(Telemetry, AWhenNeededSenderStartsWhenTheFirstExportIsDue) {
+TEST_P(TelemetryQueue, AWhenNeededSenderStartsWhenTheFirstExportIsDue) {
   auto shared = std::make_shared<FakeCollector::Shared>();
-  Config config = json_config();
+  Config config = json_config(GetParam());
   config.sender = Config::Sender::WhenNeeded;
   config.schedule_delay = std::chrono::milliseconds(50);
   auto telemetry = Telemetry::start(config, "0", std::make_unique<FakeCollector>(shared));
@@ -217,9 +283,9 @@ TEST(Telemetry, AWhenNeededSenderStartsWhenTheFirstExportIsDue) {
   EXPECT_EQ(2u, telemetry->shutdown(std::chrono::milliseconds(5000)).spans_exported);
 }
 
-TEST(Telemetry, AWhenNeededSenderStartsForAFullBatch) {
+TEST_P(TelemetryQueue, AWhenNeededSenderStartsForAFullBatch) {
   auto shared = std::make_shared<FakeCollector::Shared>();
-  Config config = json_config();
+  Config config = json_config(GetParam());
   config.sender = Config::Sender::WhenNeeded;
   config.max_batch = 3;
   config.schedule_delay = std::chrono::milliseconds(60'000);
@@ -235,10 +301,10 @@ TEST(Telemetry, AWhenNeededSenderStartsForAFullBatch) {
   EXPECT_EQ(2u, shared->requests.size());
 }
 
-TEST(Telemetry, AFailedExportCountsItsSpansAndSaysWhereWithoutTheKey) {
+TEST_P(TelemetryQueue, AFailedExportCountsItsSpansAndSaysWhereWithoutTheKey) {
   auto shared = std::make_shared<FakeCollector::Shared>();
   shared->status = 503;
-  Config config = json_config();
+  Config config = json_config(GetParam());
   config.traces.url = "http://user:sk-in-url@collector:4318/v1/traces?key=sk-query";
   auto telemetry = Telemetry::start(config, "0", std::make_unique<FakeCollector>(shared));
   start_span(telemetry.get(), "x", SpanKind::Internal, nullptr).end();
@@ -249,10 +315,10 @@ TEST(Telemetry, AFailedExportCountsItsSpansAndSaysWhereWithoutTheKey) {
 
 // issue 18: a collector that accepts and never answers must not hold the
 // exit longer than the flush budget.
-TEST(Telemetry, AHangingCollectorIsAbandonedWhenTheFlushBudgetRunsOut) {
+TEST_P(TelemetryQueue, AHangingCollectorIsAbandonedWhenTheFlushBudgetRunsOut) {
   auto shared = std::make_shared<FakeCollector::Shared>();
   shared->hang = true;
-  auto telemetry = Telemetry::start(json_config(), "0", std::make_unique<FakeCollector>(shared));
+  auto telemetry = Telemetry::start(json_config(GetParam()), "0", std::make_unique<FakeCollector>(shared));
   start_span(telemetry.get(), "x", SpanKind::Internal, nullptr).end();
   Telemetry::Report report = telemetry->shutdown(std::chrono::milliseconds(20));
   EXPECT_TRUE(shared->saw_cancel);

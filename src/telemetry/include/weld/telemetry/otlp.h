@@ -33,6 +33,17 @@ std::string encode_traces(std::span<const SpanData> spans, const Attributes& res
 std::string encode_traces(std::span<const SpanData* const> spans, const Attributes& resource, Protocol protocol,
                           std::string_view scope_version, std::string storage = {});
 
+/// Appends `span` to `out` as the binary protobuf a ScopeSpans' `spans`
+/// field holds (tag, length, Span message): what the exporter keeps of a
+/// span that ends when traces go out as protobuf only, so that the thread
+/// that ended it encodes it and frees its record.
+void append_span_field(const SpanData& span, std::string& out);
+/// A binary protobuf ExportTraceServiceRequest holding spans already
+/// encoded by `append_span_field`, one after another in `span_fields`: the
+/// same bytes `encode_traces` writes for those spans.
+std::string encode_traces_proto(std::string_view span_fields, const Attributes& resource,
+                                std::string_view scope_version, std::string storage = {});
+
 /// An ExportMetricsServiceRequest holding `snapshot` (cumulative temporality).
 std::string encode_metrics(const MetricsSnapshot& snapshot, const Attributes& resource, Protocol protocol,
                            std::string_view scope_version);

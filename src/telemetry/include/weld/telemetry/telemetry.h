@@ -38,6 +38,9 @@
 #include "weld/telemetry/trace_context.h"
 
 namespace weld::telemetry {
+namespace detail {
+class SpanQueue;
+}
 
 class Telemetry;
 class Span;
@@ -168,7 +171,7 @@ class Telemetry {
   /// Encodes `spans` in batches of at most `max_batch` (to the file at
   /// once) and adds their POSTs to `exports`; without a traces URL the spans
   /// count as exported.
-  void add_spans(std::span<const std::unique_ptr<SpanData>> spans, std::vector<Export>& exports);
+  void add_spans(const detail::SpanQueue& spans, std::vector<Export>& exports);
   /// Keeps a sent traces body's allocation for the next one.
   void recycle(std::vector<Export>& exports);
   /// The same for a snapshot of the metrics.
@@ -193,10 +196,14 @@ class Telemetry {
   std::mutex mutex_;
   std::condition_variable wake_;
   std::condition_variable finished_;
-  /// Ended spans waiting for export (at most `max_queue`). The sender swaps
-  /// it with its own emptied vector, so that neither allocates once both
-  /// have grown.
-  std::vector<std::unique_ptr<SpanData>> queue_;
+  /// Ended spans waiting for export (at most `max_queue`): encoded by the
+  /// thread that ended them when `encode_when_ended_`, else their records.
+  /// The sender takes them into its own emptied queue (storage swapped, so
+  /// that neither allocates once both have grown).
+  std::unique_ptr<detail::SpanQueue> queue_;
+  /// Traces go out as protobuf only (no JSON, no file): a span is encoded
+  /// when it ends, on the thread that ended it.
+  bool encode_when_ended_ = false;
   /// A sent traces body whose allocation the next encoding writes over; used
   /// by the one thread that exports (the sender, then `shutdown`).
   std::string spare_body_;
