@@ -301,6 +301,34 @@ TEST_P(TelemetryQueue, AWhenNeededSenderStartsForAFullBatch) {
   EXPECT_EQ(2u, shared->requests.size());
 }
 
+// What piles up while an export is in flight goes in several batches of
+// at most max_batch, each span once, in the order they ended.
+TEST_P(TelemetryQueue, WhatPilesUpGoesInFullBatchesInOrder) {
+  auto shared = std::make_shared<FakeCollector::Shared>();
+  shared->delay = std::chrono::milliseconds(100);
+  Config config = json_config(GetParam());
+  config.max_batch = 2;
+  config.schedule_delay = std::chrono::milliseconds(60'000);
+  auto telemetry = Telemetry::start(config, "0", std::make_unique<FakeCollector>(shared));
+  for (int i = 0; i < 9; ++i) {
+    start_span(telemetry.get(), "span-" + std::to_string(i), SpanKind::Internal, nullptr).end();
+    if (i == 1) ASSERT_TRUE(received(*shared, 1));  // the first batch is in flight
+  }
+  EXPECT_EQ(9u, telemetry->shutdown(std::chrono::milliseconds(5000)).spans_exported);
+  std::lock_guard lock(shared->mutex);
+  ASSERT_EQ(5u, shared->requests.size());
+  int next = 0;
+  for (std::size_t r = 0; r < shared->requests.size(); ++r) {
+    const std::string& body = shared->requests[r].body;
+    EXPECT_EQ(r + 1 < shared->requests.size() ? 2u : 1u, spans_in(body));
+    for (std::size_t at = 0; (at = body.find("span-", at)) != std::string::npos; at += 5) {
+      EXPECT_EQ('0' + next, body[at + 5]) << "request " << r;
+      ++next;
+    }
+  }
+  EXPECT_EQ(9, next);
+}
+
 TEST_P(TelemetryQueue, AFailedExportCountsItsSpansAndSaysWhereWithoutTheKey) {
   auto shared = std::make_shared<FakeCollector::Shared>();
   shared->status = 503;
