@@ -201,17 +201,24 @@ std::size_t spans_in(const std::string& body) {
   return n;
 }
 
+// An exporter sending batches of `max_batch` as they fill (the schedule
+// never comes) to a collector that takes `delay` to answer each.
+std::unique_ptr<Telemetry> start_batching(Protocol protocol, const std::shared_ptr<FakeCollector::Shared>& shared,
+                                          std::chrono::milliseconds delay, std::size_t max_batch) {
+  shared->delay = delay;
+  Config config = json_config(protocol);
+  config.max_batch = max_batch;
+  config.schedule_delay = std::chrono::milliseconds(60'000);
+  return Telemetry::start(config, "0", std::make_unique<FakeCollector>(shared));
+}
+
 // issue 18: with spans ending steadily while an export is in flight, the
 // sender sent what had piled up meanwhile at once, so a proxy under load
 // made one small request per export's duration (36 spans a request instead
 // of 512), and the sending cost more than the spans.
 TEST_P(TelemetryQueue, ASteadyStreamOfSpansIsSentInFullBatches) {
   auto shared = std::make_shared<FakeCollector::Shared>();
-  shared->delay = std::chrono::milliseconds(5);
-  Config config = json_config(GetParam());
-  config.max_batch = 10;
-  config.schedule_delay = std::chrono::milliseconds(60'000);
-  auto telemetry = Telemetry::start(config, "0", std::make_unique<FakeCollector>(shared));
+  auto telemetry = start_batching(GetParam(), shared, std::chrono::milliseconds(5), 10);
   for (int i = 0; i < 95; ++i) {
     start_span(telemetry.get(), "x", SpanKind::Internal, nullptr).end();
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
@@ -305,11 +312,7 @@ TEST_P(TelemetryQueue, AWhenNeededSenderStartsForAFullBatch) {
 // at most max_batch, each span once, in the order they ended.
 TEST_P(TelemetryQueue, WhatPilesUpGoesInFullBatchesInOrder) {
   auto shared = std::make_shared<FakeCollector::Shared>();
-  shared->delay = std::chrono::milliseconds(100);
-  Config config = json_config(GetParam());
-  config.max_batch = 2;
-  config.schedule_delay = std::chrono::milliseconds(60'000);
-  auto telemetry = Telemetry::start(config, "0", std::make_unique<FakeCollector>(shared));
+  auto telemetry = start_batching(GetParam(), shared, std::chrono::milliseconds(100), 2);
   for (int i = 0; i < 9; ++i) {
     start_span(telemetry.get(), "span-" + std::to_string(i), SpanKind::Internal, nullptr).end();
     if (i == 1) ASSERT_TRUE(received(*shared, 1));  // the first batch is in flight
