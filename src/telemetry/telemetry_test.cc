@@ -315,7 +315,9 @@ TEST_P(TelemetryQueue, WhatPilesUpGoesInFullBatchesInOrder) {
   auto telemetry = start_batching(GetParam(), shared, std::chrono::milliseconds(100), 2);
   for (int i = 0; i < 9; ++i) {
     start_span(telemetry.get(), "span-" + std::to_string(i), SpanKind::Internal, nullptr).end();
-    if (i == 1) ASSERT_TRUE(received(*shared, 1));  // the first batch is in flight
+    if (i == 1) {
+      ASSERT_TRUE(received(*shared, 1));  // the first batch is in flight
+    }
   }
   EXPECT_EQ(9u, telemetry->shutdown(std::chrono::milliseconds(5000)).spans_exported);
   std::lock_guard lock(shared->mutex);
