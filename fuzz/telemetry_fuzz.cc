@@ -3,7 +3,9 @@
 // lists, and checks the OTLP JSON encoder on arbitrary names and values.
 // Invariants: a parsed traceparent formats back to a value that parses to
 // the same context; a span whose texts are valid UTF-8 encodes to JSON that
-// weld's parser accepts; nothing crashes.
+// weld's parser accepts; the protobuf of a span encoded when it ends, then
+// wrapped (what the exporter sends), is the record's own encoding; nothing
+// crashes.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -57,7 +59,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     span.set("fuzz.keys", keys);
     std::string body = encode_traces(std::span(&span, 1), resource, Protocol::HttpJson, "fuzz");
     if (!weld::json::parse(body)) std::abort();
-    (void)encode_traces(std::span(&span, 1), resource, Protocol::HttpProtobuf, "fuzz");
+    const std::string proto = encode_traces(std::span(&span, 1), resource, Protocol::HttpProtobuf, "fuzz");
+    std::string field;
+    append_span_field(span, field);
+    if (encode_traces_proto(field, resource, "fuzz") != proto) std::abort();
   }
   return 0;
 }
