@@ -168,9 +168,9 @@ class Telemetry {
   /// Starts the sender thread; called with `mutex_` held, once.
   void start_sender();
   void run_sender();
-  /// Encodes `spans` in batches of at most `max_batch` (to the file at
-  /// once) and adds their POSTs to `exports`; without a traces URL the spans
-  /// count as exported.
+  /// Encodes `spans` (wraps those encoded when they ended) in batches of at
+  /// most `max_batch` (to the file at once) and adds their POSTs to
+  /// `exports`; without a traces URL the spans count as exported.
   void add_spans(const detail::SpanQueue& spans, std::vector<Export>& exports);
   /// Keeps a sent traces body's allocation for the next one.
   void recycle(std::vector<Export>& exports);
