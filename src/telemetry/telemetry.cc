@@ -148,10 +148,10 @@ void Telemetry::submit(std::unique_ptr<SpanData> span) {
       ++report_.spans_dropped;
       return;
     }
-    if (span) {
-      queue_->push(std::move(span));
-    } else {
+    if (encode_when_ended_) {
       queue_->push_encoded(field);
+    } else {
+      queue_->push(std::move(span));
     }
     if (!sender_.joinable()) {
       // A WhenNeeded sender: started once a batch is full or the first

@@ -99,8 +99,9 @@ enum class StatusCode { Unset = 0, Ok = 1, Error = 2 };
 /// the object itself — up to 16 attributes and 640 bytes of text and
 /// encoding, past which it spills to the heap — and each attribute is
 /// encoded as OTLP protobuf once, when it is set: a span is one allocation
-/// (Span holds it, the exporter's queue takes it by pointer), and exporting
-/// it copies bytes (issue 18).
+/// (Span holds it; when it ends the exporter encodes it to protobuf on the
+/// ending thread, or queues it by pointer for JSON and the file), and
+/// encoding it copies bytes (issue 18).
 class SpanData {
  public:
   SpanData() = default;
