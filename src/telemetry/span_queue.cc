@@ -23,6 +23,22 @@ void SpanQueue::take_front(std::size_t n, SpanQueue& into) {
   }
 }
 
+std::size_t SpanQueue::append(SpanQueue& from, std::size_t limit) {
+  std::size_t room = size() < limit ? limit - size() : 0;
+  const std::size_t records = std::min(room, from.records_.size());
+  for (std::size_t i = 0; i < records; ++i) records_.push_back(std::move(from.records_[i]));
+  room -= records;
+  const std::size_t encoded = std::min(room, from.ends_.size());
+  if (encoded > 0) {
+    const std::size_t base = encoded_.size();
+    encoded_.append(from.encoded_, 0, from.ends_[encoded - 1]);
+    for (std::size_t i = 0; i < encoded; ++i) ends_.push_back(base + from.ends_[i]);
+  }
+  const std::size_t dropped = from.size() - records - encoded;
+  from.clear();
+  return dropped;
+}
+
 void SpanQueue::clear() {
   records_.clear();
   encoded_.clear();

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string>
 #include <string_view>
@@ -30,6 +31,17 @@ class SpanQueue {
     encoded_.append(field);
     ends_.push_back(encoded_.size());
   }
+  /// The same, written in place by `encode(std::string& out)`, which appends it to `out`.
+  template <typename Encode>
+  void push_encoded_with(Encode&& encode) {
+    encode(encoded_);
+    ends_.push_back(encoded_.size());
+  }
+
+  /// Moves the spans of `from` to the end of this queue, in order, as long
+  /// as it holds fewer than `limit`; `from` is emptied (its allocations
+  /// kept). Returns how many did not fit (they are gone).
+  std::size_t append(SpanQueue& from, std::size_t limit);
 
   /// Moves the first `n` spans of each form into `into` (emptied first) and
   /// keeps the rest. The two swap storage, so that once both have grown,
@@ -53,6 +65,21 @@ class SpanQueue {
   std::string encoded_;
   /// Where each encoded span ends in `encoded_`.
   std::vector<std::size_t> ends_;
+};
+
+/// The spans one thread has ended, gathered there for its exporter (issue
+/// 18: a lock and a queue shared by every request thread cost the proxy
+/// more than encoding the spans). Its mutex is the thread's own but when
+/// the sender collects; the exporter takes its spans a chunk at a time.
+struct ThreadSpans {
+  std::mutex mutex;
+  SpanQueue spans;
+  /// No more spans come here: the thread has ended, or now ends spans for
+  /// another exporter. The exporter drops the entry once it is emptied.
+  bool retired = false;
+  /// The exporter has flushed: spans ending now take the exporter's own
+  /// path (which counts them as dropped).
+  bool closed = false;
 };
 
 }  // namespace weld::telemetry::detail

@@ -4,6 +4,7 @@
 
 #include "weld/telemetry/telemetry.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -115,6 +116,10 @@ Telemetry::Telemetry(Config config, std::string version, std::unique_ptr<provide
       version_(std::move(version)),
       transport_(std::move(transport)),
       queue_(std::make_unique<detail::SpanQueue>()) {
+  static std::atomic<std::uint64_t> exporters{0};
+  id_ = ++exporters;
+  // A chunk is an eighth of the smaller bound, at most 64 spans (~20 KB encoded).
+  chunk_ = std::clamp<std::size_t>(std::min(config_.max_batch, config_.max_queue) / 8, 1, 64);
   if (!config_.file.empty()) {
     file_ = std::fopen(config_.file.c_str(), "a");
     if (file_ == nullptr) {
@@ -130,11 +135,18 @@ Telemetry::Telemetry(Config config, std::string version, std::unique_ptr<provide
   }
 }
 
-void Telemetry::start_sender() { sender_ = std::thread([this] { run_sender(); }); }
+void Telemetry::start_sender() {
+  sender_ = std::thread([this] { run_sender(); });
+  gathering_.store(chunk_ > 1, std::memory_order_relaxed);
+}
 
 Telemetry::~Telemetry() { shutdown(std::chrono::milliseconds(0)); }
 
 void Telemetry::submit(std::unique_ptr<SpanData> span) {
+  // While the sender runs, each thread gathers its spans and takes the
+  // shared lock once a chunk; else (no sender yet, or after the flush) a
+  // span goes to the queue as it ends.
+  if (gathering_.load(std::memory_order_relaxed) && gather(span)) return;
   // The span's bytes, when it is encoded here (kept between spans for its allocation).
   thread_local std::string field;
   if (encode_when_ended_) {
@@ -166,6 +178,72 @@ void Telemetry::submit(std::unique_ptr<SpanData> span) {
   wake_.notify_one();
 }
 
+bool Telemetry::gather(std::unique_ptr<SpanData>& span) {
+  detail::ThreadSpans& mine = thread_spans();
+  // A chunk on its way to the queue (kept between chunks for its allocations).
+  thread_local detail::SpanQueue chunk;
+  {
+    std::lock_guard lock(mine.mutex);
+    if (mine.closed) return false;
+    if (encode_when_ended_) {
+      mine.spans.push_encoded_with([&](std::string& out) { append_span_field(*span, out); });
+      span.reset();  // freed by the thread that allocated it, while its cache holds it
+    } else {
+      mine.spans.push(std::move(span));
+    }
+    if (mine.spans.size() < chunk_) return true;
+    mine.spans.take_front(mine.spans.size(), chunk);
+  }
+  {
+    std::lock_guard lock(mutex_);
+    report_.spans_dropped += queue_->append(chunk, flushed_ ? 0 : config_.max_queue);
+    if (queue_->size() < config_.max_batch) return true;
+  }
+  wake_.notify_one();
+  return true;
+}
+
+detail::ThreadSpans& Telemetry::thread_spans() {
+  // This thread's spans for the exporter it last ended a span for; retired
+  // when the thread ends or moves on to another exporter. Shared, so that
+  // neither the thread nor the exporter outlives what the other holds.
+  struct Mine {
+    std::uint64_t exporter = 0;
+    std::shared_ptr<detail::ThreadSpans> spans;
+    Mine() = default;
+    Mine(const Mine&) = delete;
+    Mine& operator=(const Mine&) = delete;
+    ~Mine() { retire(); }
+    void retire() {
+      if (!spans) return;
+      std::lock_guard lock(spans->mutex);
+      spans->retired = true;
+    }
+  };
+  thread_local Mine mine;
+  if (mine.exporter != id_) [[unlikely]] {
+    mine.retire();
+    auto spans = std::make_shared<detail::ThreadSpans>();
+    {
+      std::lock_guard lock(mutex_);
+      spans->closed = flushed_;  // no lock needed: no other thread has it yet
+      threads_.push_back(spans);
+    }
+    mine.spans = std::move(spans);
+    mine.exporter = id_;
+  }
+  return *mine.spans;
+}
+
+void Telemetry::collect_threads(bool close) {
+  std::erase_if(threads_, [&](const std::shared_ptr<detail::ThreadSpans>& thread) {
+    std::lock_guard lock(thread->mutex);
+    report_.spans_dropped += queue_->append(thread->spans, config_.max_queue);
+    thread->closed = thread->closed || close;
+    return close || thread->retired;
+  });
+}
+
 void Telemetry::run_sender() {
   const bool send_metrics = !config_.metrics.url.empty() || file_ != nullptr;
   Clock::time_point next_metrics = started_ + config_.metric_interval;
@@ -183,6 +261,7 @@ void Telemetry::run_sender() {
     // few large requests, not one small request per export's duration.
     const bool scheduled = now >= next_spans;
     const bool metrics_due = send_metrics && now >= next_metrics;
+    if (scheduled) collect_threads(false);
     const std::size_t take = scheduled ? queue_->size() : queue_->size() / config_.max_batch * config_.max_batch;
     // The partial batch beyond `take` stays to wait for the schedule.
     if (take > 0) queue_->take_front(take, taken);
@@ -343,6 +422,7 @@ Telemetry::Report Telemetry::shutdown(std::chrono::milliseconds budget) {
       cancel_.cancelled = true;
       finished_.wait(lock, [this] { return !exporting_; });
     }
+    collect_threads(true);
     flushed_ = true;
     detail::SpanQueue rest;
     queue_->take_front(queue_->size(), rest);

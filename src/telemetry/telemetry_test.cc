@@ -359,6 +359,148 @@ TEST_P(TelemetryQueue, AHangingCollectorIsAbandonedWhenTheFlushBudgetRunsOut) {
   EXPECT_EQ("POST http://collector:4318/v1/traces: abandoned when the exit flush ran out of time", report.last_error);
 }
 
+// The names of the spans in one OTLP request body, JSON or protobuf, in order.
+std::vector<std::string> span_names(const std::string& body) {
+  std::vector<std::string> names;
+  if (!body.starts_with('{')) {
+    for (std::string_view span : fields(field(field(body, 1), 2), 2)) names.emplace_back(field(span, 5));
+    return names;
+  }
+  Result<json::Value> request = json::parse(body);
+  if (!request) return {"(not JSON)"};
+  const json::Value& scope = request->find("resourceSpans")->as_array().at(0).find("scopeSpans")->as_array().at(0);
+  for (const json::Value& span : scope.find("spans")->as_array()) names.push_back(span.find("name")->as_string());
+  return names;
+}
+
+// Every span name the collector received, in the order received.
+std::vector<std::string> names_received(FakeCollector::Shared& shared) {
+  std::lock_guard lock(shared.mutex);
+  std::vector<std::string> names;
+  for (const auto& request : shared.requests) {
+    for (std::string& name : span_names(request.body)) names.push_back(std::move(name));
+  }
+  return names;
+}
+
+// "prefix-0" … "prefix-<n-1>".
+std::vector<std::string> numbered(const std::string& prefix, int n) {
+  std::vector<std::string> names;
+  for (int i = 0; i < n; ++i) names.push_back(prefix + "-" + std::to_string(i));
+  return names;
+}
+
+// Ends `n` spans named `prefix-i` on the calling thread.
+void end_spans(Telemetry* telemetry, const std::string& prefix, int n) {
+  for (const std::string& name : numbered(prefix, n)) start_span(telemetry, name, SpanKind::Internal, nullptr).end();
+}
+
+// issue 18: while the sender runs, each thread gathers the spans it ends
+// and hands them to the queue a chunk at a time (64 with the default
+// bounds), so that request threads do not share a lock per span.
+// Nothing gathered is lost: threads that have ended, and the thread that
+// shuts down, are all collected by the exit flush.
+TEST_P(TelemetryQueue, SpansGatheredByThreadsThatEndedGoAtTheExitFlush) {
+  auto shared = std::make_shared<FakeCollector::Shared>();
+  Config config = json_config(GetParam());
+  config.schedule_delay = std::chrono::milliseconds(60'000);
+  auto telemetry = Telemetry::start(config, "0", std::make_unique<FakeCollector>(shared));
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) threads.emplace_back([&, t] { end_spans(telemetry.get(), "t" + std::to_string(t), 10); });
+  for (std::thread& thread : threads) thread.join();
+  end_spans(telemetry.get(), "main", 3);
+  EXPECT_TRUE(shared->requests.empty());  // fewer than a chunk each: all still gathered
+  Telemetry::Report report = telemetry->shutdown(std::chrono::milliseconds(5000));
+  EXPECT_EQ(43u, report.spans_exported);
+  EXPECT_EQ(0u, report.spans_dropped);
+  std::vector<std::string> got = names_received(*shared);
+  std::vector<std::string> want = numbered("main", 3);
+  for (int t = 0; t < 4; ++t) {
+    for (std::string& name : numbered("t" + std::to_string(t), 10)) want.push_back(std::move(name));
+  }
+  std::sort(got.begin(), got.end());
+  std::sort(want.begin(), want.end());
+  EXPECT_EQ(want, got);
+}
+
+// What a live thread has gathered goes with the scheduled export, not only
+// at exit; a thread's full chunk goes to the queue at once, and a full
+// batch goes as soon as it is full.
+TEST_P(TelemetryQueue, GatheredSpansGoOnTheScheduleAndAFullBatchAtOnce) {
+  auto shared = std::make_shared<FakeCollector::Shared>();
+  Config config = json_config(GetParam());
+  config.schedule_delay = std::chrono::milliseconds(200);
+  auto telemetry = Telemetry::start(config, "0", std::make_unique<FakeCollector>(shared));
+  end_spans(telemetry.get(), "few", 5);
+  ASSERT_TRUE(received(*shared, 1));  // the schedule
+  EXPECT_EQ(numbered("few", 5), names_received(*shared));
+  // 512 spans (a batch, eight chunks): sent before the next schedule.
+  const auto start = std::chrono::steady_clock::now();
+  end_spans(telemetry.get(), "many", 512);
+  ASSERT_TRUE(received(*shared, 2));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(150));
+  std::vector<std::string> want = numbered("few", 5);
+  for (std::string& name : numbered("many", 512)) want.push_back(std::move(name));
+  EXPECT_EQ(want, names_received(*shared));
+  EXPECT_EQ(517u, telemetry->shutdown(std::chrono::milliseconds(5000)).spans_exported);
+}
+
+// The queue's bound holds for gathered spans: what does not fit is dropped
+// and counted, every span either sent or counted.
+TEST_P(TelemetryQueue, GatheredSpansThatDoNotFitAreDroppedAndCounted) {
+  auto shared = std::make_shared<FakeCollector::Shared>();
+  shared->delay = std::chrono::milliseconds(200);  // a slow collector: the queue fills
+  Config config = json_config(GetParam());
+  config.max_queue = 32;
+  config.max_batch = 32;  // chunks of 4
+  config.schedule_delay = std::chrono::milliseconds(60'000);
+  auto telemetry = Telemetry::start(config, "0", std::make_unique<FakeCollector>(shared));
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 2; ++t) threads.emplace_back([&, t] { end_spans(telemetry.get(), "t" + std::to_string(t), 100); });
+  for (std::thread& thread : threads) thread.join();
+  Telemetry::Report report = telemetry->shutdown(std::chrono::milliseconds(5000));
+  EXPECT_GT(report.spans_dropped, 0u);
+  EXPECT_EQ(200u, report.spans_exported + report.spans_dropped);
+  EXPECT_EQ(report.spans_exported, names_received(*shared).size());
+  std::lock_guard lock(shared->mutex);
+  for (const auto& request : shared->requests) EXPECT_LE(spans_in(request.body), 32u);
+}
+
+// A span that ends after the exit flush is dropped and counted, whether its
+// thread gathered spans before or never did.
+TEST_P(TelemetryQueue, ASpanEndingAfterTheFlushIsCountedAsDropped) {
+  auto shared = std::make_shared<FakeCollector::Shared>();
+  auto telemetry = Telemetry::start(json_config(GetParam()), "0", std::make_unique<FakeCollector>(shared));
+  end_spans(telemetry.get(), "before", 2);
+  EXPECT_EQ(2u, telemetry->shutdown(std::chrono::milliseconds(5000)).spans_exported);
+  end_spans(telemetry.get(), "after", 1);
+  std::thread([&] { end_spans(telemetry.get(), "new-thread", 1); }).join();
+  Telemetry::Report report = telemetry->shutdown(std::chrono::milliseconds(5000));
+  EXPECT_EQ(2u, report.spans_exported);
+  EXPECT_EQ(2u, report.spans_dropped);
+  EXPECT_EQ(numbered("before", 2), names_received(*shared));
+}
+
+// One thread ending spans for two exporters in turn: each gets its own.
+TEST_P(TelemetryQueue, AThreadEndingSpansForTwoExportersGivesEachItsOwn) {
+  auto shared_a = std::make_shared<FakeCollector::Shared>();
+  auto shared_b = std::make_shared<FakeCollector::Shared>();
+  auto a = Telemetry::start(json_config(GetParam()), "0", std::make_unique<FakeCollector>(shared_a));
+  auto b = Telemetry::start(json_config(GetParam()), "0", std::make_unique<FakeCollector>(shared_b));
+  for (int i = 0; i < 5; ++i) {
+    start_span(a.get(), "a-" + std::to_string(i), SpanKind::Internal, nullptr).end();
+    start_span(b.get(), "b-" + std::to_string(i), SpanKind::Internal, nullptr).end();
+  }
+  EXPECT_EQ(5u, a->shutdown(std::chrono::milliseconds(5000)).spans_exported);
+  EXPECT_EQ(5u, b->shutdown(std::chrono::milliseconds(5000)).spans_exported);
+  std::vector<std::string> got_a = names_received(*shared_a);
+  std::vector<std::string> got_b = names_received(*shared_b);
+  std::sort(got_a.begin(), got_a.end());
+  std::sort(got_b.begin(), got_b.end());
+  EXPECT_EQ(numbered("a", 5), got_a);
+  EXPECT_EQ(numbered("b", 5), got_b);
+}
+
 TEST(Telemetry, TheFileGetsOtlpJsonLinesOfSpansAndMetrics) {
   Config config;
   config.file = ::testing::TempDir() + "/telemetry_file_test.jsonl";

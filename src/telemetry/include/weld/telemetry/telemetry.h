@@ -40,6 +40,7 @@
 namespace weld::telemetry {
 namespace detail {
 class SpanQueue;
+struct ThreadSpans;
 }
 
 class Telemetry;
@@ -165,6 +166,17 @@ class Telemetry {
   };
 
   void submit(std::unique_ptr<SpanData> span);
+  /// Adds `span` to this thread's spans, and hands them to the queue once
+  /// they make a chunk. False (the span left in place) when the exporter
+  /// has flushed and the span must take submit's own path.
+  bool gather(std::unique_ptr<SpanData>& span);
+  /// This thread's spans for this exporter (registered on first use).
+  detail::ThreadSpans& thread_spans();
+  /// Moves every thread's gathered spans to the queue (those past
+  /// `max_queue` dropped) and forgets the threads that have retired; with
+  /// `close`, every thread's later spans take submit's own path. Called
+  /// with `mutex_` held.
+  void collect_threads(bool close);
   /// Starts the sender thread; called with `mutex_` held, once.
   void start_sender();
   void run_sender();
@@ -204,6 +216,18 @@ class Telemetry {
   /// Traces go out as protobuf only (no JSON, no file): a span is encoded
   /// when it ends, on the thread that ended it.
   bool encode_when_ended_ = false;
+  /// This exporter's number, unique in the process: a thread's cached
+  /// ThreadSpans says which exporter it belongs to.
+  std::uint64_t id_;
+  /// Spans a thread gathers before it hands them to `queue_` (1: each goes
+  /// at once; small queues and batches keep their exact bounds).
+  std::size_t chunk_ = 1;
+  /// Threads gather their spans (the sender runs and collects them on its
+  /// schedule); before, each span goes to `queue_` as it ends.
+  std::atomic<bool> gathering_{false};
+  /// Each thread's gathered spans (guarded by mutex_): at most `chunk_ - 1`
+  /// each, collected by the sender's scheduled export and by `shutdown`.
+  std::vector<std::shared_ptr<detail::ThreadSpans>> threads_;
   /// A sent traces body whose allocation the next encoding writes over; used
   /// by the one thread that exports (the sender, then `shutdown`).
   std::string spare_body_;
