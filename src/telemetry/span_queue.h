@@ -26,12 +26,8 @@ class SpanQueue {
   bool empty() const { return size() == 0; }
 
   void push(std::unique_ptr<SpanData> record) { records_.push_back(std::move(record)); }
-  /// One span's encoded `spans` field (otlp.h `append_span_field`).
-  void push_encoded(std::string_view field) {
-    encoded_.append(field);
-    ends_.push_back(encoded_.size());
-  }
-  /// The same, written in place by `encode(std::string& out)`, which appends it to `out`.
+  /// One span's encoded `spans` field (otlp.h `append_span_field`),
+  /// written in place by `encode(std::string& out)`, which appends it to `out`.
   template <typename Encode>
   void push_encoded_with(Encode&& encode) {
     encode(encoded_);

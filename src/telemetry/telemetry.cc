@@ -147,23 +147,14 @@ void Telemetry::submit(std::unique_ptr<SpanData> span) {
   // shared lock once a chunk; else (no sender yet, or after the flush) a
   // span goes to the queue as it ends.
   if (gathering_.load(std::memory_order_relaxed) && gather(span)) return;
-  // The span's bytes, when it is encoded here (kept between spans for its allocation).
-  thread_local std::string field;
-  if (encode_when_ended_) {
-    field.clear();
-    append_span_field(*span, field);
-    span.reset();  // freed by the thread that allocated it, while its cache holds it
-  }
+  // The span on its way to the queue (kept between spans for its allocations).
+  thread_local detail::SpanQueue one;
+  stage(span, one);
   {
     std::lock_guard lock(mutex_);
-    if (flushed_ || queue_->size() >= config_.max_queue) {
+    if (queue_->append(one, flushed_ ? 0 : config_.max_queue) > 0) {
       ++report_.spans_dropped;
       return;
-    }
-    if (encode_when_ended_) {
-      queue_->push_encoded(field);
-    } else {
-      queue_->push(std::move(span));
     }
     if (!sender_.joinable()) {
       // A WhenNeeded sender: started once a batch is full or the first
@@ -178,6 +169,15 @@ void Telemetry::submit(std::unique_ptr<SpanData> span) {
   wake_.notify_one();
 }
 
+void Telemetry::stage(std::unique_ptr<SpanData>& span, detail::SpanQueue& spans) const {
+  if (encode_when_ended_) {
+    spans.push_encoded_with([&](std::string& out) { append_span_field(*span, out); });
+    span.reset();  // freed by the thread that allocated it, while its cache holds it
+  } else {
+    spans.push(std::move(span));
+  }
+}
+
 bool Telemetry::gather(std::unique_ptr<SpanData>& span) {
   detail::ThreadSpans& mine = thread_spans();
   // A chunk on its way to the queue (kept between chunks for its allocations).
@@ -185,12 +185,7 @@ bool Telemetry::gather(std::unique_ptr<SpanData>& span) {
   {
     std::lock_guard lock(mine.mutex);
     if (mine.closed) return false;
-    if (encode_when_ended_) {
-      mine.spans.push_encoded_with([&](std::string& out) { append_span_field(*span, out); });
-      span.reset();  // freed by the thread that allocated it, while its cache holds it
-    } else {
-      mine.spans.push(std::move(span));
-    }
+    stage(span, mine.spans);
     if (mine.spans.size() < chunk_) return true;
     mine.spans.take_front(mine.spans.size(), chunk);
   }
@@ -239,7 +234,7 @@ void Telemetry::collect_threads(bool close) {
   std::erase_if(threads_, [&](const std::shared_ptr<detail::ThreadSpans>& thread) {
     std::lock_guard lock(thread->mutex);
     report_.spans_dropped += queue_->append(thread->spans, config_.max_queue);
-    thread->closed = thread->closed || close;
+    if (close) thread->closed = true;
     return close || thread->retired;
   });
 }

@@ -192,14 +192,22 @@ TEST_P(TelemetryQueue, AFullQueueDropsAndCounts) {
   EXPECT_EQ(2u, report.spans_dropped);
 }
 
-// Spans in one OTLP request body, JSON or protobuf.
-std::size_t spans_in(const std::string& body) {
-  // ExportTraceServiceRequest.resource_spans(1).scope_spans(2).spans(2)
-  if (!body.starts_with('{')) return fields(field(field(body, 1), 2), 2).size();
-  std::size_t n = 0;
-  for (std::size_t at = 0; (at = body.find("\"spanId\"", at)) != std::string::npos; ++at) ++n;
-  return n;
+// The names of the spans in one OTLP request body, JSON or protobuf, in order.
+std::vector<std::string> span_names(const std::string& body) {
+  std::vector<std::string> names;
+  if (!body.starts_with('{')) {
+    for (std::string_view span : fields(field(field(body, 1), 2), 2)) names.emplace_back(field(span, 5));
+    return names;
+  }
+  Result<json::Value> request = json::parse(body);
+  if (!request) return {"(not JSON)"};
+  const json::Value& scope = request->find("resourceSpans")->as_array().at(0).find("scopeSpans")->as_array().at(0);
+  for (const json::Value& span : scope.find("spans")->as_array()) names.push_back(span.find("name")->as_string());
+  return names;
 }
+
+// Spans in one OTLP request body, JSON or protobuf.
+std::size_t spans_in(const std::string& body) { return span_names(body).size(); }
 
 // An exporter sending batches of `max_batch` as they fill (the schedule
 // never comes) to a collector that takes `delay` to answer each.
@@ -357,20 +365,6 @@ TEST_P(TelemetryQueue, AHangingCollectorIsAbandonedWhenTheFlushBudgetRunsOut) {
   EXPECT_TRUE(shared->saw_cancel);
   EXPECT_EQ(1u, report.spans_dropped);
   EXPECT_EQ("POST http://collector:4318/v1/traces: abandoned when the exit flush ran out of time", report.last_error);
-}
-
-// The names of the spans in one OTLP request body, JSON or protobuf, in order.
-std::vector<std::string> span_names(const std::string& body) {
-  std::vector<std::string> names;
-  if (!body.starts_with('{')) {
-    for (std::string_view span : fields(field(field(body, 1), 2), 2)) names.emplace_back(field(span, 5));
-    return names;
-  }
-  Result<json::Value> request = json::parse(body);
-  if (!request) return {"(not JSON)"};
-  const json::Value& scope = request->find("resourceSpans")->as_array().at(0).find("scopeSpans")->as_array().at(0);
-  for (const json::Value& span : scope.find("spans")->as_array()) names.push_back(span.find("name")->as_string());
-  return names;
 }
 
 // Every span name the collector received, in the order received.

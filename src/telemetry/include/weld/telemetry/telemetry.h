@@ -166,6 +166,9 @@ class Telemetry {
   };
 
   void submit(std::unique_ptr<SpanData> span);
+  /// Adds an ended span to `spans` in the queue's form: encoded, its record
+  /// freed on this thread (`encode_when_ended_`), or the record itself.
+  void stage(std::unique_ptr<SpanData>& span, detail::SpanQueue& spans) const;
   /// Adds `span` to this thread's spans, and hands them to the queue once
   /// they make a chunk. False (the span left in place) when the exporter
   /// has flushed and the span must take submit's own path.
