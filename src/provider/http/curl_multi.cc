@@ -185,6 +185,15 @@ void prepare(CURL* easy, CurlMulti::Pending& pending, const HttpRequest& request
   if (request.method == "POST" || !request.body.empty()) {
     curl_easy_setopt(easy, CURLOPT_POSTFIELDS, request.body.data());
     curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
+    // libcurl sends a body through its upload buffer, 64 KB by default: a
+    // larger body went in 64 KB sends, each a wake-up of the server and a
+    // poll here. A buffer the body's size (libcurl caps it at 2 MB) sends it
+    // at once (issue 18: telemetry's batches are ~170 KB, one a quarter
+    // second under load; large prompts gain the same).
+    constexpr std::size_t kDefaultUploadBuffer = 64 * 1024, kMaxUploadBuffer = 2 * 1024 * 1024;
+    if (request.body.size() > kDefaultUploadBuffer) {
+      curl_easy_setopt(easy, CURLOPT_UPLOAD_BUFFERSIZE, static_cast<long>(std::min(request.body.size(), kMaxUploadBuffer)));
+    }
   }
   curl_easy_setopt(easy, CURLOPT_HTTPHEADER, pending.header_list);
   curl_easy_setopt(easy, CURLOPT_HEADERFUNCTION, on_header_line);
