@@ -120,6 +120,10 @@ Telemetry::Telemetry(Config config, std::string version, std::unique_ptr<provide
   id_ = ++exporters;
   // A chunk is an eighth of the smaller bound, at most 64 spans (~20 KB encoded).
   chunk_ = std::clamp<std::size_t>(std::min(config_.max_batch, config_.max_queue) / 8, 1, 64);
+  // Gathering threads wake the sender for two batches when the queue has
+  // room for four: each wake-up of the sender, and each request to the
+  // collector, cost the proxy more than the bytes they carry (issue 18).
+  wake_at_ = chunk_ > 1 && config_.max_queue >= 4 * config_.max_batch ? 2 * config_.max_batch : config_.max_batch;
   if (!config_.file.empty()) {
     file_ = std::fopen(config_.file.c_str(), "a");
     if (file_ == nullptr) {
@@ -160,11 +164,11 @@ void Telemetry::submit(std::unique_ptr<SpanData> span) {
       // A WhenNeeded sender: started once a batch is full or the first
       // export is due, unless the exit flush is coming; the thread's first
       // turn exports what waits.
-      const bool due = queue_->size() >= config_.max_batch || Clock::now() >= started_ + config_.schedule_delay;
+      const bool due = queue_->size() >= wake_at_ || Clock::now() >= started_ + config_.schedule_delay;
       if (due && !stopping_) start_sender();
       return;
     }
-    if (queue_->size() < config_.max_batch) return;
+    if (queue_->size() < wake_at_) return;
   }
   wake_.notify_one();
 }
@@ -192,7 +196,7 @@ bool Telemetry::gather(std::unique_ptr<SpanData>& span) {
   {
     std::lock_guard lock(mutex_);
     report_.spans_dropped += queue_->append(chunk, flushed_ ? 0 : config_.max_queue);
-    if (queue_->size() < config_.max_batch) return true;
+    if (queue_->size() < wake_at_) return true;
   }
   wake_.notify_one();
   return true;
@@ -248,12 +252,13 @@ void Telemetry::run_sender() {
   std::unique_lock lock(mutex_);
   for (;;) {
     wake_.wait_until(lock, std::min(next_spans, next_metrics),
-                     [this] { return stopping_ || queue_->size() >= config_.max_batch; });
+                     [this] { return stopping_ || queue_->size() >= wake_at_; });
     if (stopping_) break;  // the final export is shutdown's
     const Clock::time_point now = Clock::now();
-    // Full batches go as soon as they are full; what is left waits for the
-    // schedule (or the exit flush), so that a steady stream of spans makes
-    // few large requests, not one small request per export's duration.
+    // Full batches go once `wake_at_` spans wait (one or two batches); what
+    // is left waits for the schedule (or the exit flush), so that a steady
+    // stream of spans makes few large requests, not one small request per
+    // export's duration.
     const bool scheduled = now >= next_spans;
     const bool metrics_due = send_metrics && now >= next_metrics;
     if (scheduled) collect_threads(false);

@@ -367,6 +367,12 @@ TEST_P(TelemetryQueue, AHangingCollectorIsAbandonedWhenTheFlushBudgetRunsOut) {
   EXPECT_EQ("POST http://collector:4318/v1/traces: abandoned when the exit flush ran out of time", report.last_error);
 }
 
+// How many requests the collector has received.
+std::size_t requests_received(FakeCollector::Shared& shared) {
+  std::lock_guard lock(shared.mutex);
+  return shared.requests.size();
+}
+
 // Every span name the collector received, in the order received.
 std::vector<std::string> names_received(FakeCollector::Shared& shared) {
   std::lock_guard lock(shared.mutex);
@@ -420,23 +426,35 @@ TEST_P(TelemetryQueue, SpansGatheredByThreadsThatEndedGoAtTheExitFlush) {
 // What a live thread has gathered goes with the scheduled export, not only
 // at exit; a thread's full chunk goes to the queue at once, and a full
 // batch goes as soon as it is full.
-TEST_P(TelemetryQueue, GatheredSpansGoOnTheScheduleAndAFullBatchAtOnce) {
+TEST_P(TelemetryQueue, GatheredSpansGoOnTheScheduleAndTwoFullBatchesAtOnce) {
   auto shared = std::make_shared<FakeCollector::Shared>();
   Config config = json_config(GetParam());
-  config.schedule_delay = std::chrono::milliseconds(200);
+  config.schedule_delay = std::chrono::milliseconds(600);
   auto telemetry = Telemetry::start(config, "0", std::make_unique<FakeCollector>(shared));
   end_spans(telemetry.get(), "few", 5);
   ASSERT_TRUE(received(*shared, 1));  // the schedule
   EXPECT_EQ(numbered("few", 5), names_received(*shared));
-  // 512 spans (a batch, eight chunks): sent before the next schedule.
+  // One batch (512 spans, eight chunks) waits: the sender wakes for two
+  // (issue 18: each wake-up and each request cost more than their bytes).
+  end_spans(telemetry.get(), "one", 512);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_EQ(1u, requests_received(*shared));
+  // A second: both go at once, long before the next schedule, 512 a request.
   const auto start = std::chrono::steady_clock::now();
-  end_spans(telemetry.get(), "many", 512);
-  ASSERT_TRUE(received(*shared, 2));
-  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(150));
+  end_spans(telemetry.get(), "two", 512);
+  ASSERT_TRUE(received(*shared, 3));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(300));
   std::vector<std::string> want = numbered("few", 5);
-  for (std::string& name : numbered("many", 512)) want.push_back(std::move(name));
+  for (const char* name : {"one", "two"}) {
+    for (std::string& span : numbered(name, 512)) want.push_back(std::move(span));
+  }
   EXPECT_EQ(want, names_received(*shared));
-  EXPECT_EQ(517u, telemetry->shutdown(std::chrono::milliseconds(5000)).spans_exported);
+  {
+    std::lock_guard lock(shared->mutex);
+    EXPECT_EQ(512u, spans_in(shared->requests[1].body));
+    EXPECT_EQ(512u, spans_in(shared->requests[2].body));
+  }
+  EXPECT_EQ(1029u, telemetry->shutdown(std::chrono::milliseconds(5000)).spans_exported);
 }
 
 // The queue's bound holds for gathered spans: what does not fit is dropped

@@ -225,6 +225,9 @@ class Telemetry {
   /// Spans a thread gathers before it hands them to `queue_` (1: each goes
   /// at once; small queues and batches keep their exact bounds).
   std::size_t chunk_ = 1;
+  /// Spans in `queue_` that wake the sender: two batches, sent together,
+  /// while threads gather and the queue holds four; else one.
+  std::size_t wake_at_ = 1;
   /// Threads gather their spans (the sender runs and collects them on its
   /// schedule); before, each span goes to `queue_` as it ends.
   std::atomic<bool> gathering_{false};
