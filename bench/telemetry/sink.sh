@@ -54,7 +54,7 @@ CONF
 
 sink_count() {
   sleep 1.2  # the access log is flushed every second
-  awk '{ n++; bytes += $1 } END { printf "%d requests, %d bytes\n", n, bytes }' "$1/logs/sink-access.log"
+  awk '{ n++; bytes += $1 } END { printf "%d requests, %.0f bytes\n", n, bytes }' "$1/logs/sink-access.log"
 }
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
