@@ -25,6 +25,8 @@ mkdir -p "$work/logs"
 source "$root/bench/proxy/nginx_pair.sh"
 # shellcheck source=sink.sh
 source "$here/sink.sh"
+# shellcheck source=tagged.sh
+source "$here/tagged.sh"
 start_sink "$work" $SINK_PORT
 start_nginx_pair "$work" $UP $NGX "$THREADS" "" 0
 
@@ -41,12 +43,8 @@ for spec in "$@"; do
   pid[$name]=$!; port[$name]=$next_port; next_port=$((next_port + 1)); names+=("$name")
 done
 sleep 1
-body='{"model":"bench__schema=router","messages":[]}'
-printf "wrk.method = \"POST\"\nwrk.body = '%s'\nwrk.headers[\"Content-Type\"] = \"application/json\"\n" "$body" > "$work/post.lua"
-for name in "${names[@]}"; do
-  curl -sf -X POST -H 'content-type: application/json' -d "$body" "http://127.0.0.1:${port[$name]}/v1/chat/completions" |
-    grep -q 'refund' || { echo "proxy $name: tagged answer wrong"; exit 1; }
-done
+tagged_post "$work/post.lua"
+for name in "${names[@]}"; do check_tagged "${port[$name]}"; done
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 order=("${names[@]}")
 for round in $(seq "$REPEAT"); do

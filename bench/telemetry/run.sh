@@ -35,6 +35,8 @@ work=$(mktemp -d /tmp/weld-bench-telemetry.XXXXXX)
 mkdir -p "$work/logs"
 # shellcheck source=../proxy/nginx_pair.sh
 source "$root/bench/proxy/nginx_pair.sh"
+# shellcheck source=tagged.sh
+source "$here/tagged.sh"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 if [ "${SINK:-nginx}" = node ]; then
@@ -91,13 +93,9 @@ if [[ " $PARTS " == *" proxy "* ]]; then
     --threads "$THREADS" --no-access-log 2> "$work/logs/weld-on.log" & pids+=($!)
   weld_on=$!
   sleep 1
-  body='{"model":"bench__schema=router","messages":[]}'
-  for port in $OFF $ON; do
-    curl -sf -X POST -H 'content-type: application/json' -d "$body" http://127.0.0.1:$port/v1/chat/completions |
-      grep -q 'refund' || { echo "proxy on $port: tagged answer wrong"; exit 1; }
-  done
+  for port in $OFF $ON; do check_tagged $port; done
   post="$work/post.lua"
-  printf "wrk.method = \"POST\"\nwrk.body = '%s'\nwrk.headers[\"Content-Type\"] = \"application/json\"\n" "$body" > "$post"
+  tagged_post "$post"
   for i in $(seq "$REPEAT"); do
     for side in off on; do
       port=$OFF; pid=$weld_off

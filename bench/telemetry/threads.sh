@@ -22,6 +22,8 @@ mkdir -p "$work/logs"
 source "$root/bench/proxy/nginx_pair.sh"
 # shellcheck source=sink.sh
 source "$here/sink.sh"
+# shellcheck source=tagged.sh
+source "$here/tagged.sh"
 start_sink "$work" $SINK_PORT
 start_nginx_pair "$work" $UP $NGX "$THREADS" "" 0
 "$WELD" proxy --listen 127.0.0.1:$OFF --upstream http://127.0.0.1:$UP --threads "$THREADS" --no-access-log \
@@ -32,13 +34,9 @@ env OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:$SINK_PORT ${EXTRA:-} "$WELD" p
   --upstream http://127.0.0.1:$UP --threads "$THREADS" --no-access-log 2> "$work/logs/weld-on.log" & pids+=($!)
 weld_on=$!
 sleep 1
-body='{"model":"bench__schema=router","messages":[]}'
 post="$work/post.lua"
-printf "wrk.method = \"POST\"\nwrk.body = '%s'\nwrk.headers[\"Content-Type\"] = \"application/json\"\n" "$body" > "$post"
-for port in $OFF $ON; do
-  curl -sf -X POST -H 'content-type: application/json' -d "$body" http://127.0.0.1:$port/v1/chat/completions |
-    grep -q 'refund' || { echo "proxy on $port: tagged answer wrong"; exit 1; }
-done
+tagged_post "$post"
+for port in $OFF $ON; do check_tagged $port; done
 # "TID NS" for each thread of $1, in the order started.
 threads_ns() { for task in $(ls "/proc/$1/task" | sort -n); do echo "$task $(cut -d' ' -f1 "/proc/$1/task/$task/schedstat")"; done; }
 sink_ns() { cut -d' ' -f1 "/proc/$SINK_PID/schedstat"; }
