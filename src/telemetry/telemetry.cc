@@ -161,9 +161,9 @@ void Telemetry::submit(std::unique_ptr<SpanData> span) {
       return;
     }
     if (!sender_.joinable()) {
-      // A WhenNeeded sender: started once a batch is full or the first
-      // export is due, unless the exit flush is coming; the thread's first
-      // turn exports what waits.
+      // A WhenNeeded sender: started once `wake_at_` spans wait or the
+      // first export is due, unless the exit flush is coming; the thread's
+      // first turn exports what waits.
       const bool due = queue_->size() >= wake_at_ || Clock::now() >= started_ + config_.schedule_delay;
       if (due && !stopping_) start_sender();
       return;

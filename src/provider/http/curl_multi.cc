@@ -192,7 +192,8 @@ void prepare(CURL* easy, CurlMulti::Pending& pending, const HttpRequest& request
     // second under load; large prompts gain the same).
     constexpr std::size_t kDefaultUploadBuffer = 64 * 1024, kMaxUploadBuffer = 2 * 1024 * 1024;
     if (request.body.size() > kDefaultUploadBuffer) {
-      curl_easy_setopt(easy, CURLOPT_UPLOAD_BUFFERSIZE, static_cast<long>(std::min(request.body.size(), kMaxUploadBuffer)));
+      const std::size_t buffer = std::min(request.body.size(), kMaxUploadBuffer);
+      curl_easy_setopt(easy, CURLOPT_UPLOAD_BUFFERSIZE, static_cast<long>(buffer));
     }
   }
   curl_easy_setopt(easy, CURLOPT_HTTPHEADER, pending.header_list);
