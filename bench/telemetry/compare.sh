@@ -15,18 +15,13 @@
 #      CONNS (default 50), THREADS (proxy workers, default 2).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
 REPEAT=${REPEAT:-8}; DURATION=${DURATION:-5}; CONNS=${CONNS:-50}; THREADS=${THREADS:-2}
 UP=18321; NGX=18322; SINK_PORT=18325; first_port=18330
 [ $# -ge 2 ] || { echo "usage: $0 NAME=WELD:MODE NAME=WELD:MODE ..." >&2; exit 2; }
 work=$(mktemp -d /tmp/weld-bench-compare.XXXXXX)
 mkdir -p "$work/logs"
-# shellcheck source=../proxy/nginx_pair.sh
-source "$root/bench/proxy/nginx_pair.sh"
-# shellcheck source=sink.sh
-source "$here/sink.sh"
-# shellcheck source=tagged.sh
-source "$here/tagged.sh"
+# shellcheck source=proxies.sh
+source "$here/proxies.sh"
 start_sink "$work" $SINK_PORT
 start_nginx_pair "$work" $UP $NGX "$THREADS" "" 0
 
@@ -38,9 +33,8 @@ for spec in "$@"; do
   envs=()
   [[ $mode == on* ]] && envs+=("OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:$SINK_PORT")
   [[ $mode == on,* ]] && envs+=("${mode#on,}")
-  env "${envs[@]}" "$weld" proxy --listen 127.0.0.1:$next_port --upstream http://127.0.0.1:$UP \
-    --threads "$THREADS" --no-access-log 2> "$work/logs/$name.log" & pids+=($!)
-  pid[$name]=$!; port[$name]=$next_port; next_port=$((next_port + 1)); names+=("$name")
+  start_weld_proxy "$work" "$name" "$weld" $next_port $UP "$THREADS" "${envs[@]}"
+  pid[$name]=$WELD_PID; port[$name]=$next_port; next_port=$((next_port + 1)); names+=("$name")
 done
 sleep 1
 tagged_post "$work/post.lua"

@@ -1,8 +1,29 @@
-# Sourced by the telemetry benchmarks (run.sh, compare.sh, threads.sh): the
-# tagged request they send through weld proxy (the `router` agent of
-# bench/proxy's registry, answered by its canned upstream).
-#   tagged_post FILE       writes FILE, a wrk script POSTing it
-#   check_tagged PORT      exits unless the proxy on PORT answers it as the agent must
+# Sourced by the telemetry benchmarks (run.sh, compare.sh, threads.sh): what
+# they share around the weld proxies they measure. Sources
+# bench/proxy/nginx_pair.sh (the canned upstream; `pids`, cleaned up on exit)
+# and sink.sh (the OTLP receiver), then defines:
+#   start_weld_proxy DIR NAME WELD PORT UP THREADS [VAR=VALUE ...]
+#       starts `WELD proxy` on 127.0.0.1:PORT before the upstream on UP with
+#       THREADS workers and the environment given (e.g. the OTLP endpoint),
+#       logging to DIR/logs/NAME.log; sets WELD_PID (added to `pids`)
+#   tagged_post FILE     writes FILE, a wrk script POSTing the tagged request
+#                        (the `router` agent of bench/proxy's registry)
+#   check_tagged PORT    exits unless the proxy on PORT answers it as the agent must
+proxies_here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=../proxy/nginx_pair.sh
+source "$proxies_here/../proxy/nginx_pair.sh"
+# shellcheck source=sink.sh
+source "$proxies_here/sink.sh"
+
+start_weld_proxy() {
+  local dir=$1 name=$2 weld=$3 port=$4 up=$5 threads=$6
+  shift 6
+  env "$@" "$weld" proxy --listen "127.0.0.1:$port" --upstream "http://127.0.0.1:$up" --threads "$threads" \
+    --no-access-log 2> "$dir/logs/$name.log" &
+  WELD_PID=$!
+  pids+=("$WELD_PID")
+}
+
 TAGGED_BODY='{"model":"bench__schema=router","messages":[]}'
 
 tagged_post() {

@@ -16,9 +16,9 @@
 #          CPU per request is what telemetry costs weld itself, kernel
 #          included.
 # The sink reads and acknowledges without decoding (tests/telemetry decode
-# with the official decoders): nginx dropping each body (sink.sh), whose CPU
-# (printed apart) is next to nothing, as a collector on another machine
-# costs this one nothing; SINK=node uses a Node receiver instead (sink.mjs),
+# with the official decoders): nginx reading each body whole and dropping it
+# (sink.sh), whose CPU (printed apart) is next to nothing, as a collector on
+# another machine costs this one nothing; SINK=node uses a Node receiver instead (sink.mjs),
 # whose CPU on the same cores shows in the rate.
 # Usage: bench/telemetry/run.sh [path/to/weld]   (a Release build)
 # Env: RUNS (runs of each side, default 300), DURATION (s per wrk run, default 5),
@@ -33,10 +33,8 @@ UP=18301; NGX=18302; OFF=18303; ON=18304; SINK_PORT=18305
 PARTS=${PARTS:-run proxy}
 work=$(mktemp -d /tmp/weld-bench-telemetry.XXXXXX)
 mkdir -p "$work/logs"
-# shellcheck source=../proxy/nginx_pair.sh
-source "$root/bench/proxy/nginx_pair.sh"
-# shellcheck source=tagged.sh
-source "$here/tagged.sh"
+# shellcheck source=proxies.sh
+source "$here/proxies.sh"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 if [ "${SINK:-nginx}" = node ]; then
@@ -44,8 +42,6 @@ if [ "${SINK:-nginx}" = node ]; then
   sink_pid=$!
   sink_received() { curl -s "http://127.0.0.1:$SINK_PORT/count"; }
 else
-  # shellcheck source=sink.sh
-  source "$here/sink.sh"
   start_sink "$work" $SINK_PORT
   sink_pid=$SINK_PID
   sink_received() { sink_count "$work"; }
@@ -86,12 +82,10 @@ fi
 
 if [[ " $PARTS " == *" proxy "* ]]; then
   start_nginx_pair "$work" $UP $NGX "$THREADS" "" 0
-  "$WELD" proxy --listen 127.0.0.1:$OFF --upstream http://127.0.0.1:$UP --threads "$THREADS" --no-access-log \
-    2> "$work/logs/weld-off.log" & pids+=($!)
-  weld_off=$!
-  OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:$SINK_PORT "$WELD" proxy --listen 127.0.0.1:$ON --upstream http://127.0.0.1:$UP \
-    --threads "$THREADS" --no-access-log 2> "$work/logs/weld-on.log" & pids+=($!)
-  weld_on=$!
+  start_weld_proxy "$work" weld-off "$WELD" $OFF $UP "$THREADS"
+  weld_off=$WELD_PID
+  start_weld_proxy "$work" weld-on "$WELD" $ON $UP "$THREADS" OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:$SINK_PORT
+  weld_on=$WELD_PID
   sleep 1
   for port in $OFF $ON; do check_tagged $port; done
   post="$work/post.lua"

@@ -18,21 +18,15 @@ ROUNDS=${ROUNDS:-3}; DURATION=${DURATION:-4}; CONNS=${CONNS:-50}; THREADS=${THRE
 UP=18341; NGX=18342; OFF=18343; ON=18344; SINK_PORT=18345
 work=$(mktemp -d /tmp/weld-bench-threads.XXXXXX)
 mkdir -p "$work/logs"
-# shellcheck source=../proxy/nginx_pair.sh
-source "$root/bench/proxy/nginx_pair.sh"
-# shellcheck source=sink.sh
-source "$here/sink.sh"
-# shellcheck source=tagged.sh
-source "$here/tagged.sh"
+# shellcheck source=proxies.sh
+source "$here/proxies.sh"
 start_sink "$work" $SINK_PORT
 start_nginx_pair "$work" $UP $NGX "$THREADS" "" 0
-"$WELD" proxy --listen 127.0.0.1:$OFF --upstream http://127.0.0.1:$UP --threads "$THREADS" --no-access-log \
-  2> "$work/logs/weld-off.log" & pids+=($!)
-weld_off=$!
+start_weld_proxy "$work" weld-off "$WELD" $OFF $UP "$THREADS"
+weld_off=$WELD_PID
 # shellcheck disable=SC2086
-env OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:$SINK_PORT ${EXTRA:-} "$WELD" proxy --listen 127.0.0.1:$ON \
-  --upstream http://127.0.0.1:$UP --threads "$THREADS" --no-access-log 2> "$work/logs/weld-on.log" & pids+=($!)
-weld_on=$!
+start_weld_proxy "$work" weld-on "$WELD" $ON $UP "$THREADS" OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:$SINK_PORT ${EXTRA:-}
+weld_on=$WELD_PID
 sleep 1
 post="$work/post.lua"
 tagged_post "$post"
