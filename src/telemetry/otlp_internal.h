@@ -1,6 +1,7 @@
 #pragma once
 // Shared by the two OTLP encoders (otlp_proto.cc, otlp_json.cc).
 
+#include <cstring>
 #include <span>
 #include <string>
 #include <string_view>
@@ -16,10 +17,10 @@ inline constexpr std::uint32_t kCumulative = 2;
 
 /// True when the span has a parent (a non-zero parent span id).
 inline bool has_parent(const SpanData& span) {
-  for (std::uint8_t b : span.parent_span_id) {
-    if (b != 0) return true;
-  }
-  return false;
+  std::uint64_t id;
+  static_assert(sizeof id == sizeof span.parent_span_id);
+  std::memcpy(&id, span.parent_span_id.data(), sizeof id);
+  return id != 0;
 }
 
 /// Span.flags: the W3C trace flags (bit 0: sampled).

@@ -98,17 +98,18 @@ void attributes(std::string& out, const Attributes& attrs) {
 void attributes(std::string& out, const SpanData& span) {
   out += "\"attributes\":[";
   bool first = true;
-  for (const SpanAttribute& attribute : span.attributes()) {
+  for (std::size_t i = 0; i < span.attribute_count(); ++i) {
+    const AttributeView attribute = span.attribute(i);
     if (!first) out += ',';
     first = false;
-    key_value(out, attribute.key.text(), [&] {
+    key_value(out, attribute.key, [&] {
       switch (attribute.kind) {
-        case ValueKind::String: string_value(out, span.string_value(attribute)); break;
+        case ValueKind::String: string_value(out, attribute.text); break;
         case ValueKind::Int: int_value(out, attribute.int_value); break;
         case ValueKind::Double: double_value(out, attribute.double_value); break;
         case ValueKind::Bool: bool_value(out, attribute.bool_value); break;
         case ValueKind::StringArray:
-          string_array_value(out, [&](auto&& f) { span.for_each_item(attribute, f); });
+          string_array_value(out, [&](auto&& f) { SpanData::for_each_item(attribute, f); });
           break;
       }
     });

@@ -107,6 +107,31 @@ TEST(OtlpProto, SpanAttributesAreKeyValuesWithTheirLastValue) {
   EXPECT_EQ("\x0a\x01" "a\x12\x0c\x2a\x0a\x0a\x03\x0a\x01x\x0a\x03\x0a\x01y"s, attributes[4]);
 }
 
+// An attribute's KeyValue is written with one-byte lengths when it is
+// shorter than 128 bytes and with wider ones past that: values of every
+// length around the edge come out as protobuf has them, and read back.
+TEST(OtlpProto, AttributesOnBothSidesOfOneByteLengths) {
+  auto varint = [](std::size_t n) {
+    std::string out;
+    for (; n >= 0x80; n >>= 7) out += static_cast<char>((n & 0x7F) | 0x80);
+    return out + static_cast<char>(n);
+  };
+  for (std::size_t n = 110; n <= 260; ++n) {
+    SCOPED_TRACE(n);
+    std::string value;
+    for (std::size_t i = 0; i < n; ++i) value += static_cast<char>('a' + (i * 7 + n) % 26);
+    SpanData span = sample_span();
+    span.set("weld.outcome", std::string_view(value));
+    std::string body = encode_traces(std::vector{span}, {}, Protocol::HttpProtobuf, "9");
+    std::vector<std::string_view> attributes = fields(field(field(field(body, 1), 2), 2), 9);
+    ASSERT_EQ(6u, attributes.size());
+    const std::string any = "\x0a" + varint(n) + value;
+    EXPECT_EQ("\x0a\x0cweld.outcome\x12" + varint(any.size()) + any, attributes[5]);
+    EXPECT_EQ(value, span.attribute(5).text);
+    EXPECT_EQ("weld.outcome", span.attribute(5).key);
+  }
+}
+
 // A name of `size` bytes, each different from its neighbours: a string
 // copied in pieces (short strings are) shows any piece out of place.
 std::string name_of(std::size_t size) {

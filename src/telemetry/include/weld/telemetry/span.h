@@ -72,21 +72,18 @@ struct TextRef {
   std::uint32_t size;
 };
 
-/// One key/value of a span. Its value is here (a string's or an array's
-/// bytes in the span's store: read them with SpanData::string_value /
-/// for_each_item), and so is where its OTLP protobuf encoding lies
-/// (SpanData::encoded).
-struct SpanAttribute {
-  AttributeKey key;
-  ValueKind kind;
-  union {
-    std::int64_t int_value;
-    double double_value;
-    bool bool_value;
-    TextRef text;
-  };
-  /// The attribute as protobuf: Span field 9 (a KeyValue), tag and length included.
-  TextRef encoded;
+/// One attribute of a span, read back from its protobuf encoding (for the
+/// JSON encoding and tests; the protobuf exporter copies the bytes). Views
+/// into the span: good while it lives unchanged.
+struct AttributeView {
+  std::string_view key;
+  ValueKind kind = ValueKind::String;
+  std::int64_t int_value = 0;
+  double double_value = 0;
+  bool bool_value = false;
+  /// A String's value; a StringArray's items, encoded (read them with
+  /// SpanData::for_each_item).
+  std::string_view text;
 };
 
 /// OTLP SpanKind (the numbers are the protocol's).
@@ -95,13 +92,15 @@ enum class SpanKind { Internal = 1, Server = 2, Client = 3 };
 /// OTLP Status.code (the numbers are the protocol's).
 enum class StatusCode { Unset = 0, Ok = 1, Error = 2 };
 
-/// A span as it is recorded and exported. What costs to record is kept in
+/// A span as it is recorded and exported. Each attribute is encoded as
+/// OTLP protobuf (a Span `attributes` field) when it is set, and that is all
+/// a span keeps of it: where its bytes lie. What costs to record is kept in
 /// the object itself — up to 16 attributes and 640 bytes of text and
-/// encoding, past which it spills to the heap — and each attribute is
-/// encoded as OTLP protobuf once, when it is set: a span is one allocation
-/// (Span holds it; when it ends the exporter encodes it to protobuf on the
-/// ending thread, or queues it by pointer for JSON and the file), and
-/// encoding it copies bytes (issue 18).
+/// encoding, past which it spills to the heap; under 1 KB in all, an
+/// allocator's small size — so a span is one allocation (Span holds it; when
+/// it ends the exporter encodes it to protobuf on the ending thread, copying
+/// its attributes' bytes, or queues it by pointer for JSON and the file,
+/// which read the attributes back from their bytes) (issue 18).
 class SpanData {
  public:
   SpanData() = default;
@@ -142,10 +141,6 @@ class SpanData {
   std::string_view status_message() const { return bytes(status_message_); }
   void set_status_message(std::string_view message) { status_message_ = store(message); }
 
-  /// The attributes in the order first set.
-  std::span<const SpanAttribute> attributes() const {
-    return {heap_attributes_.empty() ? inline_attributes_.data() : heap_attributes_.data(), attribute_count_};
-  }
   /// Sets (adds, or replaces the value of) attribute `key`.
   void set(AttributeKey key, std::string_view value);
   void set(AttributeKey key, std::int64_t value);
@@ -153,32 +148,35 @@ class SpanData {
   void set(AttributeKey key, bool value);
   void set(AttributeKey key, std::span<const std::string> items);
 
-  /// The value of a ValueKind::String attribute.
-  std::string_view string_value(const SpanAttribute& attribute) const { return bytes(attribute.text); }
+  /// How many attributes the span has (a replaced value counts once).
+  std::size_t attribute_count() const { return attribute_count_; }
+  /// Attribute `i` (in the order first set), read back from its bytes.
+  AttributeView attribute(std::size_t i) const;
+  /// All of them, in that order.
+  std::vector<AttributeView> attributes() const;
   /// Calls `f(std::string_view)` with each item of a ValueKind::StringArray attribute.
   template <typename F>
-  void for_each_item(const SpanAttribute& attribute, F&& f) const {
-    std::string_view items = bytes(attribute.text);
-    while (items.size() >= sizeof(std::uint32_t)) {
-      std::uint32_t size;
-      std::memcpy(&size, items.data(), sizeof size);
-      items.remove_prefix(sizeof size);
-      f(items.substr(0, size));
-      items.remove_prefix(std::min<std::size_t>(size, items.size()));
-    }
+  static void for_each_item(const AttributeView& attribute, F&& f) {
+    std::string_view items = attribute.text;
+    while (!items.empty()) f(next_item(items));
   }
-  /// The attributes' protobuf bytes in all (the sum of their `encoded` sizes).
+
+  /// Where each attribute's protobuf bytes lie (Span field 9, a KeyValue,
+  /// tag and length included), in the order first set: read with bytes().
+  std::span<const TextRef> encoded_refs() const {
+    return {heap_attributes_.empty() ? inline_attributes_.data() : heap_attributes_.data(), attribute_count_};
+  }
+  /// The attributes' protobuf bytes in all (the sum of their sizes).
   std::size_t encoded_attributes_size() const { return encoded_attributes_size_; }
   /// The attributes' protobuf bytes as one run, when they lie together in
   /// the store in the order they were set (no value replaced, nothing stored
-  /// between two of them: the usual span); else nullopt, and each
-  /// attribute's `encoded` says where its bytes are. An exporter copying the
-  /// run reads none of the attribute slots.
+  /// between two of them: the usual span); else nullopt, and encoded_refs()
+  /// says where each attribute's bytes are.
   std::optional<std::string_view> encoded_attributes() const {
     if (!encoded_together_) return std::nullopt;
     return bytes(TextRef{encoded_begin_, encoded_attributes_size_});
   }
-  /// Bytes of the store: an attribute's `encoded` (or `text`).
+  /// Bytes of the store: an attribute's encoding, the name, the status message.
   std::string_view bytes(TextRef ref) const {
     return {(heap_bytes_.empty() ? inline_bytes_.data() : heap_bytes_.data()) + ref.offset, ref.size};
   }
@@ -191,21 +189,12 @@ class SpanData {
   /// and bytes in use in place.
   void copy_in_place(const SpanData& other);
 
-  /// Attribute `key` (of `kind`): the one set before, or a new one.
-  SpanAttribute& slot(AttributeKey key, ValueKind kind) {
-    const std::uint64_t bit = std::uint64_t{1} << (key.hash() % 64);
-    if ((key_bits_ & bit) == 0 && attribute_count_ < kInlineAttributes && heap_attributes_.empty()) [[likely]] {
-      key_bits_ |= bit;
-      SpanAttribute& attribute = inline_attributes_[attribute_count_++];
-      attribute.key = key;
-      attribute.kind = kind;
-      attribute.encoded = TextRef{0, 0};
-      return attribute;
-    }
-    return slot_slowly(key, kind);
-  }
-  /// The same when the key may be set already or the span has spilled.
-  SpanAttribute& slot_slowly(AttributeKey key, ValueKind kind);
+  /// Encodes attribute `key` at the end of the store and records where: a
+  /// new key is appended to the attributes without searching them.
+  template <typename Value>
+  void set_encoded(AttributeKey key, const Value& value);
+  /// The same for a key that may be set already, or past what fits in place.
+  void add_slowly(AttributeKey key, TextRef encoded);
   /// `size` bytes at the end of the store, to write at once (the pointer is
   /// good until the next call); `ref` says where they are.
   char* extend(std::size_t size, TextRef& ref) {
@@ -220,8 +209,8 @@ class SpanData {
   /// The same past the bytes that fit in place.
   char* extend_slowly(std::size_t size, TextRef& ref);
   TextRef store(std::string_view bytes);
-  template <typename Value>
-  SpanAttribute& set_encoded(AttributeKey key, ValueKind kind, const Value& value);
+  /// The first item of encoded StringArray items, which it then drops.
+  static std::string_view next_item(std::string_view& items);
 
   TextRef name_{};
   TextRef status_message_{};
@@ -235,16 +224,15 @@ class SpanData {
   /// attribute's follow on (see encoded_attributes()).
   std::uint32_t encoded_begin_ = 0;
   bool encoded_together_ = true;
-  // The heap parts lie with the fields above, before the 1.3 KB in place:
+  // The heap parts lie with the fields above, before the bytes in place:
   // every set() asks whether they are in use, and a span is set again after
-  // the request's other work has pushed it out of the cache — two lines
-  // fewer to bring back each time (issue 18: these two loads were a third of
-  // set()'s time in the proxy's profile when they lay at the end).
-  /// All the attributes, once there are more than fit in place.
-  std::vector<SpanAttribute> heap_attributes_;
+  // the request's other work has pushed it out of the cache — lines fewer
+  // to bring back each time (issue 18).
+  /// Where all the attributes lie, once there are more than fit in place.
+  std::vector<TextRef> heap_attributes_;
   /// All the bytes, once there are more than fit in place.
   std::string heap_bytes_;
-  std::array<SpanAttribute, kInlineAttributes> inline_attributes_;
+  std::array<TextRef, kInlineAttributes> inline_attributes_;
   std::array<char, kInlineBytes> inline_bytes_;
 };
 
