@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cassert>
-#include <bit>
 #include <cstring>
 #include <type_traits>
 #include <variant>
@@ -65,10 +64,7 @@ class Writer {
   }
   void bytes_field(std::uint32_t field, std::string_view bytes) {
     room(20 + bytes.size());
-    put_tag(field, kLengthDelimited);
-    put_varint(bytes.size());
-    copy_bytes(at_, bytes.data(), bytes.size());
-    at_ += bytes.size();
+    at_ = wire::put_bytes_field(at_, field, bytes);
   }
   void fixed64_field(std::uint32_t field, std::uint64_t value) {
     room(20);
@@ -154,14 +150,7 @@ class Writer {
   // The put_ functions write at at_ without checking room.
   void put_varint(std::uint64_t value) { at_ = wire::put_varint(at_, value); }
   void put_tag(std::uint32_t field, WireType type) { at_ = wire::put_tag(at_, field, type); }
-  void put_little_endian(std::uint64_t value, int bytes) {
-    if constexpr (std::endian::native == std::endian::little) {
-      std::memcpy(at_, &value, static_cast<std::size_t>(bytes));
-      at_ += bytes;
-    } else {
-      for (int byte = 0; byte < bytes; ++byte) *at_++ = static_cast<char>(value >> (8 * byte));
-    }
-  }
+  void put_little_endian(std::uint64_t value, int bytes) { at_ = wire::put_fixed(at_, value, bytes); }
 
   std::string buffer_;  // written up to at_; room up to end_
   char* at_ = nullptr;
@@ -171,22 +160,6 @@ class Writer {
 template <std::size_t N>
 std::string_view id_bytes(const std::array<std::uint8_t, N>& id) {
   return {reinterpret_cast<const char*>(id.data()), N};
-}
-
-// An id (16 or 8 bytes) as field `field` (< 16).
-template <std::size_t N>
-char* put_id(char* p, std::uint32_t field, const std::array<std::uint8_t, N>& id) {
-  static_assert(N < 128);
-  *p++ = static_cast<char>((field << 3) | kLengthDelimited);
-  *p++ = static_cast<char>(N);
-  std::memcpy(p, id.data(), N);
-  return p + N;
-}
-
-// Little-endian, as the wire wants (one store on such a host).
-char* put_fixed(char* p, std::uint64_t value, int bytes) {
-  for (int byte = 0; byte < bytes; ++byte) *p++ = static_cast<char>(value >> (8 * byte));
-  return p;
 }
 
 // Calls `f` with what a resource attribute holds, as the wire writers take it.
@@ -274,17 +247,14 @@ std::size_t span_size(const SpanData& span) {
 // the fields go straight out, with no nesting to resolve (what ending a
 // proxy's span costs its request thread, issue 18).
 char* put_span(char* p, const SpanData& span) {
-  p = put_id(p, 1, span.context.trace_id);
-  p = put_id(p, 2, span.context.span_id);
-  if (has_parent(span)) p = put_id(p, 4, span.parent_span_id);
-  const std::string_view name = span.name();
-  p = wire::put_tag(p, 5, kLengthDelimited);
-  p = wire::put_varint(p, name.size());
-  p = wire::put_bytes(p, name);
+  p = wire::put_bytes_field(p, 1, id_bytes(span.context.trace_id));
+  p = wire::put_bytes_field(p, 2, id_bytes(span.context.span_id));
+  if (has_parent(span)) p = wire::put_bytes_field(p, 4, id_bytes(span.parent_span_id));
+  p = wire::put_bytes_field(p, 5, span.name());
   p = wire::put_tag(p, 6, kVarint);
   p = wire::put_varint(p, static_cast<std::uint32_t>(span.kind));
-  p = put_fixed(wire::put_tag(p, 7, kFixed64), span.start_unix_nano, 8);
-  p = put_fixed(wire::put_tag(p, 8, kFixed64), span.end_unix_nano, 8);
+  p = wire::put_fixed(wire::put_tag(p, 7, kFixed64), span.start_unix_nano, 8);
+  p = wire::put_fixed(wire::put_tag(p, 8, kFixed64), span.end_unix_nano, 8);
   // attributes 9: their bytes, encoded when they were set, copied in runs
   // (those set one after the other lie one after the other).
   if (const std::optional<std::string_view> all = span.encoded_attributes()) {
@@ -304,21 +274,15 @@ char* put_span(char* p, const SpanData& span) {
   if (span.status != StatusCode::Unset) {  // Status: message 2, code 3
     p = wire::put_tag(p, 15, kLengthDelimited);
     p = wire::put_varint(p, status_size(span));
-    const std::string_view message = span.status_message();
-    if (!message.empty()) {
-      p = wire::put_tag(p, 2, kLengthDelimited);
-      p = wire::put_varint(p, message.size());
-      p = wire::put_bytes(p, message);
-    }
+    if (!span.status_message().empty()) p = wire::put_bytes_field(p, 2, span.status_message());
     p = wire::put_tag(p, 3, kVarint);
     p = wire::put_varint(p, static_cast<std::uint32_t>(span.status));
   }
-  return put_fixed(wire::put_tag(p, 16, kFixed32), span_flags(span), 4);
+  return wire::put_fixed(wire::put_tag(p, 16, kFixed32), span_flags(span), 4);
 }
 
-// The Span as field `field` of its parent, tag and length included.
-std::size_t span_field_size(std::size_t size) { return 1 + wire::varint_size(size) + size; }
-
+// The Span as field `field` (< 16) of its parent, tag and length included
+// (field_size(size) bytes).
 char* put_span_field(char* p, std::uint32_t field, const SpanData& span, std::size_t size) {
   p = wire::put_tag(p, field, kLengthDelimited);
   p = wire::put_varint(p, size);
@@ -328,7 +292,7 @@ char* put_span_field(char* p, std::uint32_t field, const SpanData& span, std::si
 }
 
 void span_message(Writer& w, std::uint32_t field, const SpanData& span, std::size_t size) {
-  w.write(span_field_size(size), [&](char* p) { return put_span_field(p, field, span, size); });
+  w.write(field_size(size), [&](char* p) { return put_span_field(p, field, span, size); });
 }
 
 // NumberDataPoint: start 2, time 3, as_int 6 (sfixed64), attributes 7.
@@ -448,7 +412,7 @@ namespace weld::telemetry {
 void append_span_field(const SpanData& span, std::string& out) {
   const std::size_t size = detail::span_size(span);
   const std::size_t from = out.size();
-  out.resize(from + detail::span_field_size(size));
+  out.resize(from + detail::field_size(size));
   detail::put_span_field(out.data() + from, 2, span, size);  // ScopeSpans: spans 2
 }
 

@@ -75,6 +75,20 @@ inline char* put_bytes(char* p, std::string_view bytes) {
   return p + bytes.size();
 }
 
+// A length-delimited field: tag, length, bytes.
+inline char* put_bytes_field(char* p, std::uint32_t field, std::string_view bytes) {
+  p = put_tag(p, field, kLengthDelimited);
+  p = put_varint(p, bytes.size());
+  return put_bytes(p, bytes);
+}
+
+// `bytes` (8 or 4) little-endian, as fixed64 and fixed32 are on the wire
+// (one store on such a host).
+inline char* put_fixed(char* p, std::uint64_t value, int bytes) {
+  for (int byte = 0; byte < bytes; ++byte) *p++ = static_cast<char>(value >> (8 * byte));
+  return p;
+}
+
 // AnyValue (common.proto): string_value 1, bool_value 2, int_value 3,
 // double_value 4, array_value 5 (ArrayValue: repeated AnyValue values 1).
 // any_size is the message's length, put_any writes its fields.
@@ -95,11 +109,7 @@ inline std::size_t any_size(std::span<const std::string> items) {
   return 1 + varint_size(array) + array;
 }
 
-inline char* put_any(char* p, std::string_view text) {
-  p = put_tag(p, 1, kLengthDelimited);
-  p = put_varint(p, text.size());
-  return put_bytes(p, text);
-}
+inline char* put_any(char* p, std::string_view text) { return put_bytes_field(p, 1, text); }
 inline char* put_any(char* p, std::int64_t number) {
   p = put_tag(p, 3, kVarint);
   return put_varint(p, static_cast<std::uint64_t>(number));
@@ -108,8 +118,7 @@ inline char* put_any(char* p, double number) {
   p = put_tag(p, 4, kFixed64);
   std::uint64_t bits;
   std::memcpy(&bits, &number, sizeof bits);
-  for (int byte = 0; byte < 8; ++byte) *p++ = static_cast<char>(bits >> (8 * byte));
-  return p;
+  return put_fixed(p, bits, 8);
 }
 inline char* put_any(char* p, bool flag) {
   p = put_tag(p, 2, kVarint);
@@ -128,26 +137,52 @@ inline char* put_any(char* p, std::span<const std::string> items) {
 }
 
 // KeyValue (key 1, value 2) as field `field` of its parent, tag and length
-// included: the size, then the bytes (exactly that many).
+// included: its sizes, then its bytes (exactly `total` of them).
+struct KeyValueSizes {
+  std::size_t any;    // the AnyValue
+  std::size_t body;   // the KeyValue
+  std::size_t total;  // the field
+};
+
 template <typename Value>
-std::size_t key_value_size(std::uint32_t field, std::string_view key, const Value& value) {
+KeyValueSizes key_value_sizes(std::uint32_t field, std::string_view key, const Value& value) {
   const std::size_t any = any_size(value);
   const std::size_t body = 1 + varint_size(key.size()) + key.size() + 1 + varint_size(any) + any;
-  return varint_size(field << 3) + varint_size(body) + body;
+  return {any, body, varint_size(field << 3) + varint_size(body) + body};
+}
+
+template <typename Value>
+std::size_t key_value_size(std::uint32_t field, std::string_view key, const Value& value) {
+  return key_value_sizes(field, key, value).total;
+}
+
+template <typename Value>
+char* put_key_value(char* p, std::uint32_t field, std::string_view key, const Value& value,
+                    const KeyValueSizes& sizes) {
+  if (field < 16 && sizes.body < 0x80) [[likely]] {
+    // Every tag and length one byte (a KeyValue shorter than 128 bytes: all
+    // the attributes the proxy sets), written without asking each varint's
+    // width (what a span's attribute costs the request thread, issue 18).
+    p[0] = static_cast<char>((field << 3) | kLengthDelimited);
+    p[1] = static_cast<char>(sizes.body);
+    p[2] = static_cast<char>((1 << 3) | kLengthDelimited);
+    p[3] = static_cast<char>(key.size());
+    p = put_bytes(p + 4, key);
+    p[0] = static_cast<char>((2 << 3) | kLengthDelimited);
+    p[1] = static_cast<char>(sizes.any);
+    return put_any(p + 2, value);
+  }
+  p = put_tag(p, field, kLengthDelimited);
+  p = put_varint(p, sizes.body);
+  p = put_bytes_field(p, 1, key);
+  p = put_tag(p, 2, kLengthDelimited);
+  p = put_varint(p, sizes.any);
+  return put_any(p, value);
 }
 
 template <typename Value>
 char* put_key_value(char* p, std::uint32_t field, std::string_view key, const Value& value) {
-  const std::size_t any = any_size(value);
-  const std::size_t body = 1 + varint_size(key.size()) + key.size() + 1 + varint_size(any) + any;
-  p = put_tag(p, field, kLengthDelimited);
-  p = put_varint(p, body);
-  p = put_tag(p, 1, kLengthDelimited);
-  p = put_varint(p, key.size());
-  p = put_bytes(p, key);
-  p = put_tag(p, 2, kLengthDelimited);
-  p = put_varint(p, any);
-  return put_any(p, value);
+  return put_key_value(p, field, key, value, key_value_sizes(field, key, value));
 }
 
 }  // namespace weld::telemetry::detail::wire

@@ -97,25 +97,8 @@ template <typename Value>
 void SpanData::set_encoded(AttributeKey key, const Value& value) {
   const std::string_view name = key.text();
   TextRef encoded;
-  // KeyValue{key 1, value 2} as Span field 9. Keys, values and so the
-  // KeyValue are nearly always shorter than 128 bytes: each length one
-  // byte, written without asking again (wire::put_key_value asks).
-  const std::size_t any = wire::any_size(value);
-  const std::size_t body = 2 + name.size() + 2 + any;
-  if (body < 0x80) [[likely]] {
-    char* p = extend(2 + body, encoded);
-    p[0] = static_cast<char>((kAttributesField << 3) | wire::kLengthDelimited);
-    p[1] = static_cast<char>(body);
-    p[2] = static_cast<char>((1 << 3) | wire::kLengthDelimited);
-    p[3] = static_cast<char>(name.size());
-    p = wire::put_bytes(p + 4, name);
-    p[0] = static_cast<char>((2 << 3) | wire::kLengthDelimited);
-    p[1] = static_cast<char>(any);
-    wire::put_any(p + 2, value);
-  } else {
-    wire::put_key_value(extend(wire::key_value_size(kAttributesField, name, value), encoded), kAttributesField,
-                        name, value);
-  }
+  const wire::KeyValueSizes sizes = wire::key_value_sizes(kAttributesField, name, value);
+  wire::put_key_value(extend(sizes.total, encoded), kAttributesField, name, value, sizes);
   const std::uint64_t bit = std::uint64_t{1} << (key.hash() % 64);
   if ((key_bits_ & bit) == 0 && attribute_count_ < kInlineAttributes && heap_attributes_.empty()) [[likely]] {
     key_bits_ |= bit;
