@@ -15,13 +15,16 @@ const so = (args) => ({ tool_calls: [{ name: 'structured_output', arguments: arg
 
 for (const format of ['weld', 'openai']) {
   test(`${format}: SIGKILL at 24 random moments, then the same command: exactly one line per row`, async () => {
-    // Each answer takes 20 ms, so a whole run lasts 15 s or more however fast
-    // the machine is, and every kill below lands mid-run.
+    // Each answer takes 20 ms and four go at once, so the rows below take
+    // 25 s or more however fast the machine is: longer than the 24 kills'
+    // delays together (20.2 s and 21.2 s for these seeds), so every kill
+    // lands mid-run. (3000 rows took 15 s, and on an idle machine the last
+    // runs of the longer seed could end before their kill.)
     const server = await startServer([{ ...so('{"summary":"ok","risk_level":"low"}'), delay_ms: 20 }], { repeatLast: true });
     try {
       const dir = tempDir();
       const out = path.join(dir, 'out.jsonl');
-      const rows = dataRows(3000);
+      const rows = dataRows(5000);
       // A repeated id and a bad line, so their errored lines are resumed too.
       const input = writeRows(dir, 'in.jsonl', [...rows, { id: 'row-7', text: 'again' }, 'not json']);
       const args = ['batch', ...providerArgs('openai', server.port), '--json-schema', SCHEMA_TEXT, '-p', 'x',
@@ -49,7 +52,7 @@ for (const format of ['weld', 'openai']) {
       // The repeated id's errored line carries the earlier line's id.
       const repeats = lines.filter((l) => (l.error?.type ?? l.error?.code) === 'error_duplicate_id');
       assert.deepEqual(repeats.map((l) => l.custom_id), ['row-7']);
-      assertExactlyOnce(lines.filter((l) => !repeats.includes(l)), [...rows.map((x) => x.id), '3001']);
+      assertExactlyOnce(lines.filter((l) => !repeats.includes(l)), [...rows.map((x) => x.id), String(rows.length + 1)]);
       assert.ok(counts.filter((n, i) => i > 0 && n > counts[i - 1]).length >= 1,
         `no killed run wrote a line: ${counts.join(',')}`);
     } finally { await server.close(); }
