@@ -17,6 +17,11 @@ $SUDO apt-get install -y -qq --no-install-recommends \
 # weld batch's engine tests (tests/batch): a one-node Slurm cluster and a
 # Dask LocalCluster run weld as their users would (never part of the product).
 $SUDO apt-get install -y -qq --no-install-recommends slurm-wlm munge python3-distributed
+# The Python module (python/, docs/python.md): pybind11 and Python's headers
+# to build it; pytest, and what its tests and benchmark use beside it
+# (python-jsonschema and fastjsonschema as peers, pydantic, pandas).
+$SUDO apt-get install -y -qq --no-install-recommends pybind11-dev python3-dev python3-pytest \
+  python3-jsonschema python3-fastjsonschema python3-pydantic python3-pandas
 # Prometheus (tests only): tests/telemetry checks the proxy's /metrics with
 # promtool and has a real Prometheus server scrape it (issue 18).
 $SUDO apt-get install -y -qq --no-install-recommends prometheus

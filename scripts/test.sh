@@ -15,6 +15,6 @@ for dir in tests/node tests/mcp tests/telemetry; do
     (cd "$dir" && npm install --no-audit --no-fund --loglevel=error && touch node_modules/.package-lock.json)
   fi
 done
-cmake -S . -B "$BUILD_DIR" -DWELD_BUILD_TESTS=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo ${WELD_CMAKE_ARGS:-}
+cmake -S . -B "$BUILD_DIR" -DWELD_BUILD_TESTS=ON -DWELD_BUILD_PYTHON=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo ${WELD_CMAKE_ARGS:-}
 cmake --build "$BUILD_DIR" -j"$(nproc)"
 ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$(nproc)" --timeout 600

@@ -1,0 +1,259 @@
+#!/usr/bin/env python3
+"""The weld module against the Python validators people use, on real data.
+
+Data: the 34 sets of jsonschema-benchmark (sourcemeta-research/jsonschema-
+benchmark: real projects' schemas, each with instances that are valid
+against it), read from ../shared/data/jsonschema-benchmark/schemas beside
+the checkout, or from --data / $WELD_DATA_DIR. Without it the benchmark
+says so and exits 0.
+
+Peers, run in this process on the same instances, each schema compiled
+once (schema-noformat.json, as bench/schema does: `format` is left out so
+that every engine does the same work):
+  - python-jsonschema (Debian python3-jsonschema): validator.is_valid
+  - fastjsonschema (Debian python3-fastjsonschema): the compiled function
+  - weld, Python dicts: Validator.is_valid(dict)
+  - weld, JSON text: Validator.is_valid_json(bytes)
+  - the C++ validator on the same text (bench/python/cpp_text_bench.cc,
+    json::parse + is_valid, and is_valid alone), when built.
+
+Each instance is validated ITERATIONS times in a row, best of ROUNDS rounds;
+python-jsonschema, a thousand times slower, once per round. Every engine
+must find every instance valid (column "all valid").
+
+    cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DWELD_BUILD_PYTHON=ON -DWELD_BUILD_BENCH=ON
+    cmake --build build-bench -j2 --target weld_python weld_python_cpp_text_bench
+    PYTHONPATH=build-bench/python /usr/bin/python3 bench/python/bench.py --cpp build-bench/bench/python/weld_python_cpp_text_bench
+
+docs/python.md ("Speed") has the table of a run and reads it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import math
+import os
+import platform
+import subprocess
+import sys
+import time
+from itertools import repeat
+from pathlib import Path
+from typing import Callable, Dict, List, Optional
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+
+
+def data_dir(given: Optional[str]) -> Path:
+    if given:
+        return Path(given)
+    if os.environ.get("WELD_DATA_DIR"):
+        return Path(os.environ["WELD_DATA_DIR"]) / "jsonschema-benchmark" / "schemas"
+    return REPO.parent / "shared" / "data" / "jsonschema-benchmark" / "schemas"
+
+
+def best_ns(call: Callable[[object], object], instances: List[object], per_round: int, rounds: int) -> float:
+    """Best over `rounds` of the mean ns per call, each instance `per_round` times in a row."""
+    best = math.inf
+    count = len(instances) * per_round
+    gc.disable()
+    try:
+        for _ in range(rounds):
+            start = time.perf_counter_ns()
+            for instance in instances:
+                for _ in repeat(None, per_round):
+                    call(instance)
+            best = min(best, (time.perf_counter_ns() - start) / count)
+    finally:
+        gc.enable()
+    return best
+
+
+def best_ns_raising(call: Callable[[object], object], instances: List[object], per_round: int, rounds: int) -> float:
+    """best_ns for a call that raises on an invalid instance (fastjsonschema), caught in the loop itself."""
+    best = math.inf
+    count = len(instances) * per_round
+    gc.disable()
+    try:
+        for _ in range(rounds):
+            start = time.perf_counter_ns()
+            for instance in instances:
+                for _ in repeat(None, per_round):
+                    try:
+                        call(instance)
+                    except Exception:
+                        pass
+            best = min(best, (time.perf_counter_ns() - start) / count)
+    finally:
+        gc.enable()
+    return best
+
+
+def all_valid(check: Callable[[object], bool], instances: List[object]) -> bool:
+    return all(check(instance) for instance in instances)
+
+
+def fast_check(validate: Callable[[object], object]) -> Callable[[object], bool]:
+    import fastjsonschema
+
+    def check(instance: object) -> bool:
+        try:
+            validate(instance)
+            return True
+        except fastjsonschema.JsonSchemaException:
+            return False
+
+    return check
+
+
+def cpp_times(binary: Optional[str], directory: Path, iterations: int, only: str) -> Dict[str, Dict[str, float]]:
+    """dataset -> {"parse_ns", "valid_ns", "all_valid"} from the C++ bench, or {} without it."""
+    if not binary:
+        return {}
+    args = [binary, str(directory), str(iterations)] + ([only] if only else [])
+    out = subprocess.run(args, check=True, capture_output=True, text=True).stdout
+    return {row["dataset"]: row for row in map(json.loads, out.splitlines()) if row}
+
+
+def tiny_call_costs(loops: int) -> List[str]:
+    """ns per call of {} against {"type": "object"}, for every engine."""
+    import fastjsonschema
+    import jsonschema
+
+    import weld
+
+    schema = {"type": "object"}
+    instance: dict = {}
+    weld_validator = weld.validator_for(schema)
+    fast = fastjsonschema.compile(schema)
+    slow = jsonschema.validators.validator_for(schema)(schema)
+    text = b"{}"
+    rows = []
+    empty = best_ns(lambda x: None, [instance], loops, 5)
+    for name, call, arg in [
+        ("weld is_valid({})", weld_validator.is_valid, instance),
+        ("weld is_valid_json(b'{}')", weld_validator.is_valid_json, text),
+        ("fastjsonschema", fast, instance),
+        ("python-jsonschema is_valid", slow.is_valid, instance),
+    ]:
+        ns = (best_ns_raising if call is fast else best_ns)(call, [arg], loops if "python-jsonschema" not in name else loops // 20, 5)
+        rows.append(f"| {name} | {ns:.0f} | {max(ns - empty, 0):.0f} |")
+    return [
+        f"Tiny instance ({{}} against {{\"type\":\"object\"}}), {loops} calls in a loop, best of 5;",
+        f"the loop itself (a call of `lambda x: None`) costs {empty:.0f} ns.",
+        "",
+        "| call | ns per call | ns over the loop's own |",
+        "|---|---:|---:|",
+        *rows,
+    ]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data", help="the jsonschema-benchmark schemas folder")
+    parser.add_argument("--iterations", type=int, default=20, help="calls per instance per round (default 20)")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds, the best is kept (default 3)")
+    parser.add_argument("--slow-rounds", type=int, default=1, help="rounds of python-jsonschema (default 1)")
+    parser.add_argument("--cpp", help="bench/python/cpp_text_bench binary (C++ parse + is_valid)")
+    parser.add_argument("--only", default="", help="only the data sets whose name contains this")
+    parser.add_argument("--tiny-loops", type=int, default=1_000_000)
+    args = parser.parse_args()
+
+    directory = data_dir(args.data)
+    if not directory.is_dir():
+        print(f"bench/python: no jsonschema-benchmark data at {directory} (pass --data or set WELD_DATA_DIR); skipped")
+        return 0
+    try:
+        import fastjsonschema
+        import jsonschema
+
+        import weld
+    except ImportError as error:
+        print(f"bench/python: {error} (apt-get install python3-jsonschema python3-fastjsonschema; "
+              "PYTHONPATH=<build>/python for weld); skipped")
+        return 0
+
+    cpp = cpp_times(args.cpp, directory, args.iterations, args.only)
+    print(f"Python {platform.python_version()} ({sys.executable}), jsonschema {_version('jsonschema')}, "
+          f"fastjsonschema {fastjsonschema.VERSION}, weld {weld.__version__}; {platform.processor() or platform.machine()}, "
+          f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}; {args.iterations} iterations, "
+          f"best of {args.rounds} rounds (python-jsonschema: 1 iteration, best of {args.slow_rounds}).")
+    print()
+    header = ("| dataset | instances | python-jsonschema ns | fastjsonschema ns | weld dict ns | weld text ns "
+              "| C++ parse+is_valid ns | C++ is_valid ns | jsonschema/weld | fastjsonschema/weld | weld text/C++ | all valid |")
+    print(header)
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|:---:|")
+    logs: Dict[str, List[float]] = {"slow": [], "fast": [], "text_cpp": [], "weld": [], "weld_text": []}
+    faster_than_fast = 0
+    compared = 0
+    for folder in sorted(p for p in directory.iterdir() if p.is_dir()):
+        name = folder.name
+        if args.only and args.only not in name:
+            continue
+        schema = json.loads((folder / "schema-noformat.json").read_text())
+        lines = [line for line in (folder / "instances.jsonl").read_bytes().splitlines() if line.strip()]
+        instances = [json.loads(line) for line in lines]
+
+        validator = weld.validator_for(schema, validate_formats=False)
+        slow = jsonschema.validators.validator_for(schema)(schema)
+        try:
+            fast = fastjsonschema.compile(schema)
+            fast_error = ""
+        except Exception as error:  # fastjsonschema refuses some schemas
+            fast, fast_error = None, f"{type(error).__name__}: {str(error)[:60]}"
+
+        valid = (all_valid(validator.is_valid, instances) and all_valid(validator.is_valid_json, lines)
+                 and all_valid(slow.is_valid, instances) and (fast is None or all_valid(fast_check(fast), instances)))
+        weld_ns = best_ns(validator.is_valid, instances, args.iterations, args.rounds)
+        text_ns = best_ns(validator.is_valid_json, lines, args.iterations, args.rounds)
+        slow_ns = best_ns(slow.is_valid, instances, 1, args.slow_rounds)
+        fast_ns = best_ns_raising(fast, instances, args.iterations, args.rounds) if fast else math.nan
+        row = cpp.get(name, {})
+        cpp_parse = row.get("parse_ns", math.nan)
+        cpp_valid = row.get("valid_ns", math.nan)
+        valid = valid and row.get("all_valid", True)
+
+        logs["slow"].append(math.log(slow_ns / weld_ns))
+        logs["weld"].append(math.log(weld_ns))
+        logs["weld_text"].append(math.log(text_ns))
+        if fast:
+            logs["fast"].append(math.log(fast_ns / weld_ns))
+            compared += 1
+            faster_than_fast += fast_ns > weld_ns
+        if row:
+            logs["text_cpp"].append(math.log(text_ns / cpp_parse))
+        fast_cell = f"{fast_ns:.0f}" if fast else f"fails: {fast_error}"
+        print(f"| {name} | {len(instances)} | {slow_ns:.0f} | {fast_cell} | {weld_ns:.0f} | {text_ns:.0f} "
+              f"| {cpp_parse:.0f} | {cpp_valid:.0f} | {slow_ns / weld_ns:.0f} | "
+              f"{(fast_ns / weld_ns) if fast else math.nan:.2f} | {text_ns / cpp_parse:.2f} | "
+              f"{'yes' if valid else '**no**'} |", flush=True)
+
+    def geo(key: str) -> float:
+        return math.exp(sum(logs[key]) / len(logs[key])) if logs[key] else math.nan
+
+    print()
+    print(f"- geometric mean, python-jsonschema / weld (dicts): {geo('slow'):.0f}x over {len(logs['slow'])} sets")
+    print(f"- geometric mean, fastjsonschema / weld (dicts): {geo('fast'):.2f}x over {compared} sets; "
+          f"weld faster on {faster_than_fast} of {compared}")
+    print(f"- geometric mean, weld text / C++ parse+is_valid: {geo('text_cpp'):.2f} over {len(logs['text_cpp'])} sets")
+    print(f"- geometric mean ns per instance: weld dicts {geo('weld'):.0f}, weld text {geo('weld_text'):.0f}")
+    print()
+    for line in tiny_call_costs(args.tiny_loops):
+        print(line)
+    return 0
+
+
+def _version(package: str) -> str:
+    try:
+        from importlib.metadata import version
+
+        return version(package)
+    except Exception:
+        return "?"
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,34 @@
+#pragma once
+// Python values <-> weld::json::Value (docs/python.md, "Instances"). The
+// validator converts a Python instance once and validates the converted
+// value; bench/python measures that against the validation alone.
+
+#include <pybind11/pybind11.h>
+
+#include <string_view>
+
+#include "weld/json/value.h"
+
+namespace weld::python {
+
+namespace py = pybind11;
+
+/// The deepest nesting of lists and dicts converted: json::parse's default
+/// limit, so an instance given as a Python object and the same instance
+/// given as JSON text are refused alike (and a list that contains itself
+/// ends here, not in a stack overflow).
+inline constexpr int kMaxDepth = 512;
+
+/// Converts a Python value to JSON: dict (str keys), list, tuple, str, int
+/// (any size, kept exactly), float (finite), bool, None, decimal.Decimal and
+/// numpy scalars and arrays. Anything else raises TypeError, a non-finite
+/// number or nesting deeper than kMaxDepth raises ValueError; the message
+/// starts with `what` ("instance", "schema") and names the place as a JSON
+/// Pointer.
+json::Value to_json(py::handle object, std::string_view what);
+
+/// Converts JSON to Python: objects to dicts (member order kept), arrays to
+/// lists, integers of any size to int, reals to float.
+py::object to_python(const json::Value& value);
+
+}  // namespace weld::python

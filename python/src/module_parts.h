@@ -1,0 +1,12 @@
+#pragma once
+// The parts of the extension module, one function each, called from
+// module.cc in this order.
+
+#include <pybind11/pybind11.h>
+
+namespace weld::python {
+
+/// weld.Validator and weld.validator_for (validation_module.cc).
+void add_validation(pybind11::module_& module);
+
+}  // namespace weld::python

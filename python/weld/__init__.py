@@ -1,0 +1,75 @@
+"""weld: JSON Schema validation, repair of model answers, and structured
+runs and batches against language models, on weld's C++ library.
+
+    >>> import weld
+    >>> v = weld.validator_for({"type": "object", "properties": {"n": {"type": "integer"}}})
+    >>> v.is_valid({"n": 1})
+    True
+
+The guide and the reference are docs/python.md in weld's repository.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator, Dict
+
+from weld._errors import (
+    AuthError,
+    Cancelled,
+    ConfigError,
+    Error,
+    LimitExceeded,
+    MaxTurnsReached,
+    RetryLater,
+    RunError,
+    RunFailed,
+    SchemaError,
+    SchemaWarning,
+    ValidationError,
+)
+from weld._weld import Validator, __version__, validator_for
+
+__all__ = [
+    "AuthError",
+    "Cancelled",
+    "ConfigError",
+    "Error",
+    "LimitExceeded",
+    "MaxTurnsReached",
+    "RetryLater",
+    "RunError",
+    "RunFailed",
+    "SchemaError",
+    "SchemaWarning",
+    "ValidationError",
+    "Validator",
+    "__version__",
+    "evaluate",
+    "is_valid",
+    "iter_errors",
+    "validate",
+    "validator_for",
+]
+
+
+def is_valid(schema: Any, instance: Any, **options: Any) -> bool:
+    """Whether ``instance`` validates against ``schema`` (compiled for this
+    call only: keep ``validator_for(schema)`` to check many instances).
+    ``options`` are those of validator_for."""
+    return validator_for(schema, **options).is_valid(instance)
+
+
+def validate(schema: Any, instance: Any, **options: Any) -> None:
+    """Raises weld.ValidationError for the first error of ``instance``
+    against ``schema``; weld.SchemaError when the schema is not valid."""
+    validator_for(schema, **options).validate(instance)
+
+
+def iter_errors(schema: Any, instance: Any, **options: Any) -> Iterator[ValidationError]:
+    """Every error of ``instance`` against ``schema``, as weld.ValidationError objects."""
+    return validator_for(schema, **options).iter_errors(instance)
+
+
+def evaluate(schema: Any, instance: Any, output: str = "list", **options: Any) -> Dict[str, Any]:
+    """The JSON Schema output format ("flag" or "list") of ``instance`` against ``schema``."""
+    return validator_for(schema, **options).evaluate(instance, output)
