@@ -10,6 +10,7 @@ ErrorClasses classes;
 void load_error_classes() {
   py::module_ errors = py::module_::import("weld._errors");
   classes.validation_error = py::object(errors.attr("ValidationError")).release();
+  classes.repair_error = py::object(errors.attr("RepairError")).release();
   classes.schema_error = py::object(errors.attr("SchemaError")).release();
   classes.schema_warning = py::object(errors.attr("SchemaWarning")).release();
   classes.run_error_class = py::object(errors.attr("run_error_class")).release();

@@ -14,6 +14,7 @@ namespace py = pybind11;
 /// interpreter: the module is never unloaded).
 struct ErrorClasses {
   py::handle validation_error;
+  py::handle repair_error;
   py::handle schema_error;
   py::handle schema_warning;
   py::handle run_error_class;  // run_error_class(exit_code) -> class

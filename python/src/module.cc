@@ -14,4 +14,5 @@ PYBIND11_MODULE(_weld, module) {
   module.attr("__version__") = WELD_VERSION;
   weld::python::load_error_classes();
   weld::python::add_validation(module);
+  weld::python::add_repair(module);
 }

@@ -9,4 +9,7 @@ namespace weld::python {
 /// weld.Validator and weld.validator_for (validation_module.cc).
 void add_validation(pybind11::module_& module);
 
+/// weld.repair (repair_module.cc).
+void add_repair(pybind11::module_& module);
+
 }  // namespace weld::python

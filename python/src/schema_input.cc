@@ -75,6 +75,13 @@ SchemaSource read_schema(py::handle schema) {
                        Py_TYPE(schema.ptr())->tp_name);
 }
 
+py::object to_model(const py::object& model, py::object value) {
+  if (model.is_none()) return value;
+  if (py::hasattr(model, "model_validate")) return model.attr("model_validate")(value);
+  if (py::hasattr(model, "parse_obj")) return model.attr("parse_obj")(value);
+  return model.attr("validate_python")(value);
+}
+
 SchemaOptions schema_options(py::handle dialect, py::handle validate_formats, bool strict, py::handle retriever) {
   SchemaOptions options;
   if (!dialect.is_none()) {

@@ -30,6 +30,11 @@ struct SchemaSource {
 /// file is not JSON, TypeError for anything else.
 SchemaSource read_schema(py::handle schema);
 
+/// `value` as an instance of the pydantic `model` a schema came from
+/// (pydantic 2's model_validate, pydantic 1's parse_obj, a TypeAdapter's
+/// validate_python); `value` itself when `model` is None.
+py::object to_model(const py::object& model, py::object value);
+
 /// The options every schema compile of the module shares.
 struct SchemaOptions {
   schema::CompileOptions compile;

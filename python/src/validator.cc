@@ -99,7 +99,7 @@ void Validator::validate(py::handle instance) const {
 py::list Validator::errors(py::handle instance) const {
   json::Value value = to_json(instance, kInstance);
   if (schema_.is_valid(value)) return py::list();
-  return error_list(schema_.validate(value, schema::Collect::All), value, instance);
+  return error_objects(schema_.validate(value, schema::Collect::All), value, instance);
 }
 
 py::dict Validator::evaluate(py::handle instance, const std::string& format) const {
@@ -119,7 +119,7 @@ void Validator::validate_json(py::handle text) const {
 py::list Validator::errors_json(py::handle text) const {
   json::Value value = parse_text(text, kInstance);
   if (schema_.is_valid(value)) return py::list();
-  return error_list(schema_.validate(value, schema::Collect::All), value, py::none());
+  return error_objects(schema_.validate(value, schema::Collect::All), value, py::none());
 }
 
 py::dict Validator::evaluate_json(py::handle text, const std::string& format) const {
@@ -168,8 +168,8 @@ py::object Validator::error_object(const schema::Violation& violation, const jso
                                           to_python(violation.params), failing);
 }
 
-py::list Validator::error_list(const schema::ValidationResult& result, const json::Value& instance,
-                               py::handle original) const {
+py::list Validator::error_objects(const schema::ValidationResult& result, const json::Value& instance,
+                                  py::handle original) const {
   py::list out;
   for (const schema::Violation& violation : result.violations) out.append(error_object(violation, instance, original));
   return out;

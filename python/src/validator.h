@@ -40,11 +40,15 @@ class Validator {
   const py::object& model() const { return model_; }
   const std::optional<std::string>& mask() const { return mask_; }
 
+  /// The violations of `result` as weld.ValidationError objects; `original`
+  /// is the Python instance when there is one (its parts are handed back
+  /// as they are), else None.
+  py::list error_objects(const schema::ValidationResult& result, const json::Value& instance,
+                         py::handle original) const;
+
  private:
-  /// One ValidationError; `original` is the Python instance when there is
-  /// one (its parts are handed back as they are), else None.
+  /// One ValidationError (see error_objects).
   py::object error_object(const schema::Violation& violation, const json::Value& instance, py::handle original) const;
-  py::list error_list(const schema::ValidationResult& result, const json::Value& instance, py::handle original) const;
   py::dict output(const schema::ValidationResult& result, const std::string& output) const;
 
   schema::Schema schema_;

@@ -11,7 +11,7 @@ The guide and the reference are docs/python.md in weld's repository.
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Dict
+from typing import Any, Dict, Iterator, List, NamedTuple
 
 from weld._errors import (
     AuthError,
@@ -20,6 +20,7 @@ from weld._errors import (
     Error,
     LimitExceeded,
     MaxTurnsReached,
+    RepairError,
     RetryLater,
     RunError,
     RunFailed,
@@ -27,6 +28,7 @@ from weld._errors import (
     SchemaWarning,
     ValidationError,
 )
+from weld import _weld
 from weld._weld import Validator, __version__, validator_for
 
 __all__ = [
@@ -36,6 +38,8 @@ __all__ = [
     "Error",
     "LimitExceeded",
     "MaxTurnsReached",
+    "RepairError",
+    "Repaired",
     "RetryLater",
     "RunError",
     "RunFailed",
@@ -47,6 +51,7 @@ __all__ = [
     "evaluate",
     "is_valid",
     "iter_errors",
+    "repair",
     "validate",
     "validator_for",
 ]
@@ -73,3 +78,19 @@ def iter_errors(schema: Any, instance: Any, **options: Any) -> Iterator[Validati
 def evaluate(schema: Any, instance: Any, output: str = "list", **options: Any) -> Dict[str, Any]:
     """The JSON Schema output format ("flag" or "list") of ``instance`` against ``schema``."""
     return validator_for(schema, **options).evaluate(instance, output)
+
+
+class Repaired(NamedTuple):
+    """What weld.repair returns: the value (an instance of the pydantic model
+    when the schema was one) and the repairs applied, each a dict
+    {"kind", "path", "detail"} (empty when the answer was valid as it was)."""
+
+    value: Any
+    repairs: List[Dict[str, str]]
+
+
+def repair(answer: Any, schema: Any, *, parse: bool = True, coerce: bool = True, clamp: bool = False) -> Repaired:
+    return Repaired(*_weld.repair(answer, schema, parse=parse, coerce=coerce, clamp=clamp))
+
+
+repair.__doc__ = _weld.repair.__doc__

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Callable, Dict, Iterator, List, Literal, Optional, Union
+from typing import Any, Callable, Dict, Iterator, List, Literal, NamedTuple, Optional, Union
 
 __version__: str
 
@@ -31,6 +31,11 @@ class ValidationError(Error, ValueError):
         params: Optional[Dict[str, Any]] = ...,
         instance: Any = ...,
     ) -> None: ...
+
+class RepairError(ValidationError):
+    errors: List[ValidationError]
+    value: Any
+    parsed: bool
 
 class SchemaError(Error, ValueError):
     message: str
@@ -92,3 +97,16 @@ def is_valid(schema: SchemaLike, instance: Any, **options: Any) -> bool: ...
 def validate(schema: SchemaLike, instance: Any, **options: Any) -> None: ...
 def iter_errors(schema: SchemaLike, instance: Any, **options: Any) -> Iterator[ValidationError]: ...
 def evaluate(schema: SchemaLike, instance: Any, output: Literal["flag", "list"] = ..., **options: Any) -> Dict[str, Any]: ...
+
+class Repaired(NamedTuple):
+    value: Any
+    repairs: List[Dict[str, str]]
+
+def repair(
+    answer: Union[str, bytes, bytearray, memoryview, Any],
+    schema: Union[SchemaLike, Validator],
+    *,
+    parse: bool = ...,
+    coerce: bool = ...,
+    clamp: bool = ...,
+) -> Repaired: ...

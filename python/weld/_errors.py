@@ -11,6 +11,7 @@ from typing import Any, Dict, List, Optional, Union
 __all__ = [
     "Error",
     "ValidationError",
+    "RepairError",
     "SchemaError",
     "SchemaWarning",
     "RunError",
@@ -70,7 +71,41 @@ class ValidationError(Error, ValueError):
         return "instance" + _pointer(self.instance_path) + " " + self.message
 
     def __repr__(self) -> str:
-        return "<ValidationError: %r at %r (%s)>" % (self.message, _pointer(self.instance_path) or "/", self.keyword)
+        return "<%s: %r at %r (%s)>" % (type(self).__name__, self.message, _pointer(self.instance_path) or "/",
+                                        self.keyword)
+
+
+class RepairError(ValidationError):
+    """An answer that no allowed repair makes valid (weld.repair). Its
+    fields are those of the first remaining error, and:
+
+    Attributes:
+        errors: every remaining error, as ValidationError objects.
+        parsed: whether the text was read as JSON (after the text repairs);
+            when not, the one error has keyword "parse".
+        value: what was read (None when not parsed).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        instance_path: Optional[List[Union[str, int]]] = None,
+        schema_path: Optional[List[Union[str, int]]] = None,
+        keyword: str = "",
+        params: Optional[Dict[str, Any]] = None,
+        instance: Any = None,
+        errors: Optional[List[ValidationError]] = None,
+        value: Any = None,
+        parsed: bool = False,
+    ) -> None:
+        super().__init__(message, instance_path, schema_path, keyword, params, instance)
+        self.errors: List[ValidationError] = list(errors or [])
+        self.value = value
+        self.parsed = parsed
+
+    def __reduce__(self):
+        return (type(self), (self.message, self.instance_path, self.schema_path, self.keyword, self.params,
+                             self.instance, self.errors, self.value, self.parsed))
 
 
 class SchemaError(Error, ValueError):
@@ -170,7 +205,7 @@ class Cancelled(RunError):
 
 
 # Shown and pickled as weld.X (weld/__init__.py exports every one).
-for _class in (Error, ValidationError, SchemaError, SchemaWarning, RunError, RunFailed, AuthError, ConfigError,
+for _class in (Error, ValidationError, RepairError, SchemaError, SchemaWarning, RunError, RunFailed, AuthError, ConfigError,
                MaxTurnsReached, LimitExceeded, RetryLater, Cancelled):
     _class.__module__ = "weld"
 
