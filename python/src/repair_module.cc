@@ -39,10 +39,8 @@ with .errors for all of them) when no allowed repair makes it valid.)";
 
 py::object repair(py::handle answer, py::handle schema, bool parse, bool coerce, bool clamp) {
   std::optional<Validator> compiled;
-  const Validator* validator = nullptr;
-  if (py::isinstance<Validator>(schema)) {
-    validator = &schema.cast<const Validator&>();
-  } else {
+  const Validator* validator = validator_of(schema);
+  if (validator == nullptr) {
     SchemaSource source = read_schema(schema);
     compiled.emplace(compile_schema(source.document, schema_options(py::none(), py::none(), false, py::none())),
                      source.model, std::nullopt);

@@ -1,4 +1,10 @@
 // The validation part of the module: weld.Validator and validator_for.
+//
+// weld.Validator is a type of the C API, not a pybind11 class: its methods
+// are called once per instance, and pybind11's dispatcher (argument
+// loaders, a type lookup, a vector per call) cost about 1,400 instructions a
+// call, more than validating a small instance. A METH_O method is a plain
+// C call through the method descriptor (bench/python, "call cost").
 
 #include <optional>
 #include <string>
@@ -42,37 +48,86 @@ True
 ["must have required property 'id'"]
 )";
 
-constexpr const char* kIsValid = R"(is_valid(instance) -> bool
+constexpr const char* kValidatorDoc = R"(Validator(schema, *, dialect=None, validate_formats=None, strict=False, retriever=None, mask=None)
+--
+
+A compiled JSON Schema: the same as weld.validator_for(schema, ...), whose
+help tells the arguments. Immutable: share one between threads.)";
+
+constexpr const char* kIsValid = R"(is_valid($self, instance, /)
+--
 
 Whether a Python value (dict, list, str, int, float, bool, None) validates.
 The fastest check: it stops at the first failure and builds no error.
 Raises TypeError or ValueError when the value is not JSON (a dict key that
 is not a str, NaN, nesting deeper than 512 levels).)";
 
-constexpr const char* kValidate = R"(validate(instance) -> None
+constexpr const char* kValidate = R"(validate($self, instance, /)
+--
 
 Raises weld.ValidationError for the first error of a Python value; returns
 None when it validates.)";
 
-constexpr const char* kIterErrors = R"(iter_errors(instance) -> Iterator[ValidationError]
+constexpr const char* kIterErrors = R"(iter_errors($self, instance, /)
+--
 
 Every error of a Python value, as weld.ValidationError objects (not
-raised); empty when it validates.)";
+raised); none when it validates.)";
 
-constexpr const char* kEvaluate = R"(evaluate(instance, output="list") -> dict
+constexpr const char* kEvaluate = R"(evaluate($self, /, instance, output='list')
+--
 
 The JSON Schema output format: "flag" gives {"valid": bool}; "list" adds,
 when invalid, "errors": [{"keywordLocation", "instanceLocation", "keyword",
 "error"}].)";
 
-constexpr const char* kJsonNote = R"(
+constexpr const char* kIsValidJson = R"(is_valid_json($self, text, /)
+--
 
-The same for JSON text (str, bytes, bytearray or memoryview): no Python
-objects are built, which makes it the fastest way to check text read from a
-file or a model. Raises ValueError when the text is not JSON.)";
+is_valid for JSON text (str, bytes, bytearray or memoryview): no Python
+objects are built, the fastest way to check text read from a file or a
+model. Raises ValueError when the text is not JSON.)";
 
-std::string json_doc(const char* name, const char* returns) {
-  return std::string(name) + "(text) -> " + returns + kJsonNote;
+constexpr const char* kValidateJson = R"(validate_json($self, text, /)
+--
+
+validate for JSON text (str, bytes, bytearray or memoryview).)";
+
+constexpr const char* kIterErrorsJson = R"(iter_errors_json($self, text, /)
+--
+
+iter_errors for JSON text (str, bytes, bytearray or memoryview).)";
+
+constexpr const char* kEvaluateJson = R"(evaluate_json($self, /, text, output='list')
+--
+
+evaluate for JSON text (str, bytes, bytearray or memoryview).)";
+
+struct ValidatorObject {
+  PyObject_HEAD
+  Validator* validator;
+};
+
+PyTypeObject* validator_type = nullptr;
+
+Validator& self_of(PyObject* self) { return *reinterpret_cast<ValidatorObject*>(self)->validator; }
+
+// Runs `body` (which returns a new reference), turning C++ exceptions into
+// the Python error they carry.
+template <typename Body>
+PyObject* guarded(Body&& body) noexcept {
+  try {
+    return body();
+  } catch (py::error_already_set& error) {
+    error.restore();
+  } catch (const py::builtin_exception& error) {
+    error.set_error();
+  } catch (const std::bad_alloc&) {
+    PyErr_NoMemory();
+  } catch (const std::exception& error) {
+    PyErr_SetString(PyExc_RuntimeError, (std::string("weld: internal error: ") + error.what()).c_str());
+  }
+  return nullptr;
 }
 
 std::optional<std::string> mask_of(py::handle mask) {
@@ -89,43 +144,157 @@ Validator make_validator(py::handle schema, py::handle dialect, py::handle valid
   return Validator(compile_schema(source.document, options), std::move(source.model), std::move(masked));
 }
 
+py::object wrap(Validator validator) {
+  PyObject* object = validator_type->tp_alloc(validator_type, 0);
+  if (object == nullptr) throw py::error_already_set();
+  reinterpret_cast<ValidatorObject*>(object)->validator = new Validator(std::move(validator));
+  return py::reinterpret_steal<py::object>(object);
+}
+
+// The keyword arguments of validator_for and Validator(), parsed.
+PyObject* new_validator(PyTypeObject*, PyObject* args, PyObject* kwargs) {
+  static const char* names[] = {"schema", "dialect", "validate_formats", "strict", "retriever", "mask", nullptr};
+  PyObject* schema = nullptr;
+  PyObject* dialect = Py_None;
+  PyObject* validate_formats = Py_None;
+  int strict = 0;
+  PyObject* retriever = Py_None;
+  PyObject* mask = Py_None;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|$OOpOO:validator_for", const_cast<char**>(names), &schema,
+                                   &dialect, &validate_formats, &strict, &retriever, &mask)) {
+    return nullptr;
+  }
+  return guarded([&] {
+    return wrap(make_validator(schema, dialect, validate_formats, strict != 0, retriever, mask)).release().ptr();
+  });
+}
+
+PyObject* validator_for(PyObject*, PyObject* args, PyObject* kwargs) { return new_validator(nullptr, args, kwargs); }
+
+void dealloc(PyObject* self) {
+  delete reinterpret_cast<ValidatorObject*>(self)->validator;
+  PyTypeObject* type = Py_TYPE(self);
+  type->tp_free(self);
+  Py_DECREF(type);
+}
+
+PyObject* repr(PyObject* self) {
+  const Validator& v = self_of(self);
+  std::string text = "<weld.Validator " + dialect_name(v.schema().dialect()) + (v.mask() ? " masked" : "") + ">";
+  return PyUnicode_FromStringAndSize(text.data(), static_cast<Py_ssize_t>(text.size()));
+}
+
+PyObject* is_valid(PyObject* self, PyObject* instance) {
+  return guarded([&] { return PyBool_FromLong(self_of(self).is_valid(instance)); });
+}
+
+PyObject* validate(PyObject* self, PyObject* instance) {
+  return guarded([&] {
+    self_of(self).validate(instance);
+    Py_RETURN_NONE;
+  });
+}
+
+PyObject* iter_errors(PyObject* self, PyObject* instance) {
+  return guarded([&] { return py::iter(self_of(self).errors(instance)).release().ptr(); });
+}
+
+PyObject* is_valid_json(PyObject* self, PyObject* text) {
+  return guarded([&] { return PyBool_FromLong(self_of(self).is_valid_json(text)); });
+}
+
+PyObject* validate_json(PyObject* self, PyObject* text) {
+  return guarded([&] {
+    self_of(self).validate_json(text);
+    Py_RETURN_NONE;
+  });
+}
+
+PyObject* iter_errors_json(PyObject* self, PyObject* text) {
+  return guarded([&] { return py::iter(self_of(self).errors_json(text)).release().ptr(); });
+}
+
+// evaluate(instance, output="list") and evaluate_json(text, output="list").
+template <bool kJson>
+PyObject* evaluate(PyObject* self, PyObject* args, PyObject* kwargs) {
+  static const char* names[] = {kJson ? "text" : "instance", "output", nullptr};
+  PyObject* instance = nullptr;
+  const char* output = "list";
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, kJson ? "O|s:evaluate_json" : "O|s:evaluate",
+                                   const_cast<char**>(names), &instance, &output)) {
+    return nullptr;
+  }
+  return guarded([&] {
+    const Validator& v = self_of(self);
+    return (kJson ? v.evaluate_json(instance, output) : v.evaluate(instance, output)).release().ptr();
+  });
+}
+
+PyObject* get_dialect(PyObject* self, void*) {
+  return guarded([&] { return py::str(dialect_name(self_of(self).schema().dialect())).release().ptr(); });
+}
+
+PyObject* get_schema(PyObject* self, void*) {
+  return guarded([&] { return to_python(self_of(self).schema().source()).release().ptr(); });
+}
+
+PyObject* get_model(PyObject* self, void*) { return py::object(self_of(self).model()).release().ptr(); }
+
+PyMethodDef methods[] = {
+    {"is_valid", is_valid, METH_O, kIsValid},
+    {"validate", validate, METH_O, kValidate},
+    {"iter_errors", iter_errors, METH_O, kIterErrors},
+    {"evaluate", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(evaluate<false>)),
+     METH_VARARGS | METH_KEYWORDS, kEvaluate},
+    {"is_valid_json", is_valid_json, METH_O, kIsValidJson},
+    {"validate_json", validate_json, METH_O, kValidateJson},
+    {"iter_errors_json", iter_errors_json, METH_O, kIterErrorsJson},
+    {"evaluate_json", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(evaluate<true>)),
+     METH_VARARGS | METH_KEYWORDS, kEvaluateJson},
+    {nullptr, nullptr, 0, nullptr},
+};
+
+PyGetSetDef properties[] = {
+    {"dialect", get_dialect, nullptr, "The dialect the schema was compiled as (\"2020-12\", \"draft7\"…).", nullptr},
+    {"schema", get_schema, nullptr, "The schema, as JSON (a new dict on each access).", nullptr},
+    {"model", get_model, nullptr, "The pydantic model the schema came from, or None.", nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr},
+};
+
+PyMethodDef validator_for_def = {"validator_for", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(validator_for)),
+                                 METH_VARARGS | METH_KEYWORDS, kValidatorFor};
+
 }  // namespace
 
-void add_validation(py::module_& module) {
-  py::class_<Validator>(module, "Validator",
-                        "A compiled JSON Schema (see validator_for). Immutable: share one between threads.")
-      .def(py::init(&make_validator), py::arg("schema"), py::kw_only(), py::arg("dialect") = py::none(),
-           py::arg("validate_formats") = py::none(), py::arg("strict") = false, py::arg("retriever") = py::none(),
-           py::arg("mask") = py::none(), "Same as weld.validator_for(schema, ...).")
-      .def("is_valid", &Validator::is_valid, py::arg("instance"), kIsValid)
-      .def("validate", &Validator::validate, py::arg("instance"), kValidate)
-      .def(
-          "iter_errors", [](const Validator& v, py::handle instance) { return py::iter(v.errors(instance)); },
-          py::arg("instance"), kIterErrors)
-      .def("evaluate", &Validator::evaluate, py::arg("instance"), py::arg("output") = "list", kEvaluate)
-      .def("is_valid_json", &Validator::is_valid_json, py::arg("text"), json_doc("is_valid_json", "bool").c_str())
-      .def("validate_json", &Validator::validate_json, py::arg("text"), json_doc("validate_json", "None").c_str())
-      .def(
-          "iter_errors_json", [](const Validator& v, py::handle text) { return py::iter(v.errors_json(text)); },
-          py::arg("text"), json_doc("iter_errors_json", "Iterator[ValidationError]").c_str())
-      .def("evaluate_json", &Validator::evaluate_json, py::arg("text"), py::arg("output") = "list",
-           json_doc("evaluate_json", "dict").c_str())
-      .def_property_readonly(
-          "dialect", [](const Validator& v) { return dialect_name(v.schema().dialect()); },
-          "The dialect the schema was compiled as (\"2020-12\", \"draft7\"…).")
-      .def_property_readonly(
-          "schema", [](const Validator& v) { return to_python(v.schema().source()); },
-          "The schema, as JSON (a new dict on each access).")
-      .def_property_readonly(
-          "model", [](const Validator& v) { return v.model(); },
-          "The pydantic model the schema came from, or None.")
-      .def("__repr__", [](const Validator& v) {
-        return "<weld.Validator " + dialect_name(v.schema().dialect()) + (v.mask() ? " masked" : "") + ">";
-      });
+const Validator* validator_of(py::handle object) {
+  if (validator_type == nullptr || !PyObject_TypeCheck(object.ptr(), validator_type)) return nullptr;
+  return &self_of(object.ptr());
+}
 
-  module.def("validator_for", &make_validator, py::arg("schema"), py::kw_only(), py::arg("dialect") = py::none(),
-             py::arg("validate_formats") = py::none(), py::arg("strict") = false, py::arg("retriever") = py::none(),
-             py::arg("mask") = py::none(), kValidatorFor);
+void add_validation(py::module_& module) {
+  PyType_Slot slots[] = {
+      {Py_tp_doc, const_cast<char*>(kValidatorDoc)},
+      {Py_tp_new, reinterpret_cast<void*>(new_validator)},
+      {Py_tp_dealloc, reinterpret_cast<void*>(dealloc)},
+      {Py_tp_repr, reinterpret_cast<void*>(repr)},
+      {Py_tp_methods, methods},
+      {Py_tp_getset, properties},
+      {0, nullptr},
+  };
+#ifdef Py_TPFLAGS_IMMUTABLETYPE  // Python 3.10 and later
+  constexpr unsigned int kFlags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE;
+#else
+  constexpr unsigned int kFlags = Py_TPFLAGS_DEFAULT;
+#endif
+  PyType_Spec spec = {"weld.Validator", sizeof(ValidatorObject), 0, kFlags, slots};
+  PyObject* type = PyType_FromSpec(&spec);
+  if (type == nullptr) throw py::error_already_set();
+  validator_type = reinterpret_cast<PyTypeObject*>(type);
+  Py_INCREF(type);  // kept for validator_of and wrap as long as the interpreter lives
+  module.add_object("Validator", py::reinterpret_steal<py::object>(type));
+  PyObject* function = PyCFunction_NewEx(&validator_for_def, nullptr, module.attr("__name__").ptr());
+  if (function == nullptr) throw py::error_already_set();
+  module.add_object("validator_for", py::reinterpret_steal<py::object>(function));
 }
 
 }  // namespace weld::python

@@ -56,6 +56,10 @@ class Validator {
   std::optional<std::string> mask_;
 };
 
+/// The Validator of a weld.Validator object; nullptr for any other object
+/// (validation_module.cc).
+const Validator* validator_of(py::handle object);
+
 /// JSON text given as str, bytes, bytearray or memoryview, parsed; raises
 /// ValueError (naming `what`, line and column) when it is not JSON.
 json::Value parse_text(py::handle text, std::string_view what);
