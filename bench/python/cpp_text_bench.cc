@@ -4,7 +4,7 @@
 // part of the module's dict path that is not conversion). Same schemas
 // (schema-noformat.json, strict off, format as an annotation), same loop:
 // each instance ITERATIONS times in a row, best of 3 rounds.
-// Usage: weld_python_cpp_text_bench SCHEMAS_DIR [ITERATIONS] [FILTER]
+// Usage: weld_python_cpp_text_bench SCHEMAS_DIR [ITERATIONS] [DATASET]
 // Prints one JSON line per data set: {"dataset","parse_ns","valid_ns","all_valid"}.
 #include <algorithm>
 #include <chrono>
@@ -56,12 +56,12 @@ double best_ns(std::size_t count, int iterations, Call call, std::size_t& valid)
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: weld_python_cpp_text_bench SCHEMAS_DIR [ITERATIONS] [FILTER]\n");
+    std::fprintf(stderr, "usage: weld_python_cpp_text_bench SCHEMAS_DIR [ITERATIONS] [DATASET]\n");
     return 2;
   }
   fs::path root = argv[1];
   int iterations = argc > 2 ? std::max(1, std::atoi(argv[2])) : 20;
-  std::string filter = argc > 3 ? argv[3] : "";
+  std::string only = argc > 3 ? argv[3] : "";  // one data set, by its exact name
   std::vector<fs::path> dirs;
   for (const auto& entry : fs::directory_iterator(root)) {
     if (entry.is_directory()) dirs.push_back(entry.path());
@@ -69,7 +69,7 @@ int main(int argc, char** argv) {
   std::sort(dirs.begin(), dirs.end());
   for (const fs::path& dir : dirs) {
     std::string name = dir.filename().string();
-    if (!filter.empty() && name.find(filter) == std::string::npos) continue;
+    if (!only.empty() && name != only) continue;
     std::vector<std::string> texts;
     std::vector<weld::json::Value> values;
     std::istringstream lines(read_file(dir / "instances.jsonl"));
