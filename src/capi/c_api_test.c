@@ -179,6 +179,50 @@ static void refs_resolve_through_callback_and_folder(void) {
   weld_options_free(options);
 }
 
+/* A resolver that makes up a new document for every URI, each referring to
+ * the next: the compile must stop at the caps (number of documents, total
+ * size) with a message, not run until memory runs out. user_data: the
+ * padding of each document in bytes. */
+static int chain_calls = 0;
+static char chain_document[(2 << 20) + 256];
+
+static const char *resolve_chain(void *user_data, const char *uri, size_t *length) {
+  size_t padding = *(const size_t *)user_data;
+  ++chain_calls;
+  int next = atoi(strrchr(uri, '/') + 1) + 1;
+  int written = snprintf(chain_document, 200, "{\"$ref\":\"https://example.com/chain/%d\",\"$comment\":\"", next);
+  memset(chain_document + written, 'x', padding);
+  memcpy(chain_document + written + padding, "\"}", 3);
+  *length = (size_t)written + padding + 2;
+  return chain_document;
+}
+
+static void resolved_documents_are_capped(void) {
+  size_t padding = 0;
+  weld_options *options = weld_options_new();
+  CHECK(weld_options_set_resolver(options, resolve_chain, &padding) == WELD_OK);
+  weld_schema *schema = NULL;
+  char *message = NULL;
+  chain_calls = 0;
+  CHECK(weld_schema_compile("{\"$ref\":\"https://example.com/chain/0\"}", WELD_NUL_TERMINATED, options, &schema,
+                            &message) == WELD_ERROR_SCHEMA);
+  CHECK(schema == NULL);
+  CHECK(message != NULL && strstr(message, "more than 1000 remote documents referenced (the limit)") != NULL);
+  CHECK(chain_calls == 1000);
+  weld_free(message);
+
+  /* 2 MiB each: the 64 MiB total stops it first. */
+  padding = 2 << 20;
+  chain_calls = 0;
+  message = NULL;
+  CHECK(weld_schema_compile("{\"$ref\":\"https://example.com/chain/0\"}", WELD_NUL_TERMINATED, options, &schema,
+                            &message) == WELD_ERROR_SCHEMA);
+  CHECK(message != NULL && strstr(message, "remote documents referenced exceed 67108864 bytes in total") != NULL);
+  CHECK(chain_calls == 32);
+  weld_free(message);
+  weld_options_free(options);
+}
+
 static void version_is_the_package_version(void) {
   CHECK(weld_version() != NULL && strchr(weld_version(), '.') != NULL);
   CHECK(WELD_C_ABI_VERSION == 1);
@@ -189,6 +233,7 @@ int main(void) {
   bad_input_is_a_status();
   options_change_what_validates();
   refs_resolve_through_callback_and_folder();
+  resolved_documents_are_capped();
   version_is_the_package_version();
   printf("%d passed, %d failed\n", passed, failed);
   return failed == 0 ? 0 : 1;

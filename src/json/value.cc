@@ -1,5 +1,7 @@
 #include "weld/json/value.h"
 
+#include "weld/json/number.h"
+
 #include <algorithm>
 #include <charconv>
 
@@ -77,7 +79,12 @@ std::size_t Value::size() const {
 bool operator==(const Value& a, const Value& b) {
   if (a.is_number() && b.is_number()) {
     if (a.is_integer() && b.is_integer()) return a.as_integer() == b.as_integer();
-    return a.as_double() == b.as_double();
+    if (a.is_real() && b.is_real() && a.big_integer_digits() == nullptr && b.big_integer_digits() == nullptr) {
+      return a.as_real() == b.as_real();
+    }
+    // Exactly (number.h): through doubles, 2^63 would equal 2^63 + 1, and
+    // the int64 2^53 + 1 the double 2^53.
+    return compare_numbers(a, b) == 0;
   }
   if (a.type() != b.type()) return false;
   switch (a.type()) {

@@ -61,6 +61,9 @@ Checked check_arguments(std::string_view text, const schema::Schema& schema, con
 
   out.validation = schema.validate(out.value);
   if (out.validation.valid) {
+    // Not a repair (the same numbers): 36.0 where the schema asks for an
+    // integer is written 36, which typed decoders read.
+    schema.write_integers(out.value);
     out.valid = true;
     out.repairs = std::move(parse_repairs);
     return out;
@@ -77,6 +80,7 @@ Checked check_arguments(std::string_view text, const schema::Schema& schema, con
   schema::ValidationResult repaired = schema.validate(candidate);
   if (!repaired.valid) return out;  // repairs are all-or-nothing
 
+  schema.write_integers(candidate);
   out.valid = true;
   out.value = std::move(candidate);
   out.validation = std::move(repaired);

@@ -184,7 +184,16 @@ void Compiler::compile_node(std::uint32_t index, const json::Value& v, const Sub
     if (!val.is_number()) throw SchemaError(where(kw), "\"" + std::string(kw) + "\" must be number");
     double x = val.as_double();
     if (x < 0 || std::floor(x) != x) throw SchemaError(where(kw), "\"" + std::string(kw) + "\" must be a non-negative integer");
-    return x > 4e9 ? 0xFFFFFFFEu : static_cast<std::uint32_t>(x);
+    return x >= kMaxCount ? kMaxCount : static_cast<std::uint32_t>(x);
+  };
+  // A count beyond kMaxCount decides like kMaxCount (no string, array or
+  // object that large can be read), but messages print the schema's number:
+  // it is kept in values[b].
+  auto keep_clamped = [&](Instr& in, const json::Value& val) {
+    if (in.a != kMaxCount) return;
+    in.flags |= kInstrClampedBound;
+    in.b = static_cast<std::uint32_t>(program_.values.size());
+    program_.values.push_back(val);
   };
   auto number = [&](const json::Value& val, std::string_view kw) -> double {
     if (!val.is_number()) throw SchemaError(where(kw), "\"" + std::string(kw) + "\" must be number");
@@ -327,29 +336,33 @@ void Compiler::compile_node(std::uint32_t index, const json::Value& v, const Sub
     const json::Value* min = v.find("minimum");
     const json::Value* xmax = v.find("exclusiveMaximum");
     const json::Value* xmin = v.find("exclusiveMinimum");
+    // A bound keeps its schema value (values[a]): the message prints it as
+    // written, and a bound a double cannot hold exactly (an integer beyond
+    // 2^53, or beyond int64) is compared exactly (kInstrExactBound).
+    auto bound = [&](OpCode op, const json::Value& val, std::string_view kw) {
+      Instr in = make(op, kw);
+      in.num = number(val, kw);
+      in.a = static_cast<std::uint32_t>(program_.values.size());
+      program_.values.push_back(val);
+      if (val.big_integer_digits() != nullptr ||
+          (val.is_integer() && (val.as_integer() > (std::int64_t{1} << 53) || val.as_integer() < -(std::int64_t{1} << 53)))) {
+        in.flags |= kInstrExactBound;
+      }
+      return in;
+    };
     if (max) {
-      Instr in = make(OpCode::Maximum, "maximum");
-      in.num = number(*max, "maximum");
-      if (d == Dialect::Draft4 && xmax && xmax->is_bool() && xmax->as_bool()) in.flags = 1;
+      Instr in = bound(OpCode::Maximum, *max, "maximum");
+      if (d == Dialect::Draft4 && xmax && xmax->is_bool() && xmax->as_bool()) in.flags |= kInstrDraft4Exclusive;
       ranges[kNumber].push_back(in);
     }
     if (min) {
-      Instr in = make(OpCode::Minimum, "minimum");
-      in.num = number(*min, "minimum");
-      if (d == Dialect::Draft4 && xmin && xmin->is_bool() && xmin->as_bool()) in.flags = 1;
+      Instr in = bound(OpCode::Minimum, *min, "minimum");
+      if (d == Dialect::Draft4 && xmin && xmin->is_bool() && xmin->as_bool()) in.flags |= kInstrDraft4Exclusive;
       ranges[kNumber].push_back(in);
     }
     if (d != Dialect::Draft4) {
-      if (xmax) {
-        Instr in = make(OpCode::ExclusiveMaximum, "exclusiveMaximum");
-        in.num = number(*xmax, "exclusiveMaximum");
-        ranges[kNumber].push_back(in);
-      }
-      if (xmin) {
-        Instr in = make(OpCode::ExclusiveMinimum, "exclusiveMinimum");
-        in.num = number(*xmin, "exclusiveMinimum");
-        ranges[kNumber].push_back(in);
-      }
+      if (xmax) ranges[kNumber].push_back(bound(OpCode::ExclusiveMaximum, *xmax, "exclusiveMaximum"));
+      if (xmin) ranges[kNumber].push_back(bound(OpCode::ExclusiveMinimum, *xmin, "exclusiveMinimum"));
     }
     if (const json::Value* m = v.find("multipleOf")) {
       Instr in = make(OpCode::MultipleOf, "multipleOf");
@@ -363,11 +376,13 @@ void Compiler::compile_node(std::uint32_t index, const json::Value& v, const Sub
     if (const json::Value* m = v.find("maxLength")) {
       Instr in = make(OpCode::MaxLength, "maxLength");
       in.a = limit(*m, "maxLength");
+      keep_clamped(in, *m);
       ranges[kString].push_back(in);
     }
     if (const json::Value* m = v.find("minLength")) {
       Instr in = make(OpCode::MinLength, "minLength");
       in.a = limit(*m, "minLength");
+      keep_clamped(in, *m);
       ranges[kString].push_back(in);
     }
     if (const json::Value* p = v.find("pattern")) {
@@ -396,11 +411,13 @@ void Compiler::compile_node(std::uint32_t index, const json::Value& v, const Sub
     if (const json::Value* m = v.find("maxItems")) {
       Instr in = make(OpCode::MaxItems, "maxItems");
       in.a = limit(*m, "maxItems");
+      keep_clamped(in, *m);
       ranges[kArray].push_back(in);
     }
     if (const json::Value* m = v.find("minItems")) {
       Instr in = make(OpCode::MinItems, "minItems");
       in.a = limit(*m, "minItems");
+      keep_clamped(in, *m);
       ranges[kArray].push_back(in);
     }
     if (const json::Value* u = v.find("uniqueItems"); u && u->is_bool() && u->as_bool()) {
@@ -451,10 +468,19 @@ void Compiler::compile_node(std::uint32_t index, const json::Value& v, const Sub
         in.b = 1;
         in.c = kNone;
         if (!legacy) {
-          if (const json::Value* m = v.find("minContains"); m && validation) in.b = limit(*m, "minContains");
-          if (const json::Value* m = v.find("maxContains"); m && validation) in.c = limit(*m, "maxContains");
+          const json::Value* min_contains = validation ? v.find("minContains") : nullptr;
+          const json::Value* max_contains = validation ? v.find("maxContains") : nullptr;
+          if (min_contains) in.b = limit(*min_contains, "minContains");
+          if (max_contains) in.c = limit(*max_contains, "maxContains");
+          if ((min_contains && in.b == kMaxCount) || (max_contains && in.c == kMaxCount)) {
+            // Messages print the schema's numbers: values[d] and values[d + 1].
+            in.flags |= kInstrClampedBound;
+            in.d = static_cast<std::uint32_t>(program_.values.size());
+            program_.values.push_back(min_contains ? *min_contains : json::Value(1));
+            program_.values.push_back(max_contains ? *max_contains : json::Value());
+          }
         }
-        if (d == Dialect::Draft2020_12) in.flags = 1;  // contains annotates the items it matched
+        if (d == Dialect::Draft2020_12) in.flags |= 1;  // contains annotates the items it matched
         ranges[kArray].push_back(in);
       }
     }
@@ -465,11 +491,13 @@ void Compiler::compile_node(std::uint32_t index, const json::Value& v, const Sub
     if (const json::Value* m = v.find("maxProperties")) {
       Instr in = make(OpCode::MaxProperties, "maxProperties");
       in.a = limit(*m, "maxProperties");
+      keep_clamped(in, *m);
       ranges[kObject].push_back(in);
     }
     if (const json::Value* m = v.find("minProperties")) {
       Instr in = make(OpCode::MinProperties, "minProperties");
       in.a = limit(*m, "minProperties");
+      keep_clamped(in, *m);
       ranges[kObject].push_back(in);
     }
     if (const json::Value* r = v.find("required")) {

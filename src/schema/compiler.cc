@@ -54,6 +54,50 @@ std::optional<Dialect> parse_dialect_name(std::string_view name) {
   return std::nullopt;
 }
 
+namespace {
+
+/// The size of `v` written as compact JSON, near enough (escapes are not
+/// counted): what a remote document weighs against max_remote_bytes.
+std::size_t json_size(const json::Value& v) {
+  switch (v.type()) {
+    case json::Type::Null:
+    case json::Type::Boolean: return 5;
+    case json::Type::Integer:
+    case json::Type::Real: return 8;
+    case json::Type::String: return v.as_string().size() + 2;
+    case json::Type::Array: {
+      std::size_t size = 2;
+      for (const json::Value& item : v.as_array()) size += json_size(item) + 1;
+      return size;
+    }
+    case json::Type::Object: {
+      std::size_t size = 2;
+      for (const json::Member& member : v.as_object()) size += member.key.size() + 4 + json_size(member.value);
+      return size;
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::optional<json::Value> Compiler::fetch(std::string_view uri, const std::string& where) {
+  if (!options_.resolver) return std::nullopt;
+  if (remote_documents_ >= options_.max_remote_documents) {
+    throw SchemaError(where, "more than " + std::to_string(options_.max_remote_documents) +
+                                 " remote documents referenced (the limit) at \"" + std::string(uri) + "\"");
+  }
+  std::optional<json::Value> doc = options_.resolver(uri);
+  if (!doc) return doc;
+  ++remote_documents_;
+  remote_bytes_ += json_size(*doc);
+  if (remote_bytes_ > options_.max_remote_bytes) {
+    throw SchemaError(where, "remote documents referenced exceed " + std::to_string(options_.max_remote_bytes) +
+                                 " bytes in total (the limit) at \"" + std::string(uri) + "\"");
+  }
+  return doc;
+}
+
 Compiler::Compiler(const CompileOptions& options, Program& program, bool internal)
     : options_(options), program_(program), internal_(internal) {}
 
@@ -83,8 +127,7 @@ Dialect Compiler::dialect_of_metaschema(const std::string& uri, std::uint8_t& vo
   auto it = uris_.find(std::string(strip_fragment(uri)));
   if (it != uris_.end()) meta = it->second;
   if (!meta) {
-    std::optional<json::Value> doc;
-    if (options_.resolver) doc = options_.resolver(strip_fragment(uri));
+    std::optional<json::Value> doc = fetch(strip_fragment(uri), where);
     if (!doc) throw SchemaError(where, "unknown \"$schema\" \"" + uri + "\"");
     owned_docs_.push_back(std::make_unique<json::Value>(std::move(*doc)));
     meta = owned_docs_.back().get();
@@ -214,8 +257,8 @@ const json::Value* Compiler::load_document(const std::string& uri, Dialect diale
   if (!builtin.empty()) {
     auto parsed = json::parse(builtin);
     if (parsed) doc = std::move(*parsed);
-  } else if (options_.resolver) {
-    doc = options_.resolver(uri);
+  } else {
+    doc = fetch(uri, where);
   }
   if (!doc) throw SchemaError(where, "cannot resolve remote reference \"" + uri + "\"");
   owned_docs_.push_back(std::make_unique<json::Value>(std::move(*doc)));

@@ -54,6 +54,9 @@ class Compiler {
   const json::Value* resolve_reference(const std::string& uri, const std::string& where, Dialect dialect);
   Dialect dialect_of_metaschema(const std::string& uri, std::uint8_t& vocab, const std::string& where, int depth);
   Dialect pick_root_dialect(const json::Value& root, std::uint8_t& vocab);
+  /// Asks the resolver for `uri`, within CompileOptions::max_remote_documents
+  /// and max_remote_bytes (a SchemaError at `where` past them).
+  std::optional<json::Value> fetch(std::string_view uri, const std::string& where);
 
   // Node emission (compile_node.cc).
   std::uint32_t node_for(const json::Value* v);
@@ -86,6 +89,8 @@ class Compiler {
   };
   std::vector<PendingDynamic> pending_dynamic_;
   std::uint32_t doc_count_ = 0;
+  std::size_t remote_documents_ = 0;
+  std::size_t remote_bytes_ = 0;
 };
 
 /// Dialect named by a standard `$schema` URI; nullopt when not standard.

@@ -7,8 +7,11 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <memory>
+#include <unordered_map>
 
 #include "number.h"
+#include "weld/json/number.h"
 #include "weld/json/pointer.h"
 #include "weld/json/serialize.h"
 #include "weld/json/utf8.h"
@@ -25,6 +28,29 @@ namespace {
 /// usual 8 MiB stack.
 constexpr int kMaxDepth = 20000;
 constexpr std::uintptr_t kMaxStackBytes = 2u << 20;
+
+/// The work bound of one validation, counted in subschema evaluations: a
+/// schema whose `$ref`s fan out (each level referring to the next twice)
+/// costs 2^depth evaluations of the same pairs. Past kMemoAfter the fast
+/// pass remembers verdicts of (subschema, value) pairs; past the budget,
+/// Program::validation_budget (CompileOptions, 2^20 by default) plus
+/// kBudgetPerValue per value of the instance, the validation fails with
+/// kBudgetMessage instead of running on (a tenth of a second to a second at
+/// the default, depending on the keywords). Real schemas stay far below:
+/// every jsonschema-benchmark set validates all its instances within 64
+/// evaluations per value and no base, memo off.
+constexpr std::uint64_t kMemoAfter = 1u << 16;
+constexpr std::uint64_t kBudgetPerValue = 1024;
+
+constexpr std::string_view kDepthMessage =
+    "exceeds the maximum schema evaluation depth: the schema nests too deeply or recurses without consuming the "
+    "instance";
+constexpr std::string_view kBudgetMessage =
+    "exceeds the validation work budget: the schema's references and applicators fan out into too many "
+    "evaluations for this instance";
+
+/// Why an evaluation stopped early.
+enum class Abort : std::uint8_t { None, Depth, Budget };
 
 /// Which members/items of one instance some keyword has evaluated.
 struct Annot {
@@ -80,6 +106,21 @@ std::string number_text(double x) {
 json::Value number_value(double x) {
   if (std::floor(x) == x && std::fabs(x) < 9e18) return json::Value(static_cast<std::int64_t>(x));
   return json::Value(x);
+}
+
+/// A number of the schema as a message prints it: an integer (int64 or
+/// beyond) by its digits, a double as number_text does.
+std::string limit_text(const json::Value& limit) {
+  if (limit.is_integer()) return std::to_string(limit.as_integer());
+  if (const std::string* digits = limit.big_integer_digits()) return *digits;
+  return number_text(limit.as_double());
+}
+
+/// A number of the schema as a `params` value: itself, except an integral
+/// double, given as an integer as Ajv (JavaScript) would.
+json::Value limit_value(const json::Value& limit) {
+  if (limit.is_integer() || limit.big_integer_digits() != nullptr) return limit;
+  return number_value(limit.as_real());
 }
 
 bool is_integral(double x) { return std::isfinite(x) && std::floor(x) == x; }
@@ -154,21 +195,32 @@ template <bool kCollect>
 class Evaluator {
  public:
   Evaluator(const Program& program, std::vector<Violation>* out, bool all)
-      : p_(program), out_(out), all_(all),
-        stack_base_(reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0))) {}
+      : p_(program), out_(out), all_(all) {
+    stack_base_ = reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0));
+  }
 
   /// Evaluates node `index` against `v`; `ann` collects the members/items
   /// evaluated (only below a node with unevaluated*).
   bool node(std::uint32_t index, const json::Value& v, Annot* ann) {
     if constexpr (!kCollect) {
+      if (p_.nodes[index].flags & kNodeTypeOnly) return type_matches(p_.nodes[index].type_mask, v);
+    }
+    // The work bound: past kMemoAfter subschema evaluations in one
+    // validation, each goes through the memo and the budget (work_bound).
+    if (__builtin_expect(++steps_ > step_limit_, 0)) return work_bound(index, v, ann);
+    return node_eval(index, v, ann);
+  }
+
+ private:
+  bool node_eval(std::uint32_t index, const json::Value& v, Annot* ann) {
+    if constexpr (!kCollect) {
       // The fast path: no error reporting, no own annotations, no dynamic
       // scope to keep.
       const Node& n = p_.nodes[index];
       const std::uint8_t flags = n.flags;
-      if (flags & kNodeTypeOnly) return type_matches(n.type_mask, v);
       if (!(flags & (kNodeFalse | kNodeUnevaluatedItems | kNodeUnevaluatedProps))) {
         if (stack_base_ - reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)) > kMaxStackBytes) {
-          aborted_ = true;
+          abort_ = Abort::Depth;
           return false;
         }
         if (!p_.uses_dynamic_scope) return run_fast(n, v, ann);
@@ -181,6 +233,68 @@ class Evaluator {
     }
     return node_full(index, v, ann);
   }
+
+  /// Past kMemoAfter evaluations (a schema whose references fan out, or a
+  /// large instance): the budget is set from the instance's size, and a
+  /// (subschema, value) pair whose verdict cannot depend on anything else
+  /// (fast pass, no annotations asked for, no dynamic scope) is evaluated
+  /// once, so fan-out costs the schema's size times the instance's instead
+  /// of 2^depth. Past the budget the validation fails, saying so.
+  __attribute__((noinline)) bool work_bound(std::uint32_t index, const json::Value& v, Annot* ann) {
+    if (budget_ == 0) {
+      budget_ = p_.validation_budget + kBudgetPerValue * (root_ != nullptr ? count_values(*root_) : 1);
+      step_limit_ = 0;  // every evaluation from now on comes here
+    }
+    if (steps_ > budget_) {
+      if (abort_ == Abort::None) {
+        abort_ = Abort::Budget;
+        if constexpr (kCollect) {
+          out_->push_back(Violation{instance_path(), p_.strings[p_.nodes[index].type_path], "$ref", empty_params(),
+                                    std::string(kBudgetMessage)});
+        }
+      }
+      return false;
+    }
+    if (ann != nullptr || p_.uses_dynamic_scope) return node_eval(index, v, ann);
+    if constexpr (kCollect) {
+      // A subtree the (memoised) fast pass accepts has no violation to
+      // collect: only failing paths are walked for their errors.
+      if (!fast_) {
+        fast_ = std::make_unique<Evaluator<false>>(p_, nullptr, false);
+        fast_->stack_base_ = stack_base_;  // its stack is this one's, whatever depth it was made at
+        fast_->set_root(*root_);
+      }
+      if (fast_->node(index, v, nullptr) && fast_->abort_ == Abort::None) return true;
+      // A pair that failed before and whose errors are still listed (no
+      // applicator dropped errors since) would only list them again.
+      const MemoKey key{index, &v};
+      if (auto it = failed_.find(key); it != failed_.end() && it->second == truncations_) return false;
+      bool ok = node_eval(index, v, ann);
+      if (!ok) failed_[key] = truncations_;
+      return ok;
+    }
+    const MemoKey key{index, &v};
+    if (auto it = memo_.find(key); it != memo_.end()) return it->second;
+    bool ok = node_eval(index, v, ann);
+    if (abort_ == Abort::None) memo_.emplace(key, ok);
+    return ok;
+  }
+
+  static std::uint64_t count_values(const json::Value& v) {
+    std::uint64_t count = 1;
+    if (v.is_array()) {
+      for (const json::Value& item : v.as_array()) count += count_values(item);
+    } else if (v.is_object()) {
+      for (const json::Member& member : v.as_object()) count += count_values(member.value);
+    }
+    return count;
+  }
+
+ public:
+  /// The instance being validated (for the budget's size).
+  void set_root(const json::Value& root) { root_ = &root; }
+  /// The frame the stack limit counts from.
+  std::uintptr_t stack_base_ = 0;
 
  private:
   static bool type_matches(std::uint8_t mask, const json::Value& v) {
@@ -224,7 +338,10 @@ class Evaluator {
     return 0;
   }
   void rewind(std::size_t m) {
-    if constexpr (kCollect) out_->resize(m);
+    if constexpr (kCollect) {
+      if (m < out_->size()) ++truncations_;
+      out_->resize(m);
+    }
   }
   void push(const std::string& key) {
     if constexpr (kCollect) path_.push_back(Seg{&key, 0});
@@ -258,6 +375,13 @@ class Evaluator {
     if constexpr (kCollect) fail_at(p_.strings[in.keyword], in.path, params(), message());
   }
   static json::Value empty_params() { return json::Value(json::Object{}); }
+  /// A length or count bound as the schema wrote it (kInstrClampedBound).
+  std::string count_text(const Instr& in) const {
+    return (in.flags & kInstrClampedBound) ? limit_text(p_.values[in.b]) : std::to_string(in.a);
+  }
+  json::Value count_value(const Instr& in) const {
+    return (in.flags & kInstrClampedBound) ? limit_value(p_.values[in.b]) : json::Value(static_cast<std::int64_t>(in.a));
+  }
 
   const Program& p_;
   std::vector<Violation>* out_;
@@ -265,13 +389,34 @@ class Evaluator {
   std::vector<Seg> path_;
   Scope scope_;
   int depth_ = 0;
-  std::uintptr_t stack_base_;
+  const json::Value* root_ = nullptr;
+  std::uint64_t steps_ = 0;
+  std::uint64_t step_limit_ = std::min(kMemoAfter, p_.validation_budget);
+  std::uint64_t budget_ = 0;
+  struct MemoKey {
+    std::uint32_t node;
+    const json::Value* value;
+    bool operator==(const MemoKey& other) const { return node == other.node && value == other.value; }
+  };
+  struct MemoHash {
+    std::size_t operator()(const MemoKey& key) const {
+      return std::hash<const void*>()(key.value) * 0x9E3779B97F4A7C15ull ^ key.node;
+    }
+  };
+  std::unordered_map<MemoKey, bool, MemoHash> memo_;
+  /// The collecting pass's fast verdicts past kMemoAfter (work_bound).
+  std::unique_ptr<Evaluator<false>> fast_;
+  /// Collecting pass: failed pairs and the truncation count when their
+  /// errors were listed; `truncations_` counts rewinds that dropped errors.
+  std::unordered_map<MemoKey, std::uint64_t, MemoHash> failed_;
+  std::uint64_t truncations_ = 0;
 
  public:
-  /// Set once the depth limit was hit: the verdict is then "invalid" no
-  /// matter what the applicators above made of the failure (a `not` must
-  /// not turn it into a pass), so every entry point agrees.
-  bool aborted_ = false;
+  /// Set once the depth limit or the work budget was hit: the verdict is
+  /// then "invalid" no matter what the applicators above made of the
+  /// failure (a `not` must not turn it into a pass), so every entry point
+  /// agrees.
+  Abort abort_ = Abort::None;
 };
 
 template <bool kCollect>
@@ -285,11 +430,9 @@ bool Evaluator<kCollect>::node_full(std::uint32_t index, const json::Value& v, A
   }
   if (depth_ >= kMaxDepth ||
       stack_base_ - reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)) > kMaxStackBytes) {
-    aborted_ = true;
+    abort_ = Abort::Depth;
     if constexpr (kCollect) {
-      out_->push_back(Violation{instance_path(), p_.strings[n.type_path], "$ref", empty_params(),
-                                "exceeds the maximum schema evaluation depth: the schema nests too deeply or "
-                                "recurses without consuming the instance"});
+      out_->push_back(Violation{instance_path(), p_.strings[n.type_path], "$ref", empty_params(), std::string(kDepthMessage)});
     }
     return false;
   }
@@ -699,37 +842,47 @@ bool Evaluator<kCollect>::instr_slow(const Instr& in, const json::Value& v, Anno
     case OpCode::Maximum:
     case OpCode::ExclusiveMinimum:
     case OpCode::ExclusiveMaximum: {
-      long double x = v.is_integer() ? static_cast<long double>(v.as_integer()) : static_cast<long double>(v.as_real());
-      long double limit = in.num;
-      bool exclusive = in.op == OpCode::ExclusiveMinimum || in.op == OpCode::ExclusiveMaximum || (in.flags & 1);
+      // Exact: `num` holds the bound exactly unless kInstrExactBound, and
+      // long double holds any int64 or double; an integer beyond int64
+      // (json::BigInteger) is compared by its digits.
+      int c;
+      if (!(in.flags & kInstrExactBound) && v.big_integer_digits() == nullptr) {
+        long double x = v.is_integer() ? static_cast<long double>(v.as_integer()) : static_cast<long double>(v.as_real());
+        long double limit = in.num;
+        c = x < limit ? -1 : x > limit ? 1 : 0;
+      } else {
+        c = json::compare_numbers(v, p_.values[in.a]);
+      }
+      bool exclusive = in.op == OpCode::ExclusiveMinimum || in.op == OpCode::ExclusiveMaximum ||
+                       (in.flags & kInstrDraft4Exclusive);
       bool is_min = in.op == OpCode::Minimum || in.op == OpCode::ExclusiveMinimum;
-      bool ok = is_min ? (exclusive ? x > limit : x >= limit) : (exclusive ? x < limit : x <= limit);
+      bool ok = is_min ? (exclusive ? c > 0 : c >= 0) : (exclusive ? c < 0 : c <= 0);
       if (ok) return true;
       fail(in,
            [&] {
              const char* cmp = is_min ? (exclusive ? ">" : ">=") : (exclusive ? "<" : "<=");
-             return json::Value(json::Object{{"comparison", cmp}, {"limit", number_value(in.num)}});
+             return json::Value(json::Object{{"comparison", cmp}, {"limit", limit_value(p_.values[in.a])}});
            },
            [&] {
              const char* cmp = is_min ? (exclusive ? ">" : ">=") : (exclusive ? "<" : "<=");
-             return "must be " + std::string(cmp) + " " + number_text(in.num);
+             return "must be " + std::string(cmp) + " " + limit_text(p_.values[in.a]);
            });
       return false;
     }
     case OpCode::MultipleOf:
       if (is_multiple_of(v, p_.values[in.a])) return true;
       fail(in, [&] { return json::Value(json::Object{{"multipleOf", p_.values[in.a]}}); },
-           [&] { return "must be multiple of " + number_text(in.num); });
+           [&] { return "must be multiple of " + limit_text(p_.values[in.a]); });
       return false;
     case OpCode::MinLength:
       if (string_length_at_least(v.as_string(), in.a)) return true;
-      fail(in, [&] { return json::Value(json::Object{{"limit", static_cast<std::int64_t>(in.a)}}); },
-           [&] { return "must NOT have fewer than " + std::to_string(in.a) + " characters"; });
+      fail(in, [&] { return json::Value(json::Object{{"limit", count_value(in)}}); },
+           [&] { return "must NOT have fewer than " + count_text(in) + " characters"; });
       return false;
     case OpCode::MaxLength:
       if (!string_length_at_least(v.as_string(), static_cast<std::size_t>(in.a) + 1)) return true;
-      fail(in, [&] { return json::Value(json::Object{{"limit", static_cast<std::int64_t>(in.a)}}); },
-           [&] { return "must NOT have more than " + std::to_string(in.a) + " characters"; });
+      fail(in, [&] { return json::Value(json::Object{{"limit", count_value(in)}}); },
+           [&] { return "must NOT have more than " + count_text(in) + " characters"; });
       return false;
     case OpCode::Pattern: {
       Regex::Match r = search(in.a, v.as_string());
@@ -753,13 +906,13 @@ bool Evaluator<kCollect>::instr_slow(const Instr& in, const json::Value& v, Anno
     }
     case OpCode::MinItems:
       if (v.as_array().size() >= in.a) return true;
-      fail(in, [&] { return json::Value(json::Object{{"limit", static_cast<std::int64_t>(in.a)}}); },
-           [&] { return "must NOT have fewer than " + std::to_string(in.a) + " items"; });
+      fail(in, [&] { return json::Value(json::Object{{"limit", count_value(in)}}); },
+           [&] { return "must NOT have fewer than " + count_text(in) + " items"; });
       return false;
     case OpCode::MaxItems:
       if (v.as_array().size() <= in.a) return true;
-      fail(in, [&] { return json::Value(json::Object{{"limit", static_cast<std::int64_t>(in.a)}}); },
-           [&] { return "must NOT have more than " + std::to_string(in.a) + " items"; });
+      fail(in, [&] { return json::Value(json::Object{{"limit", count_value(in)}}); },
+           [&] { return "must NOT have more than " + count_text(in) + " items"; });
       return false;
     case OpCode::UniqueItems: {
       const json::Array& array = v.as_array();
@@ -799,14 +952,21 @@ bool Evaluator<kCollect>::instr_slow(const Instr& in, const json::Value& v, Anno
       if (count >= in.b && (in.c == kNone || count <= in.c)) return true;
       fail(in,
            [&] {
-             json::Value params = json::Object{{"minContains", static_cast<std::int64_t>(in.b)}};
-             if (in.c != kNone) params.set("maxContains", static_cast<std::int64_t>(in.c));
+             const bool clamped = in.flags & kInstrClampedBound;
+             json::Value params = json::Object{
+                 {"minContains", clamped ? limit_value(p_.values[in.d]) : json::Value(static_cast<std::int64_t>(in.b))}};
+             if (in.c != kNone) {
+               params.set("maxContains",
+                          clamped ? limit_value(p_.values[in.d + 1]) : json::Value(static_cast<std::int64_t>(in.c)));
+             }
              return params;
            },
            [&] {
-             if (in.c == kNone) return "must contain at least " + std::to_string(in.b) + " valid item(s)";
-             return "must contain at least " + std::to_string(in.b) + " and no more than " + std::to_string(in.c) +
-                    " valid item(s)";
+             const bool clamped = in.flags & kInstrClampedBound;
+             std::string min = clamped ? limit_text(p_.values[in.d]) : std::to_string(in.b);
+             if (in.c == kNone) return "must contain at least " + min + " valid item(s)";
+             std::string max = clamped ? limit_text(p_.values[in.d + 1]) : std::to_string(in.c);
+             return "must contain at least " + min + " and no more than " + max + " valid item(s)";
            });
       return false;
     }
@@ -834,13 +994,13 @@ bool Evaluator<kCollect>::instr_slow(const Instr& in, const json::Value& v, Anno
     }
     case OpCode::MinProperties:
       if (v.as_object().size() >= in.a) return true;
-      fail(in, [&] { return json::Value(json::Object{{"limit", static_cast<std::int64_t>(in.a)}}); },
-           [&] { return "must NOT have fewer than " + std::to_string(in.a) + " properties"; });
+      fail(in, [&] { return json::Value(json::Object{{"limit", count_value(in)}}); },
+           [&] { return "must NOT have fewer than " + count_text(in) + " properties"; });
       return false;
     case OpCode::MaxProperties:
       if (v.as_object().size() <= in.a) return true;
-      fail(in, [&] { return json::Value(json::Object{{"limit", static_cast<std::int64_t>(in.a)}}); },
-           [&] { return "must NOT have more than " + std::to_string(in.a) + " properties"; });
+      fail(in, [&] { return json::Value(json::Object{{"limit", count_value(in)}}); },
+           [&] { return "must NOT have more than " + count_text(in) + " properties"; });
       return false;
     case OpCode::Required: {
       if (!kCollect && (in.flags & 2)) return true;  // checked inside the Properties pass
@@ -939,22 +1099,26 @@ bool Evaluator<kCollect>::instr_slow(const Instr& in, const json::Value& v, Anno
 }  // namespace
 
 bool evaluate_fast(const Program& program, const json::Value& instance) {
+  return evaluate_node_fast(program, program.root, instance);
+}
+
+bool evaluate_node_fast(const Program& program, std::uint32_t node, const json::Value& instance) {
   Evaluator<false> evaluator(program, nullptr, false);
-  bool ok = evaluator.node(program.root, instance, nullptr);
-  return ok && !evaluator.aborted_;
+  evaluator.set_root(instance);
+  bool ok = evaluator.node(node, instance, nullptr);
+  return ok && evaluator.abort_ == Abort::None;
 }
 
 bool evaluate_collect(const Program& program, const json::Value& instance, bool all, std::vector<Violation>& out) {
   Evaluator<true> evaluator(program, &out, all);
+  evaluator.set_root(instance);
   bool ok = evaluator.node(program.root, instance, nullptr);
-  if (evaluator.aborted_) {
-    static constexpr std::string_view kDepth =
-        "exceeds the maximum schema evaluation depth: the schema nests too deeply or recurses without consuming the "
-        "instance";
+  if (evaluator.abort_ != Abort::None) {
+    std::string_view message = evaluator.abort_ == Abort::Depth ? kDepthMessage : kBudgetMessage;
     bool reported = false;
-    for (const Violation& v : out) reported = reported || v.message == kDepth;
+    for (const Violation& v : out) reported = reported || v.message == message;
     // An applicator above (anyOf, not, …) may have dropped it: report it at the root.
-    if (!reported) out.push_back(Violation{"", "#", "$ref", json::Value(json::Object{}), std::string(kDepth)});
+    if (!reported) out.push_back(Violation{"", "#", "$ref", json::Value(json::Object{}), std::string(message)});
     return false;
   }
   return ok;

@@ -14,6 +14,10 @@ namespace weld::schema {
 /// Fast verdict.
 bool evaluate_fast(const Program& program, const json::Value& instance);
 
+/// Fast verdict of one node of `program` on `instance`, from an empty
+/// dynamic scope (as the root would be evaluated).
+bool evaluate_node_fast(const Program& program, std::uint32_t node, const json::Value& instance);
+
 /// Violations (all, or stopping at the first failing keyword); returns the verdict.
 bool evaluate_collect(const Program& program, const json::Value& instance, bool all, std::vector<Violation>& out);
 

@@ -47,14 +47,15 @@ enum class OpCode : std::uint8_t {
   Not,           // a = node
   IfThenElse,    // a = if node, b = then node | kNone, c = else node | kNone
   // Numbers.
-  Minimum,            // num; flags&1: draft-04 exclusive (reported as "minimum" with ">")
-  Maximum,            // num; flags&1: exclusive
-  ExclusiveMinimum,   // num
-  ExclusiveMaximum,   // num
-  MultipleOf,         // num
+  Minimum,            // num, a = value; flags: kInstrDraft4Exclusive (reported as "minimum" with ">"),
+                      // kInstrExactBound
+  Maximum,            // num, a = value; flags as Minimum
+  ExclusiveMinimum,   // num, a = value; flags: kInstrExactBound
+  ExclusiveMaximum,   // num, a = value; flags: kInstrExactBound
+  MultipleOf,         // num, a = value
   // Strings.
-  MinLength,     // a = limit
-  MaxLength,     // a = limit
+  MinLength,     // a = limit; flags: kInstrClampedBound (b = value)
+  MaxLength,     // a = limit; as MinLength
   Pattern,       // a = regex index
   Format,        // a = string index (format name), b = FormatId
   // Arrays.
@@ -75,6 +76,23 @@ enum class OpCode : std::uint8_t {
   Properties,             // a = prop_tables index
   UnevaluatedProperties,  // a = node
 };
+
+/// Instr::flags of the bounds.
+enum InstrFlag : std::uint8_t {
+  /// draft-04 `exclusiveMinimum: true` / `exclusiveMaximum: true` beside the bound.
+  kInstrDraft4Exclusive = 1,
+  /// The bound is an integer a double cannot hold (beyond 2^53): compared
+  /// with json::compare_numbers, never through `num`.
+  kInstrExactBound = 4,
+  /// A length or count bound (MinLength … MaxProperties, Contains) beyond
+  /// kMaxCount: decided as kMaxCount, printed from values[b] (Contains:
+  /// values[d] and values[d + 1]).
+  kInstrClampedBound = 8,
+};
+
+/// The largest length or count bound held in an Instr operand; larger
+/// bounds decide the same (no instance is that large).
+inline constexpr std::uint32_t kMaxCount = 0xFFFFFFFEu;
 
 /// One keyword check with precomputed operands.
 struct Instr {
@@ -189,6 +207,8 @@ class Program {
   /// the dynamic scope.
   bool uses_dynamic_scope = false;
   std::uint32_t resource_count = 0;
+  /// CompileOptions::validation_budget.
+  std::uint64_t validation_budget = std::uint64_t{1} << 20;
 
   Dialect dialect = Dialect::Draft2020_12;
   std::vector<Warning> warnings;

@@ -3,12 +3,14 @@
 
 #include "compiler.h"
 #include "evaluator.h"
+#include "integers.h"
 
 namespace weld::schema {
 
 Schema Schema::compile(const json::Value& schema, const CompileOptions& options) {
   auto program = std::make_shared<Program>();
   program->source = schema;
+  program->validation_budget = options.validation_budget;
   Compiler compiler(options, *program, false);
   compiler.run();
   return Schema(std::move(program));
@@ -35,6 +37,8 @@ ValidationResult Schema::validate(const json::Value& instance, Collect collect) 
   if (result.violations.empty()) {
     // Only possible when the fast pass hit the depth limit and the
     // collecting pass (other frame sizes) just did not: same verdict, said.
+    // (The work budget cannot differ: the collecting pass does at least
+    // the fast pass's work.)
     result.violations.push_back(Violation{"", "#", "$ref", json::Value(json::Object{}),
                                           "exceeds the maximum schema evaluation depth: the schema nests too deeply "
                                           "or recurses without consuming the instance"});
@@ -42,6 +46,8 @@ ValidationResult Schema::validate(const json::Value& instance, Collect collect) 
   if (collect == Collect::First && result.violations.size() > 1) result.violations.resize(1);
   return result;
 }
+
+void Schema::write_integers(json::Value& instance) const { schema::write_integers(*program_, instance); }
 
 Dialect Schema::dialect() const { return program_->dialect; }
 const std::vector<Warning>& Schema::warnings() const { return program_->warnings; }

@@ -215,3 +215,38 @@ test('issue 13: integers beyond int64 in the answer keep their digits', async ()
     assert.match(r.stdout, /"structured_output":\{"id":18446744073709551615,"n":-123456789012345678901234567890\}/);
   } finally { await server.close(); }
 });
+
+test('an integer beyond int64 is compared by its digits: 2^63 is above maximum INT64_MAX, and the run retries', async () => {
+  // Written as text: a JavaScript number would round the bounds.
+  const schema = '{"type":"object","properties":{"id":{"type":"integer","maximum":9223372036854775807},' +
+    '"ref":{"const":12345678901234567890123}},"required":["id","ref"]}';
+  const server = await startServer([so('{"id":9223372036854775808,"ref":12345678901234567890123}'),
+    so('{"id":9223372036854775807,"ref":12345678901234567890124}'),
+    so('{"id":9223372036854775807,"ref":12345678901234567890123}')]);
+  try {
+    const r = await runWeld([...providerArgs('openai', server.port), '-p', 'x', '--json-schema', schema], { env });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, '{"id":9223372036854775807,"ref":12345678901234567890123}\n');
+    const requests = await server.requests();
+    assert.equal(requests.length, 3);
+    // The feedback names the bound as the schema wrote it.
+    assert.match(JSON.stringify(requests[1].body), /params\/id must be <= 9223372036854775807/);
+    assert.match(JSON.stringify(requests[2].body), /params\/ref must be equal to constant/);
+  } finally { await server.close(); }
+});
+
+test('a number with a zero fraction where the schema asks for an integer is printed as an integer', async () => {
+  const schema = JSON.stringify({ type: 'object', properties: { age: { type: 'integer' }, weight: { type: 'number' },
+    ids: { type: 'array', items: { type: 'integer' } } }, required: ['age'] });
+  const server = await startServer([so('{"age":36.0000000000000001,"weight":70.0,"ids":[1.0,2e0,3]}')], { repeatLast: true });
+  try {
+    const text = await runWeld([...providerArgs('openai', server.port), '-p', 'x', '--json-schema', schema], { env });
+    assert.equal(text.code, 0, text.stderr);
+    assert.equal(text.stdout, '{"age":36,"weight":70.0,"ids":[1,2,3]}\n');
+    const result = await runWeld([...providerArgs('openai', server.port), '-p', 'x', '--json-schema', schema,
+      '-o', 'result'], { env });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /"structured_output":\{"age":36,"weight":70\.0,"ids":\[1,2,3\]\}/);
+    assert.match(result.stdout, /"repairs":\[\]/);
+  } finally { await server.close(); }
+});

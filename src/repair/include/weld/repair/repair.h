@@ -58,7 +58,9 @@ struct Checked {
   bool valid = false;
   /// False when the text could not be parsed as JSON even after repair.
   bool parsed = false;
-  /// The value (repaired when repairs were accepted).
+  /// The value (repaired when repairs were accepted). When valid, integral
+  /// reals the schema types as `integer` are integers (`36.0` -> `36`,
+  /// Schema::write_integers), which is not a repair.
   json::Value value;
   /// Repairs applied to reach `value` (empty unless accepted).
   std::vector<Repair> repairs;

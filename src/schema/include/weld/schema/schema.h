@@ -44,6 +44,19 @@ struct CompileOptions {
   bool assert_formats = true;
   /// Remote documents; unset means no remote `$ref` resolves.
   Resolver resolver;
+  /// At most this many documents are asked of `resolver` for one schema,
+  /// and at most `max_remote_bytes` of them in total (their JSON size): a
+  /// resolver that makes up a new document for every URI (each referring to
+  /// the next) fails the compile instead of running until memory runs out.
+  std::size_t max_remote_documents = 1000;
+  std::size_t max_remote_bytes = std::size_t{64} << 20;
+  /// The work bound of one validation, in subschema evaluations: this many
+  /// plus 1024 per value of the instance. A schema whose references fan out
+  /// past it (2^depth evaluations) fails the validation with a message that
+  /// says so, instead of running for hours; repeated (subschema, value)
+  /// pairs are remembered first, so most such schemas never reach it. Real
+  /// schemas need under 64 per value.
+  std::uint64_t validation_budget = std::uint64_t{1} << 20;
 };
 
 /// A schema that does not compile. `pointer` is the JSON Pointer of the
@@ -110,6 +123,13 @@ class Schema {
   bool is_valid(const json::Value& instance) const;
   /// The verdict and the violations (all of them, or the first).
   ValidationResult validate(const json::Value& instance, Collect collect = Collect::All) const;
+
+  /// For an instance this schema accepts: rewrites every integer-valued real
+  /// (`36.0`, `36.0000000000000001`) that a subschema applying to it types
+  /// as `integer` into an integer of the same value (`36`), so that typed
+  /// decoders (Go, serde, Jackson) read it. Other values are left as they
+  /// are; an instance without an integral real is not walked.
+  void write_integers(json::Value& instance) const;
 
   /// The dialect the root was compiled as.
   Dialect dialect() const;
