@@ -28,22 +28,29 @@ Error too_large(const std::string& path, std::uint64_t size, std::uint64_t max_b
                path};
 }
 
-// Reads until EOF; false (with `error`) on a read error; stops once more
-// than `max_bytes` arrived.
-bool read_all(int fd, std::uint64_t max_bytes, std::string& out, int& error) {
-  char chunk[65536];
+// One read(2) of at most `size` bytes, retried on EINTR and waited for on
+// EAGAIN; -1 with `error` set on a read error, 0 at the end.
+ssize_t read_once(int fd, char* buffer, std::size_t size, int& error) {
   for (;;) {
-    ssize_t n = ::read(fd, chunk, sizeof chunk);
+    ssize_t n = ::read(fd, buffer, size);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 && errno == EAGAIN) {  // a non-blocking descriptor with nothing yet: wait for it
       pollfd pfd{fd, POLLIN, 0};
       ::poll(&pfd, 1, -1);
       continue;
     }
-    if (n < 0) {
-      error = errno;
-      return false;
-    }
+    if (n < 0) error = errno;
+    return n;
+  }
+}
+
+// Reads until EOF; false (with `error`) on a read error; stops once more
+// than `max_bytes` arrived.
+bool read_all(int fd, std::uint64_t max_bytes, std::string& out, int& error) {
+  char chunk[65536];
+  for (;;) {
+    ssize_t n = read_once(fd, chunk, sizeof chunk, error);
+    if (n < 0) return false;
     if (n == 0) return true;
     out.append(chunk, static_cast<std::size_t>(n));
     if (out.size() > max_bytes) return true;
@@ -52,7 +59,7 @@ bool read_all(int fd, std::uint64_t max_bytes, std::string& out, int& error) {
 
 }  // namespace
 
-Result<std::string> read_regular_file(const std::string& path, std::uint64_t max_bytes, std::uint64_t* size) {
+Result<int> open_regular_file(const std::string& path, std::uint64_t max_bytes, std::uint64_t* size) {
   struct stat info {};
   if (::stat(path.c_str(), &info) != 0) return read_error(path, errno);
   if (!S_ISREG(info.st_mode)) return Error{ErrorCode::NotRegular, quoted(path) + " is not a regular file", path};
@@ -67,6 +74,24 @@ Result<std::string> read_regular_file(const std::string& path, std::uint64_t max
     ::close(fd);
     return Error{ErrorCode::NotRegular, quoted(path) + " is not a regular file", path};
   }
+  if (size != nullptr) *size = static_cast<std::uint64_t>(opened.st_size);
+  return fd;
+}
+
+Result<std::size_t> read_some(int fd, char* buffer, std::size_t size, std::string_view what) {
+  int error = 0;
+  ssize_t n = read_once(fd, buffer, size, error);
+  if (n >= 0) return static_cast<std::size_t>(n);
+  if (error == EBADF) return std::size_t{0};
+  return Error{ErrorCode::Io, "could not read " + std::string(what) + ": " + std::strerror(error), std::string(what)};
+}
+
+Result<std::string> read_regular_file(const std::string& path, std::uint64_t max_bytes, std::uint64_t* size) {
+  Result<int> opened_fd = open_regular_file(path, max_bytes, size);
+  if (!opened_fd) return opened_fd.error();
+  int fd = *opened_fd;
+  struct stat opened {};
+  ::fstat(fd, &opened);
   std::string content;
   content.reserve(static_cast<std::size_t>(opened.st_size));
   int error = 0;

@@ -162,10 +162,11 @@ int run_validate(const std::string& schema_arg, const std::vector<std::string>& 
     return kExitConfig;
   }
   print_warnings(loaded->warnings, "");
-  std::vector<Instance> instances = read_instances(files, validate_flags.jsonl, STDIN_FILENO);
   bool all_valid = true;
-  std::vector<const json::Value*> values;
-  for (const Instance& instance : instances) {
+  // --benchmark times every instance again after the verdicts: only then
+  // are the instances kept (otherwise one is in memory at a time).
+  std::vector<json::Value> kept;
+  read_instances(files, validate_flags.jsonl, STDIN_FILENO, [&](Instance& instance) {
     if (!instance.value) {
       all_valid = false;
       if (flags.json) {
@@ -177,9 +178,8 @@ int run_validate(const std::string& schema_arg, const std::vector<std::string>& 
       } else {
         std::cout << instance.value.error().message << "\n";
       }
-      continue;
+      return;
     }
-    values.push_back(&*instance.value);
     schema::ValidationResult result = loaded->schema.validate(*instance.value, schema::Collect::All);
     all_valid = all_valid && result.valid;
     if (flags.json) {
@@ -194,7 +194,10 @@ int run_validate(const std::string& schema_arg, const std::vector<std::string>& 
         std::cout << instance.label << ": " << violation_text(violation) << "\n";
       }
     }
-  }
+    if (validate_flags.benchmark > 0) kept.push_back(std::move(*instance.value));
+  });
+  std::vector<const json::Value*> values;
+  for (const json::Value& value : kept) values.push_back(&value);
   if (validate_flags.benchmark > 0) {
     double mean = benchmark_mean_ns(loaded->schema, values, validate_flags.benchmark);
     json::Value line = json::Object{{"instances", static_cast<std::int64_t>(values.size())},

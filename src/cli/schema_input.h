@@ -4,6 +4,7 @@
 // weld/schema/directory_resolver.h.
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -17,7 +18,8 @@ namespace weld::cli {
 /// `true` or `false`) stays, `@path` stays, and a bare path becomes `@path`.
 std::string schema_argument(const std::string& arg);
 
-/// Instance files (and standard input) larger than this are refused.
+/// A document (a whole file, standard input, or one line of JSON Lines)
+/// larger than this is refused.
 inline constexpr std::uint64_t kMaxInstanceBytes = 256 * 1024 * 1024;
 
 /// One instance to validate: where it came from and its value (or why it
@@ -32,11 +34,18 @@ struct Instance {
   Result<json::Value> value = json::Value();
 };
 
-/// Reads FILE arguments in order: `-` is stdin (one document, or one per
-/// line when `jsonl`), `*.jsonl` one instance per non-blank line, anything
-/// else one JSON document. A file that cannot be read yields one Instance
+/// Reads FILE arguments in order and hands each instance to `each` as soon
+/// as it is read: `-` is stdin (one document, or one per line when
+/// `jsonl`), `*.jsonl` one instance per non-blank line, anything else one
+/// JSON document. Memory holds one document or one line at a time, never a
+/// whole JSON Lines input. A file that cannot be read yields one Instance
 /// holding the error, as do a file that is not a regular one and a file or
-/// stdin larger than kMaxInstanceBytes.
-std::vector<Instance> read_instances(const std::vector<std::string>& files, bool jsonl, int stdin_fd);
+/// stdin larger than kMaxInstanceBytes; a JSON Lines line longer than that
+/// yields an error and ends that input. Bytes that can never occur in JSON
+/// (a NUL or another control character outside strings and whitespace) end
+/// a document at once, reported as the parser reports them: /dev/zero is
+/// refused after one read, not after the cap.
+void read_instances(const std::vector<std::string>& files, bool jsonl, int stdin_fd,
+                    const std::function<void(Instance&)>& each);
 
 }  // namespace weld::cli

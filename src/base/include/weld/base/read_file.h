@@ -27,6 +27,17 @@ namespace weld {
 /// MAX)`. `size`, when given, receives the size seen (for "too_large").
 Result<std::string> read_regular_file(const std::string& path, std::uint64_t max_bytes, std::uint64_t* size = nullptr);
 
+/// Opens `path` for reading under the rules of `read_regular_file` (a
+/// regular file of at most `max_bytes` by its size; same errors) and
+/// returns the descriptor, for a caller that reads it piece by piece
+/// (`read_some`) and closes it. `size` receives the file's size.
+Result<int> open_regular_file(const std::string& path, std::uint64_t max_bytes, std::uint64_t* size = nullptr);
+
+/// One read of at most `size` bytes from `fd` into `buffer`: the count, 0 at
+/// the end (and for a closed descriptor, EBADF). EINTR is retried, a
+/// non-blocking descriptor waited for. Error "io" `could not read WHAT: <reason>`.
+Result<std::size_t> read_some(int fd, char* buffer, std::size_t size, std::string_view what);
+
 /// Reads `fd` to its end, at most `max_bytes`. Errors: "io"
 /// `could not read WHAT: <reason>`, "too_large" `WHAT is more than MAX bytes`.
 /// EINTR is retried; EBADF (a closed descriptor) reads as empty.
