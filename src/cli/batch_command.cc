@@ -184,7 +184,9 @@ int batch_command(int argc, char** argv) {
   if (ec) cwd = ".";
 
   // The schema, compiled once for the whole batch (SPEC §1.1: exit 52).
-  Result<schema::LoadedSchema> loaded = schema::load_json_schema(*flags.json_schema, {}, "--json-schema", cwd);
+  schema::CompileOptions compile;
+  compile.strict = !flags.limits.no_strict;
+  Result<schema::LoadedSchema> loaded = schema::load_json_schema(*flags.json_schema, compile, "--json-schema", cwd);
   if (!loaded) return fail(52, loaded.error().message);
   for (const auto& warning : loaded->warnings) {
     write_stderr("weld: warning: --json-schema " + warning.message +

@@ -267,7 +267,9 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
   // The schema (SPEC §1.1): every failure exits 52 before any request.
   std::optional<schema::LoadedSchema> loaded;
   if (flags.json_schema) {
-    Result<schema::LoadedSchema> schema = schema::load_json_schema(*flags.json_schema, {}, "--json-schema", cwd);
+    schema::CompileOptions compile;
+    compile.strict = !flags.limits.no_strict;
+    Result<schema::LoadedSchema> schema = schema::load_json_schema(*flags.json_schema, compile, "--json-schema", cwd);
     if (!schema) return early.fail(52, schema.error().message);
     for (const auto& warning : schema->warnings) {
       write_stderr("weld: warning: --json-schema " + warning.message +

@@ -124,6 +124,8 @@ void add_run_limit_flags(CLI::App& app, RunLimitFlags& flags) {
       ->check(CLI::NonNegativeNumber);
   app.add_flag("--no-repair", flags.no_repair, "Turn off every repair of structured_output arguments");
   app.add_flag("--clamp", flags.clamp, "Clamp numbers into minimum/maximum");
+  app.add_flag("--no-strict", flags.no_strict,
+               "Compile --json-schema without the strict rules (unknown keywords and other likely mistakes allowed)");
 }
 
 std::optional<std::string> apply_run_limit_flags(const RunLimitFlags& flags, agent::RunOptions& options) {

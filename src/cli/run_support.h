@@ -71,8 +71,8 @@ void add_model_flags(CLI::App& app, ModelFlags& flags, ModelFlagText& text);
 std::optional<std::string> check_model_flags(const ModelFlagText& text, ModelFlags& flags,
                                              std::optional<agent::Mechanism>& mechanism);
 
-/// The limits and repair flags of a run (SPEC §2.1, §1.3), shared by the
-/// run and every row of `weld batch`.
+/// The limits, repair and schema flags of a run (SPEC §2.1, §1.3), shared
+/// by the run and every row of `weld batch`.
 struct RunLimitFlags {
   int max_session_turns = -1;
   int max_tool_calls = -1;
@@ -80,10 +80,12 @@ struct RunLimitFlags {
   int max_structured_retries = 5;
   bool no_repair = false;
   bool clamp = false;
+  /// --no-strict: compile --json-schema without the strict rules.
+  bool no_strict = false;
 };
 
 /// Adds --max-session-turns, --max-tool-calls, --max-wall-time,
-/// --max-structured-retries, --no-repair and --clamp.
+/// --max-structured-retries, --no-repair, --clamp and --no-strict.
 void add_run_limit_flags(CLI::App& app, RunLimitFlags& flags);
 
 /// Checks the combination (nullopt, or the usage error's message) and

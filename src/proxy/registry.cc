@@ -30,7 +30,7 @@ Error registry_error(std::string_view origin, std::string_view agent, std::strin
 // Fields an agent entry may have; anything else is a typo we refuse.
 constexpr std::string_view kKnownFields[] = {"description", "input_schema", "max_retries",          "clamp",
                                              "mode",        "mechanism",    "chat_template_kwargs", "passthrough_when",
-                                             "stream_partial"};
+                                             "stream_partial", "strict"};
 
 }  // namespace
 
@@ -81,7 +81,7 @@ Result<RegistryPtr> load_registry(std::string_view text, std::string_view origin
         return registry_error(origin, name,
                               "unknown field \"" + field.key +
                                   "\" (known: description, input_schema, max_retries, clamp, mode, mechanism, "
-                                  "chat_template_kwargs, passthrough_when, stream_partial)");
+                                  "chat_template_kwargs, passthrough_when, stream_partial, strict)");
       }
     }
     Agent agent;
@@ -151,12 +151,17 @@ Result<RegistryPtr> load_registry(std::string_view text, std::string_view origin
         return registry_error(origin, name, "stream_partial needs mode \"forced\" (two_phase answers are not streamed)");
       }
     }
+    bool strict = true;
+    if (const json::Value* s = entry.find("strict")) {
+      if (!s->is_bool()) return registry_error(origin, name, "strict must be true or false");
+      strict = s->as_bool();
+    }
     if (auto problem = schema::check_root_accepts_object(*input_schema, "input_schema")) {
       return registry_error(origin, name, *problem);
     }
     try {
       schema::CompileOptions options;
-      options.strict = true;
+      options.strict = strict;
       auto compiled = std::make_shared<schema::Schema>(schema::Schema::compile(*input_schema, options));
       for (const schema::Warning& w : compiled->warnings()) {
         registry->warnings_.push_back("agent \"" + name + "\": " + w.message +

@@ -75,6 +75,22 @@ TEST(Registry, UnknownKeywordIsRefusedStrictly) {
   EXPECT_NE(std::string::npos, registry.error().message.find("propertees")) << registry.error().message;
 }
 
+TEST(Registry, StrictFalseAllowsUnknownKeywordsPerAgent) {
+  auto registry = load_registry(R"({"loose":{"input_schema":{"type":"object","propertees":{}},"strict":false},
+                                   "tight":{"input_schema":{"type":"object","properties":{"n":{"type":"integer"}}}}})",
+                                "f");
+  ASSERT_TRUE(registry) << registry.error().message;
+  // Strict off changes what compiles, never what validates.
+  const Agent* loose = (*registry)->find("loose");
+  ASSERT_NE(nullptr, loose);
+  EXPECT_TRUE(loose->schema->is_valid(json::Value(json::Object{{"propertees", 1}})));
+  auto bad = load_registry(R"({"a":{"input_schema":{"type":"object"},"strict":"no"}})", "f");
+  ASSERT_FALSE(bad);
+  EXPECT_EQ("f: agent \"a\": strict must be true or false", bad.error().message);
+  auto strict = load_registry(R"({"a":{"input_schema":{"type":"object","propertees":{}},"strict":true}})", "f");
+  EXPECT_FALSE(strict);
+}
+
 TEST(Registry, RootMustAcceptObjects) {
   auto registry = load_registry(R"({"list":{"input_schema":{"type":"array"}}})", "f");
   ASSERT_FALSE(registry);
@@ -120,7 +136,7 @@ TEST(Registry, StructuralErrors) {
       {R"({"a":{"input_schema":[]}})", "f: agent \"a\": input_schema must be a JSON object describing a schema"},
       {R"({"a":{"input_schema":{},"max_retry":1}})",
        "f: agent \"a\": unknown field \"max_retry\" (known: description, input_schema, max_retries, clamp, mode, "
-       "mechanism, chat_template_kwargs, passthrough_when, stream_partial)"},
+       "mechanism, chat_template_kwargs, passthrough_when, stream_partial, strict)"},
       {R"({"a":{"input_schema":{},"stream_partial":"yes"}})", "f: agent \"a\": stream_partial must be true or false"},
       {R"({"a":{"input_schema":{},"stream_partial":1}})", "f: agent \"a\": stream_partial must be true or false"},
       {R"({"a":{"input_schema":{},"mode":"two_phase","stream_partial":true}})",

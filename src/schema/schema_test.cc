@@ -52,7 +52,7 @@ std::string compile_error(std::string_view schema, CompileOptions options = {}) 
 }
 
 TEST(Strict, UnknownKeyword) {
-  EXPECT_EQ("strict mode: unknown keyword: \"propertees\" at /properties/x/propertees",
+  EXPECT_EQ("strict mode: unknown keyword: \"propertees\" (did you mean \"properties\"?) at /properties/x/propertees",
             compile_error(R"({"type":"object","properties":{"x":{"type":"string","propertees":{}}}})"));
   CompileOptions lenient;
   lenient.strict = false;

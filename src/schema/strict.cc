@@ -1,5 +1,6 @@
 // Strict compile (SPEC §1.1 step 6, Ajv `strictSchema`) and validation of
 // every schema against its dialect's meta-schema.
+#include <algorithm>
 #include <array>
 #include <mutex>
 
@@ -37,9 +38,89 @@ constexpr std::array<std::string_view, 9> kDraft2019 = {
 constexpr std::array<std::string_view, 3> kDraft2020 = {"prefixItems", "$dynamicRef", "$dynamicAnchor"};
 constexpr std::array<std::string_view, 2> kDraft2019Only = {"$recursiveRef", "$recursiveAnchor"};
 
+// Keywords of the vocabularies LLM schemas carry, annotations to weld: the
+// OpenAPI 3.1 Schema Object's additions (pydantic writes `discriminator`
+// for every tagged union, and `example`), and what zod-to-json-schema adds
+// on request (`markdownDescription`, `errorMessage`). Any `x-` keyword is an
+// annotation too (OpenAPI's and JSON Schema v1's extension prefix).
+constexpr std::array<std::string_view, 6> kLlmAnnotations = {
+    "discriminator", "example", "xml", "externalDocs", "markdownDescription", "errorMessage"};
+
+/// Optimal string alignment distance (edits, adjacent transpositions),
+/// case-insensitive; gives up past `limit` (returns limit + 1).
+std::size_t edit_distance(std::string_view a, std::string_view b, std::size_t limit) {
+  auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+  if (a.size() > b.size() + limit || b.size() > a.size() + limit) return limit + 1;
+  std::vector<std::size_t> before(b.size() + 1), previous(b.size() + 1), current(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) previous[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    current[0] = i;
+    std::size_t row_min = current[0];
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      std::size_t cost = lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1;
+      current[j] = std::min({previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost});
+      if (i > 1 && j > 1 && lower(a[i - 1]) == lower(b[j - 2]) && lower(a[i - 2]) == lower(b[j - 1])) {
+        current[j] = std::min(current[j], before[j - 2] + 1);
+      }
+      row_min = std::min(row_min, current[j]);
+    }
+    if (row_min > limit) return limit + 1;
+    before.swap(previous);
+    previous.swap(current);
+  }
+  return previous[b.size()];
+}
+
+/// Every keyword `d` knows, in a fixed order (for suggestions).
+std::vector<std::string_view> known_keywords(Dialect d) {
+  std::vector<std::string_view> out;
+  auto add = [&](auto list) {
+    for (std::string_view k : list) {
+      if (is_known_keyword(k, d) && std::find(out.begin(), out.end(), k) == out.end()) out.push_back(k);
+    }
+  };
+  add(kCommon);
+  add(kCommon2);
+  add(std::array<std::string_view, 1>{"id"});
+  add(kDraft6);
+  add(kDraft6b);
+  add(kDraft2019);
+  add(kDraft2020);
+  add(kDraft2019Only);
+  add(kLlmAnnotations);
+  return out;
+}
+
+std::string unknown_keyword_message(std::string_view keyword, Dialect d) {
+  std::string message = "strict mode: unknown keyword: " + json::quote(keyword);
+  if (keyword == "nullable") {
+    // OpenAPI 3.0's way of allowing null means nothing in JSON Schema: the
+    // author expects nulls to pass and they would not.
+    return message + " (OpenAPI 3.0: JSON Schema ignores it and still refuses null; allow null with "
+                     "\"type\": [\"…\", \"null\"] or \"anyOf\": [{…}, {\"type\": \"null\"}])";
+  }
+  // The closest known keyword: at most 1 edit for short names, 2 from 5
+  // characters, 3 from 12 (propertees -> properties, requried -> required,
+  // additionalProperty -> additionalProperties, minlength -> minLength).
+  const std::size_t limit = keyword.size() >= 12 ? 3 : keyword.size() >= 5 ? 2 : 1;
+  std::string_view best;
+  std::size_t best_distance = limit + 1;
+  for (std::string_view candidate : known_keywords(d)) {
+    std::size_t distance = edit_distance(keyword, candidate, limit);
+    if (distance < best_distance) {
+      best = candidate;
+      best_distance = distance;
+    }
+  }
+  if (!best.empty()) return message + " (did you mean " + json::quote(best) + "?)";
+  return message + " (an annotation of your own: name it \"x-" + std::string(keyword) + "\")";
+}
+
 }  // namespace
 
 bool is_known_keyword(std::string_view k, Dialect d) {
+  if (k.starts_with("x-")) return true;
+  if (in(kLlmAnnotations, k)) return true;
   if (in(kCommon, k) || in(kCommon2, k)) return true;
   if (d == Dialect::Draft4) return k == "id";
   if (in(kDraft6, k)) return true;
@@ -61,7 +142,7 @@ void Compiler::check_strict(const json::Value& v, const SubInfo& info) {
   bool legacy = info.dialect == Dialect::Draft4 || info.dialect == Dialect::Draft6 || info.dialect == Dialect::Draft7;
   for (const json::Member& m : v.as_object()) {
     if (!is_known_keyword(m.key, info.dialect)) {
-      throw SchemaError(where(m.key), "strict mode: unknown keyword: " + json::quote(m.key));
+      throw SchemaError(where(m.key), unknown_keyword_message(m.key, info.dialect));
     }
   }
   const json::Value* items = v.find("items");

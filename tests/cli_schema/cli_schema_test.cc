@@ -132,7 +132,7 @@ TEST_F(CliSchema, CheckPrintsOk) {
 TEST_F(CliSchema, CheckReportsStrictErrors) {
   Outcome run = run_weld({"schema", "check", R"({"type":"object","propertees":{}})"});
   EXPECT_EQ(run.exit_code, 1);
-  EXPECT_EQ(run.out, "schema is not a valid JSON Schema: strict mode: unknown keyword: \"propertees\" at /propertees\n");
+  EXPECT_EQ(run.out, "schema is not a valid JSON Schema: strict mode: unknown keyword: \"propertees\" (did you mean \"properties\"?) at /propertees\n");
 }
 
 TEST_F(CliSchema, CheckSeveralSchemasNamesEach) {

@@ -24,7 +24,7 @@ TEST(LoadJsonSchema, ValidSchemaCompilesAndValidates) {
 
 TEST(LoadJsonSchema, UnknownKeywordIsAnError) {
   EXPECT_EQ(load_error(R"({"type":"object","properties":{"a":{"type":"string","propertees":{}}}})"),
-            "--json-schema is not a valid JSON Schema: strict mode: unknown keyword: \"propertees\" at "
+            "--json-schema is not a valid JSON Schema: strict mode: unknown keyword: \"propertees\" (did you mean \"properties\"?) at "
             "/properties/a/propertees");
 }
 
