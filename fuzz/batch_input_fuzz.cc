@@ -1,9 +1,10 @@
-// Fuzzes `weld batch`'s input-line reader and row reader (issue 15), and the
-// resume reader of result lines. The first byte picks the longest line kept
-// and the read size. Invariants: reading in small pieces gives exactly the
-// lines of reading at once; no line contains "\n"; line numbers increase; a
-// row is either runnable (a prompt) or errored with a message naming its
-// line; nothing crashes or hangs.
+// Fuzzes `weld batch`'s input-line reader and row reader, and the resume
+// reader of result lines. The first byte picks the longest line kept and the
+// read size. Invariants: reading in small pieces gives exactly the lines of
+// reading at once (a byte order mark split across reads included); no line
+// contains "\n"; line numbers are 1-based and increase; a row is either
+// runnable (a prompt) or errored with a message naming its line; a line read
+// as a result line starts as result lines do; nothing crashes or hangs.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -37,6 +38,7 @@ std::vector<Line> read_all(std::string_view bytes, std::size_t max_line, std::si
       },
       max_line);
   std::vector<Line> lines;
+  if (!reader.peek_start()) std::abort();
   for (;;) {
     auto line = reader.next();
     if (!line) std::abort();  // the memory source never fails
@@ -57,12 +59,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::vector<Line> whole = read_all(input, max_line, input.size() + 1);
   if (read_all(input, max_line, piece) != whole) std::abort();
 
-  weld::batch::InputOptions options{.id_field = "key", .prompt = "Extract"};
+  const weld::json::Value schema = weld::json::Object{{"type", "object"}};
+  weld::batch::InputOptions options{.id_field = "key", .prompt = "Extract", .schema = &schema};
   std::uint64_t previous = 0;
-  bool first = true;
   for (const Line& line : whole) {
-    if (!first && line.number <= previous) std::abort();
-    first = false;
+    if (line.number <= previous) std::abort();
     previous = line.number;
     if (line.text.find('\n') != std::string::npos || line.text.size() > max_line) std::abort();
     if (line.too_long) continue;
@@ -72,7 +73,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     } else if (row.request.prompt.empty() && row.shape == weld::batch::RowShape::Data) {
       std::abort();
     }
-    (void)weld::batch::key_of_result_line(line.text);
+    if (weld::batch::read_result_line(line.text) && !weld::batch::is_result_line_start(line.text)) std::abort();
   }
   return 0;
 }

@@ -337,6 +337,8 @@ class RunLoop {
     request.messages = std::move(messages_);
     request.tools = std::move(specs_);
     request.response_format = response_format_;
+    request.max_tokens = options_.max_tokens;
+    request.sampling = options_.sampling;
 
     const Clock::time_point api_started = Clock::now();
     if (!first_request_sent_) first_request_sent_ = api_started;

@@ -15,6 +15,11 @@ RowKey key_of_id(std::string_view id) {
   return RowKey{hash.low64, hash.high64};
 }
 
+RowKey key_of_line(std::uint64_t line) {
+  std::string text = std::string("\0line:", 6) + std::to_string(line);
+  return key_of_id(text);
+}
+
 RowKey key_of_duplicate(std::uint64_t line) {
   // A prefix no id can collide with by accident: ids are text, this starts
   // with a NUL byte.
@@ -90,13 +95,19 @@ void IdSet::grow() {
   unmap_slots(old, old_capacity);
 }
 
-bool IdSet::mark_done(const RowKey& key) { return mark(key, kDone); }
+bool IdSet::mark_done(const RowKey& key, bool errored) {
+  const bool first = mark(key, kDone);
+  RowKey& slot = slots_[find(key)];
+  slot.low = errored ? slot.low | kErrored : slot.low & ~kErrored;
+  return first;
+}
 
 bool IdSet::mark_seen(const RowKey& key) { return mark(key, kSeen); }
 
-bool IdSet::is_done(const RowKey& key) const {
+Done IdSet::done(const RowKey& key) const {
   const RowKey& slot = slots_[find(key)];
-  return (slot.low & kDone) != 0;
+  if ((slot.low & kDone) == 0) return Done::No;
+  return (slot.low & kErrored) != 0 ? Done::Errored : Done::Succeeded;
 }
 
 }  // namespace weld::batch

@@ -22,6 +22,20 @@ TEST(IdSet, SeenAndDoneAreSeparateMarks) {
   EXPECT_EQ(ids.size(), 1u);
 }
 
+TEST(IdSet, DoneRemembersWhetherTheLineErrored) {
+  IdSet ids;
+  RowKey a = key_of_id("a");
+  EXPECT_EQ(ids.done(a), Done::No);
+  EXPECT_TRUE(ids.mark_done(a, true));
+  EXPECT_EQ(ids.done(a), Done::Errored);
+  EXPECT_TRUE(ids.mark_seen(a));
+  EXPECT_EQ(ids.done(a), Done::Errored);
+  // A later line for the same row replaces the earlier mark.
+  EXPECT_FALSE(ids.mark_done(a, false));
+  EXPECT_EQ(ids.done(a), Done::Succeeded);
+  EXPECT_FALSE(ids.mark_seen(a));
+}
+
 TEST(IdSet, HoldsAHundredThousandKeysThroughGrowthAtUnder48BytesEach) {
   IdSet ids;
   for (int i = 0; i < 100000; ++i) ASSERT_TRUE(ids.mark_seen(key_of_id("row-" + std::to_string(i))));
@@ -51,9 +65,12 @@ TEST(IdSet, GrowsByHalfSoNoMoreThan28BytesPerKey) {
   for (int i = 0; i < 300000; ++i) ASSERT_FALSE(ids.mark_seen(key_of_id("row-" + std::to_string(i)))) << i;
 }
 
-TEST(IdSet, ADuplicateLineKeyIsNotAnIdKey) {
+TEST(IdSet, LineAndDuplicateKeysAreNotIdKeys) {
   EXPECT_FALSE(key_of_duplicate(3) == key_of_id("3"));
   EXPECT_TRUE(key_of_duplicate(3) == key_of_duplicate(3));
+  EXPECT_FALSE(key_of_line(3) == key_of_id("3"));
+  EXPECT_FALSE(key_of_line(3) == key_of_duplicate(3));
+  EXPECT_TRUE(key_of_line(3) == key_of_line(3));
 }
 
 // The shard of an id must never change between versions or machines (a

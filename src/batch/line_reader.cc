@@ -43,6 +43,54 @@ ByteSource memory_source(std::string_view bytes) {
 LineReader::LineReader(ByteSource source, std::size_t max_line)
     : source_(std::move(source)), max_line_(max_line), buffer_(kReadBuffer) {}
 
+Result<std::string_view> LineReader::peek_start() {
+  constexpr std::size_t kWanted = 8;
+  constexpr std::string_view kBom = "\xEF\xBB\xBF";
+  if (!started_) {
+    started_ = true;
+    // Read until the first bytes are known (a pipe may deliver them one at
+    // a time), then skip a byte order mark.
+    while (!eof_ && end_ < kBom.size() + kWanted) {
+      Result<std::size_t> n = source_(buffer_.data() + end_, buffer_.size() - end_);
+      if (!n) {
+        error_ = n.error();
+        break;
+      }
+      bytes_read_ += *n;
+      end_ += *n;
+      if (*n == 0) eof_ = true;
+    }
+    if (std::string_view(buffer_.data(), end_).substr(0, kBom.size()) == kBom) {
+      begin_ = kBom.size();
+      bom_ = true;
+    }
+  }
+  if (error_) return *error_;
+  return std::string_view(buffer_.data() + begin_, std::min(kWanted, end_ - begin_));
+}
+
+Status check_input_start(std::string_view start, std::string_view name) {
+  struct Magic {
+    std::string_view bytes;
+    const char* format;
+    const char* tool;
+  };
+  static constexpr Magic kMagics[] = {{"\x1F\x8B", "gzip", "zcat"},
+                                      {"BZh", "bzip2", "bzcat"},
+                                      {"\xFD" "7zXZ\x00", "xz", "xzcat"},
+                                      {"\x28\xB5\x2F\xFD", "zstd", "zstdcat"}};
+  for (const Magic& magic : kMagics) {
+    if (start.substr(0, magic.bytes.size()) != magic.bytes) continue;
+    const std::string shown = name == "-" ? "standard input" : "\"" + std::string(name) + "\"";
+    return Error{ErrorCode::Usage,
+                 "the input " + shown + " is compressed input (" + magic.format + "), not JSON Lines; pipe it through " +
+                     magic.tool + ": " + magic.tool + " " + (name == "-" ? std::string("FILE") : std::string(name)) +
+                     " | weld batch … -",
+                 std::string(name)};
+  }
+  return Ok{};
+}
+
 bool LineReader::fill() {
   Result<std::size_t> n = source_(buffer_.data(), buffer_.size());
   if (!n) {
@@ -57,6 +105,10 @@ bool LineReader::fill() {
 }
 
 Result<std::optional<InputLine>> LineReader::next() {
+  if (!started_) {
+    Result<std::string_view> start = peek_start();
+    if (!start) return start.error();
+  }
   if (returned_long_) {
     long_line_.clear();
     returned_long_ = false;
@@ -65,12 +117,14 @@ Result<std::optional<InputLine>> LineReader::next() {
     if (error_) return *error_;
     const char* data = buffer_.data();
     const void* found = begin_ < end_ ? std::memchr(data + begin_, '\n', end_ - begin_) : nullptr;
-    const bool pending = !long_line_.empty() || skipping_;
+    // At the end, what is left is a last line without "\n" (the start of
+    // the stream may have been read ahead to the end by peek_start).
+    const bool pending = !long_line_.empty() || skipping_ || begin_ < end_;
     if (found != nullptr || (eof_ && pending)) {
       const std::size_t stop = found != nullptr ? static_cast<std::size_t>(static_cast<const char*>(found) - data) : end_;
       std::string_view piece(data + begin_, stop - begin_);
       begin_ = found != nullptr ? stop + 1 : end_;
-      const std::uint64_t number = line_number_++;
+      const std::uint64_t number = ++line_number_;
       if (skipping_ || long_line_.size() + piece.size() > max_line_) {
         skipping_ = false;
         long_line_.clear();

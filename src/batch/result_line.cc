@@ -39,12 +39,22 @@ json::Value openai_usage(const provider::Usage& usage) {
                       {"total_tokens", usage.input_tokens + usage.output_tokens}};
 }
 
-json::Value openai_error_line(const Row& row, std::string_view type, std::string_view message) {
+// Every result line starts with one of these (is_result_line_start).
+constexpr std::string_view kWeldStart = R"({"custom_id":)";
+constexpr std::string_view kOpenAiStart = R"({"id":"batch_req_)";
+
+json::Value custom_id(const Row& row) { return row.id_from_line ? json::Value(nullptr) : json::Value(row.id); }
+
+json::Value openai_line(const Row& row, json::Value response, json::Value error) {
   return json::Object{{"id", "batch_req_" + random_hex()},
-                      {"custom_id", row.id},
-                      {"response", nullptr},
-                      {"error", json::Object{{"code", type}, {"message", message},
-                                             {"line", static_cast<std::int64_t>(row.line)}}}};
+                      {"custom_id", custom_id(row)},
+                      {"line", static_cast<std::int64_t>(row.line)},
+                      {"response", std::move(response)},
+                      {"error", std::move(error)}};
+}
+
+json::Value openai_error_line(const Row& row, std::string_view type, std::string_view message) {
+  return openai_line(row, nullptr, json::Object{{"code", type}, {"message", message}});
 }
 
 }  // namespace
@@ -55,9 +65,13 @@ std::optional<OutputFormat> parse_output_format(std::string_view text) {
   return std::nullopt;
 }
 
+bool row_succeeded(const agent::RunOutcome& outcome) {
+  return outcome.subtype == agent::Subtype::Success && outcome.structured.has_value();
+}
+
 std::string run_result_line(OutputFormat format, const Row& row, const agent::RunOutcome& outcome,
                             std::string_view model) {
-  const bool success = outcome.subtype == agent::Subtype::Success && outcome.structured.has_value();
+  const bool success = row_succeeded(outcome);
   if (format == OutputFormat::OpenAi) {
     if (!success) return finish(openai_error_line(row, agent::subtype_name(outcome.subtype), outcome.error_message));
     const std::int64_t created =
@@ -71,13 +85,11 @@ std::string run_result_line(OutputFormat format, const Row& row, const agent::Ru
                                     {"model", model},
                                     {"choices", json::Array{std::move(choice)}},
                                     {"usage", openai_usage(outcome.usage)}};
-    return finish(json::Object{
-        {"id", "batch_req_" + random_hex()},
-        {"custom_id", row.id},
-        {"response", json::Object{{"status_code", 200}, {"request_id", "req_" + random_hex()}, {"body", std::move(body)}}},
-        {"error", nullptr}});
+    return finish(openai_line(
+        row, json::Object{{"status_code", 200}, {"request_id", "req_" + random_hex()}, {"body", std::move(body)}},
+        nullptr));
   }
-  json::Value line = json::Object{{"custom_id", row.id}, {"line", static_cast<std::int64_t>(row.line)}};
+  json::Value line = json::Object{{"custom_id", custom_id(row)}, {"line", static_cast<std::int64_t>(row.line)}};
   if (success) {
     line.set("status", "succeeded");
     line.set("structured_result", *outcome.structured);
@@ -98,29 +110,82 @@ std::string run_result_line(OutputFormat format, const Row& row, const agent::Ru
 std::string input_error_line(OutputFormat format, const Row& row, InputErrorKind kind, std::string_view message) {
   const std::string_view type = input_error_type(kind);
   if (format == OutputFormat::OpenAi) return finish(openai_error_line(row, type, message));
-  return finish(json::Object{{"custom_id", row.id},
+  return finish(json::Object{{"custom_id", custom_id(row)},
                              {"line", static_cast<std::int64_t>(row.line)},
                              {"status", "errored"},
                              {"error", json::Object{{"type", type}, {"message", message}}},
                              {"attempts", 0}});
 }
 
-std::optional<RowKey> key_of_result_line(std::string_view text) {
+namespace {
+
+bool is_string(const json::Value* value) { return value != nullptr && value->is_string(); }
+
+// An error object: {"type"|"code": string, "message": string}; its type.
+const json::Value* error_type(const json::Value* error, std::string_view type_member) {
+  if (error == nullptr || !error->is_object()) return nullptr;
+  const json::Value* type = error->find(type_member);
+  return is_string(type) && is_string(error->find("message")) ? type : nullptr;
+}
+
+}  // namespace
+
+std::optional<ResultLineInfo> read_result_line(std::string_view text) {
+  if (!is_result_line_start(text)) return std::nullopt;
   Result<json::Value> doc = json::parse(text);
   if (!doc || !doc->is_object()) return std::nullopt;
   const json::Value* id = doc->find("custom_id");
-  if (id == nullptr || !id->is_string()) return std::nullopt;
-  const json::Value* error = doc->find("error");
-  if (error != nullptr && error->is_object()) {
-    const json::Value* type = error->find("type");
-    if (type == nullptr) type = error->find("code");
-    const json::Value* line = doc->find("line");
-    if (line == nullptr) line = error->find("line");
-    if (type != nullptr && type->is_string() && type->as_string() == input_error_type(InputErrorKind::DuplicateId) &&
-        line != nullptr && line->is_integer() && line->as_integer() >= 0)
-      return key_of_duplicate(static_cast<std::uint64_t>(line->as_integer()));
+  const json::Value* line = doc->find("line");
+  if (id == nullptr || !(id->is_null() || (id->is_string() && !id->as_string().empty()))) return std::nullopt;
+  if (line == nullptr || !line->is_integer() || line->as_integer() < 1) return std::nullopt;
+  ResultLineInfo info;
+  const json::Value* type = nullptr;
+  if (is_string(doc->find("id"))) {
+    // The OpenAI Batch output shape: exactly one of response and error.
+    const json::Value* response = doc->find("response");
+    const json::Value* error = doc->find("error");
+    if (response == nullptr || error == nullptr || doc->find("id")->as_string().rfind("batch_req_", 0) != 0)
+      return std::nullopt;
+    info.format = OutputFormat::OpenAi;
+    if (response->is_null()) {
+      type = error_type(error, "code");
+      if (type == nullptr) return std::nullopt;
+      info.errored = true;
+    } else {
+      const json::Value* status = response->is_object() ? response->find("status_code") : nullptr;
+      const json::Value* body = response->is_object() ? response->find("body") : nullptr;
+      if (!error->is_null() || status == nullptr || !status->is_integer() || body == nullptr || !body->is_object())
+        return std::nullopt;
+    }
+  } else {
+    // weld's shape: a status, then what it carries.
+    const json::Value* status = doc->find("status");
+    const json::Value* attempts = doc->find("attempts");
+    if (!is_string(status) || attempts == nullptr || !attempts->is_integer()) return std::nullopt;
+    if (status->as_string() == "succeeded") {
+      if (doc->find("structured_result") == nullptr || doc->find("error") != nullptr) return std::nullopt;
+    } else if (status->as_string() == "errored") {
+      type = error_type(doc->find("error"), "type");
+      if (type == nullptr) return std::nullopt;
+      info.errored = true;
+    } else {
+      return std::nullopt;
+    }
   }
-  return key_of_id(id->as_string());
+  const auto number = static_cast<std::uint64_t>(line->as_integer());
+  if (type != nullptr && type->as_string() == input_error_type(InputErrorKind::DuplicateId))
+    info.key = key_of_duplicate(number);
+  else
+    info.key = id->is_null() ? key_of_line(number) : key_of_id(id->as_string());
+  return info;
+}
+
+bool is_result_line_start(std::string_view bytes) {
+  auto starts = [&](std::string_view start) {
+    const std::size_t n = std::min(bytes.size(), start.size());
+    return n > 0 && bytes.substr(0, n) == start.substr(0, n);
+  };
+  return starts(kWeldStart) || starts(kOpenAiStart);
 }
 
 }  // namespace weld::batch

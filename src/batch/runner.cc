@@ -13,7 +13,10 @@
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <thread>
+
+#include "weld/provider/sampling.h"
 
 namespace weld::batch {
 namespace {
@@ -104,11 +107,11 @@ class Batch {
   RowQueue& queue() { return queue_; }
 
   // The first stop wins; it cancels the rows in flight.
-  void stop(BatchStop why, std::string message) {
+  void stop(BatchStop why, std::string message, ErrorCode code = ErrorCode::Io) {
     {
       std::lock_guard lock(mutex_);
       if (outcome_.stop != BatchStop::Finished) return;
-      outcome_ = {why, std::move(message)};
+      outcome_ = {why, std::move(message), code};
     }
     cancel_.cancelled = true;
     cancel_rows();
@@ -131,14 +134,13 @@ class Batch {
     return outcome_;
   }
 
-  void write(const std::string& line) {
-    Status written = output_.write(line);
-    if (!written) stop(BatchStop::OutputError, written.error().message);
+  void write(const std::string& line, bool errored) {
+    Status written = output_.write(line, errored);
+    if (!written) stop(BatchStop::OutputError, written.error().message, written.error().code);
   }
 
   void write_input_error(const Row& row, InputErrorKind kind, std::string_view message) {
-    write(input_error_line(options_.format, row, kind, message));
-    progress_.errored.fetch_add(1);
+    write(input_error_line(options_.format, row, kind, message), true);
   }
 
   // One worker thread: runs rows until the queue is drained or abandoned.
@@ -205,6 +207,8 @@ class Batch {
     run.system_prompt = row.request.system.empty() ? options_.run.system_prompt : row.request.system;
     run.history = std::move(row.request.history);
     run.prompt = std::move(row.request.prompt);
+    run.max_tokens = row.request.max_tokens.value_or(options_.run.max_tokens);
+    run.sampling = provider::overlay(options_.run.sampling, row.request.sampling);
 
     agent::RunOutcome outcome = agent::run(model, options_.tools, run, {}, cancel);
     // Endings that leave the row unanswered (SPEC §7): the rerun does it.
@@ -218,9 +222,7 @@ class Batch {
     progress_.turns.fetch_add(static_cast<std::uint64_t>(outcome.num_turns));
     progress_.input_tokens.fetch_add(static_cast<std::uint64_t>(outcome.usage.input_tokens));
     progress_.output_tokens.fetch_add(static_cast<std::uint64_t>(outcome.usage.output_tokens));
-    write(run_result_line(options_.format, row, outcome, run.model));
-    if (outcome.exit_code == 0) progress_.succeeded.fetch_add(1);
-    else progress_.errored.fetch_add(1);
+    write(run_result_line(options_.format, row, outcome, run.model), !row_succeeded(outcome));
   }
 
   ResultWriter& output_;
@@ -234,54 +236,91 @@ class Batch {
   std::vector<provider::CancelToken*> row_tokens_;
 };
 
+// Tells `options.warn` once per field name of what a row carries but is
+// not sent: fields weld batch does not forward, and sampling fields the
+// model's wire protocol lacks.
+class UnsentFields {
+ public:
+  UnsentFields(const BatchOptions& options, const provider::Model& model) : options_(options), model_(model) {}
+
+  void check(const Row& row) {
+    if (!options_.warn) return;
+    for (const std::string& field : row.request.unsent) {
+      if (!told_.insert(field).second) continue;
+      options_.warn("line " + std::to_string(row.line) + ": " + field +
+                    " is not sent to the model: weld batch sends a request's messages, model, token limit and "
+                    "sampling fields (docs/batch.md, Input); this is said once per field");
+    }
+    for (const std::string& field : model_.sampling_not_sent(row.request.sampling)) {
+      if (!told_.insert(field).second) continue;
+      options_.warn("line " + std::to_string(row.line) + ": the row's " + field + " is not sent: the " +
+                    model_.provider_name() + " wire protocol has no such field; this is said once per field");
+    }
+  }
+
+ private:
+  const BatchOptions& options_;
+  const provider::Model& model_;
+  std::set<std::string> told_;
+};
+
 // Reads the input and hands this shard's runnable rows to the workers;
-// answers the rows that need no run (bad lines, repeated ids).
+// answers the rows that need no run (bad lines, repeated ids) and counts the
+// rows the file already answers. Once the batch stopped (41, 75, a failed
+// write) it reads on, only counting, so that the summary covers the shard.
 void read_rows(Batch& batch, LineReader& input, IdSet& ids, const BatchOptions& options, BatchProgress& progress,
-               provider::CancelToken& cancel) {
-  while (!batch.stopped() && !cancel.cancelled.load()) {
+               UnsentFields& unsent, provider::CancelToken& outside_cancel) {
+  for (;;) {
+    // A stop sets the token too; a cancel from outside (a signal) is one
+    // without a stop, and ends the reading at once.
+    if (outside_cancel.cancelled.load() && !batch.stopped()) break;
     Result<std::optional<InputLine>> line = input.next();
     progress.bytes.store(input.bytes_read());
     if (!line) {
       batch.stop(BatchStop::InputError, line.error().message);
       break;
     }
-    if (!*line) break;
+    if (!*line) {
+      progress.input_read.store(true);
+      break;
+    }
     progress.lines.fetch_add(1);
     const InputLine& in = **line;
+    progress.last_line.store(in.number);
     Row row;
     if (in.too_long) {
-      row.line = in.number;
-      row.id = std::to_string(in.number);
+      row = line_row(in.number);
       row.error = InputErrorKind::InvalidLine;
       row.error_message = "line " + std::to_string(in.number) + ": longer than " +
                           std::to_string(LineReader::kDefaultMaxLine >> 20) + " MiB; skipped unread";
     } else {
       row = read_row(in.text, in.number, options.input);
     }
-    const RowKey key = key_of_id(row.id);
+    const RowKey key = key_of_row(row);
     if (shard_of(key, options.shard.count) != options.shard.index) continue;
     progress.rows.fetch_add(1);
-    // SPEC §7: for a repeated id the later line is the errored one; its
-    // result line is remembered under its own line's key.
-    if (!ids.mark_seen(key)) {
-      if (ids.is_done(key_of_duplicate(row.line))) {
-        progress.skipped.fetch_add(1);
-        continue;
-      }
-      batch.write_input_error(row, InputErrorKind::DuplicateId,
-                              "line " + std::to_string(row.line) + ": the id \"" + row.id +
-                                  "\" was already used by an earlier line; this line was not run");
+    // For a repeated id the later line is the errored one; its result line
+    // is remembered under its own line's key.
+    const bool repeated = !ids.mark_seen(key);
+    const Done done = ids.done(repeated ? key_of_duplicate(row.line) : key);
+    if (done != Done::No) {
+      (done == Done::Errored ? progress.earlier_errored : progress.earlier_succeeded).fetch_add(1);
       continue;
     }
-    if (ids.is_done(key)) {
-      progress.skipped.fetch_add(1);
+    if (batch.stopped()) continue;  // counted: not done
+    if (repeated) {
+      const std::string shown = row.id_from_line ? "line " + std::to_string(row.line) : "\"" + row.id + "\"";
+      batch.write_input_error(row, InputErrorKind::DuplicateId,
+                              "line " + std::to_string(row.line) + ": the id " + shown +
+                                  " was already used by an earlier line; this line was not run");
       continue;
     }
     if (row.error) {
       batch.write_input_error(row, *row.error, row.error_message);
       continue;
     }
-    if (!batch.queue().push(std::move(row))) break;
+    unsent.check(row);
+    if (!batch.queue().push(std::move(row))) continue;  // the batch stopped meanwhile: counted as not done
   }
   batch.queue().close();
 }
@@ -292,6 +331,11 @@ BatchOutcome run_batch(LineReader& input, ResultWriter& output, IdSet& ids, cons
                        const std::vector<std::unique_ptr<provider::Model>>& models, BatchProgress& progress,
                        provider::CancelToken& cancel, const std::vector<FiberLoop*>& loops) {
   Batch batch(output, options, progress, cancel, models.size());
+  UnsentFields unsent(options, *models.front());
+  output.on_written([&progress](std::uint64_t succeeded, std::uint64_t errored) {
+    progress.succeeded.fetch_add(succeeded);
+    progress.errored.fetch_add(errored);
+  });
   if (!loops.empty()) {
     batch.queue().on_change([&loops] {
       for (FiberLoop* loop : loops) loop->wakeup();
@@ -300,7 +344,7 @@ BatchOutcome run_batch(LineReader& input, ResultWriter& output, IdSet& ids, cons
       FiberLoop* loop = loops[i % loops.size()];
       loop->spawn([&batch, model = models[i].get(), loop] { batch.work_in_fiber(*model, *loop); });
     }
-    std::thread reader([&] { read_rows(batch, input, ids, options, progress, cancel); });
+    std::thread reader([&] { read_rows(batch, input, ids, options, progress, unsent, cancel); });
     // The first loop runs here, the others on threads of their own.
     std::vector<std::exception_ptr> errors(loops.size());
     std::vector<std::thread> others;
@@ -343,7 +387,7 @@ BatchOutcome run_batch(LineReader& input, ResultWriter& output, IdSet& ids, cons
         }
       }
     });
-    read_rows(batch, input, ids, options, progress, cancel);
+    read_rows(batch, input, ids, options, progress, unsent, cancel);
     for (auto& worker : workers) worker.join();
     {
       std::lock_guard lock(relay_mutex);
@@ -353,7 +397,8 @@ BatchOutcome run_batch(LineReader& input, ResultWriter& output, IdSet& ids, cons
     relay.join();
   }
   Status flushed = output.flush();
-  if (!flushed) batch.stop(BatchStop::OutputError, flushed.error().message);
+  if (!flushed) batch.stop(BatchStop::OutputError, flushed.error().message, flushed.error().code);
+  output.on_written({});
   return batch.outcome();
 }
 

@@ -43,9 +43,8 @@ class RunnerTest : public ::testing::TestWithParam<bool> {
   // Runs `input` with `models`; returns the output file's lines.
   std::vector<json::Value> run(const std::string& input, const std::vector<std::unique_ptr<provider::Model>>& models) {
     IdSet ids;
-    auto scan = resume_from(path_, ids);
-    EXPECT_TRUE(scan);
-    auto writer = ResultWriter::open(path_);
+    ResumeScan scan;
+    auto writer = ResultWriter::open(path_, {}, ids, scan);
     EXPECT_TRUE(writer);
     LineReader lines(memory_source(input));
     progress_ = std::make_unique<BatchProgress>();
@@ -86,7 +85,11 @@ int thread_count() {
   return -1;
 }
 
-std::string custom_id(const json::Value& line) { return line.find("custom_id")->as_string(); }
+// The row's id, or "line N" for a row without one.
+std::string custom_id(const json::Value& line) {
+  const json::Value* id = line.find("custom_id");
+  return id->is_null() ? "line " + std::to_string(line.find("line")->as_integer()) : id->as_string();
+}
 
 TEST_P(RunnerTest, EveryShapeBadLinesAndDuplicatesGetOneLineEach) {
   const std::string input =
@@ -110,7 +113,7 @@ TEST_P(RunnerTest, EveryShapeBadLinesAndDuplicatesGetOneLineEach) {
   }
   EXPECT_EQ(status["o1"], std::vector<std::string>{"succeeded"});
   EXPECT_EQ(status["a1"], std::vector<std::string>{"succeeded"});
-  EXPECT_EQ(status["3"], std::vector<std::string>{"errored:error_invalid_input"});
+  EXPECT_EQ(status["line 4"], std::vector<std::string>{"errored:error_invalid_input"});
   ASSERT_EQ(status["d1"].size(), 2u);
   EXPECT_EQ(progress_->succeeded.load(), 3u);
   EXPECT_EQ(progress_->errored.load(), 2u);
@@ -121,7 +124,26 @@ TEST_P(RunnerTest, ASecondRunSkipsAnsweredRowsIncludingTheDuplicateLine) {
   ASSERT_EQ(run(input, offline(2)).size(), 3u);
   auto again = run(input, offline(2));
   EXPECT_EQ(again.size(), 3u);
-  EXPECT_EQ(progress_->skipped.load(), 3u);
+  // The repeated id's errored line counts as the errored row it is.
+  EXPECT_EQ(progress_->earlier_succeeded.load(), 2u);
+  EXPECT_EQ(progress_->earlier_errored.load(), 1u);
+  EXPECT_EQ(progress_->succeeded.load() + progress_->errored.load(), 0u);
+}
+
+// After a stop (here 41) the reader reads on, only counting: the summary
+// covers every row of the shard, not the ones read before the stop.
+TEST_P(RunnerTest, AStoppedBatchStillCountsTheShardsRows) {
+  std::vector<std::unique_ptr<provider::Model>> models;
+  auto model = std::make_unique<ScriptedModel>();
+  model->push_error(ErrorCode::Auth, "the provider refused the credentials: HTTP 401");
+  model->repeat_last();
+  models.push_back(std::move(model));
+  std::string input;
+  for (int i = 1; i <= 300; ++i) input += "{\"id\":" + std::to_string(i) + "}\n";
+  EXPECT_TRUE(run(input, models).empty());
+  EXPECT_EQ(outcome_.stop, BatchStop::Auth);
+  EXPECT_EQ(progress_->rows.load(), 300u);
+  EXPECT_TRUE(progress_->input_read.load());
   EXPECT_EQ(progress_->succeeded.load() + progress_->errored.load(), 0u);
 }
 
@@ -223,10 +245,12 @@ TEST_P(RunnerTest, ARowsSpentWallTimeEndsThatRowOnly) {
     EXPECT_EQ(line.find("status")->as_string(), "errored");
     EXPECT_EQ(line.find("error")->find("type")->as_string(), "error_budget");
   }
-  // As fibers, the input reader and the second loop are the threads the
-  // batch adds: no watcher per row (the most seen at once, while the first
-  // rows ran).
-  if (fibers) EXPECT_EQ(threads_during.load(), threads_before + 2);
+  // As fibers, the input reader, the second loop and the result writer's
+  // flusher (started by the first line written, before the third row's
+  // request) are the threads the batch adds: no watcher per row.
+  if (fibers) {
+    EXPECT_EQ(threads_during.load(), threads_before + 3);
+  }
 }
 
 // A cancel from outside (SIGINT) still stops rows in flight on threads and

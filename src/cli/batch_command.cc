@@ -58,6 +58,7 @@ struct BatchFlags {
   std::optional<std::uint32_t> shards;
   std::optional<std::string> summary;
   bool no_progress = false;
+  bool retry_errored = false;
   std::optional<std::string> telemetry_file;
   ModelFlags model;
   ModelFlagText model_text;
@@ -105,6 +106,8 @@ void add_flags(CLI::App& app, BatchFlags& f) {
   app.add_option("--shards", f.shards, "Number of shards, with JOB_COMPLETION_INDEX (Kubernetes Indexed Jobs)");
   app.add_option("--summary", f.summary, "Write the summary as JSON to FILE ({shard} is replaced)");
   app.add_flag("--no-progress", f.no_progress, "No progress on stderr (the summary line is still written)");
+  app.add_flag("--retry-errored", f.retry_errored,
+               "Run again the rows whose lines in -o FILE are errored (their lines are removed first)");
   add_telemetry_file_flag(app, f.telemetry_file);
   add_model_flags(app, f.model, f.model_text);
   app.add_option("--system-prompt", f.system_prompt, "System prompt of every row (a row's own system message wins)");
@@ -128,16 +131,46 @@ std::optional<std::uint64_t> count_lines(const std::string& path) {
   return lines;
 }
 
+// The exit code of how the batch ended (docs/batch.md, "Exit codes"): a
+// finished batch is 0 only when every row of the shard has a succeeded line
+// in the file, earlier runs' lines included.
 int exit_code_for(const batch::BatchOutcome& outcome, const batch::BatchProgress& progress) {
   switch (outcome.stop) {
-    case batch::BatchStop::Finished: return progress.errored.load() > 0 ? 1 : 0;
+    case batch::BatchStop::Finished:
+      return progress.errored.load() + progress.earlier_errored.load() > 0 ? 1 : 0;
     case batch::BatchStop::Auth: return 41;
     case batch::BatchStop::Temporary: return 75;
     case batch::BatchStop::Cancelled: return 130;
-    case batch::BatchStop::InputError:
-    case batch::BatchStop::OutputError: return 1;
+    case batch::BatchStop::OutputError: return outcome.code == ErrorCode::Unavailable ? 75 : 1;
+    case batch::BatchStop::InputError: return 1;
   }
   return 1;
+}
+
+// Whether two paths name one file: the same inode when both exist, else the
+// same absolute path once "." and ".." and links are resolved.
+bool same_file(const std::string& a, const std::string& b) {
+  struct stat sa {}, sb {};
+  if (::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0) return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+  std::error_code ec1, ec2;
+  const auto ca = std::filesystem::weakly_canonical(a, ec1);
+  const auto cb = std::filesystem::weakly_canonical(b, ec2);
+  return !ec1 && !ec2 && ca == cb;
+}
+
+// A file weld writes (-o, --summary, --telemetry-file) must not be the
+// input or another of them: nothing weld reads or writes is overwritten by
+// accident. The message names both flags.
+std::optional<std::string> clashing_files(const std::vector<std::pair<std::string, std::string>>& files) {
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    for (std::size_t j = i + 1; j < files.size(); ++j) {
+      if (files[i].second == "-" || files[j].second == "-") continue;
+      if (same_file(files[i].second, files[j].second))
+        return files[j].first + " \"" + files[j].second + "\" names the same file as " + files[i].first +
+               "; weld batch would overwrite it. Give it another file.";
+    }
+  }
+  return std::nullopt;
 }
 
 int batch_command(int argc, char** argv) {
@@ -172,11 +205,34 @@ int batch_command(int argc, char** argv) {
     return usage_error("with " + std::to_string(shard->count) + " shards, -o needs {shard} in its name (e.g. -o "
                        "out-{shard}.jsonl) so that the shards do not write the same file.");
 
-  // The input.
+  const std::optional<std::string> summary_path =
+      flags.summary ? std::optional<std::string>(batch::expand_shard(*flags.summary, *shard)) : std::nullopt;
+  {
+    std::vector<std::pair<std::string, std::string>> files{{"the input", flags.input}, {"-o", output_path}};
+    if (summary_path) files.emplace_back("--summary", *summary_path);
+    if (flags.telemetry_file) files.emplace_back("--telemetry-file", *flags.telemetry_file);
+    if (auto clash = clashing_files(files)) return usage_error(*clash);
+  }
+
+  // The input: refused before anything is sent when it is almost surely a
+  // mistake (compressed data).
   int input_fd = STDIN_FILENO;
   if (flags.input != "-") {
     input_fd = ::open(flags.input.c_str(), O_RDONLY | O_CLOEXEC);
     if (input_fd < 0) return fail(1, "weld batch: could not open the input \"" + flags.input + "\": " + std::strerror(errno));
+  } else if (output_path != "-") {
+    // Standard input redirected from the output file.
+    struct stat in {}, out {};
+    if (::fstat(STDIN_FILENO, &in) == 0 && ::stat(output_path.c_str(), &out) == 0 && S_ISREG(in.st_mode) &&
+        in.st_dev == out.st_dev && in.st_ino == out.st_ino)
+      return usage_error("-o \"" + output_path + "\" names the same file as the input; weld batch would overwrite it. "
+                         "Give it another file.");
+  }
+  batch::LineReader lines(batch::fd_source(input_fd));
+  {
+    Result<std::string_view> start = lines.peek_start();
+    if (!start) return fail(1, "weld batch: " + start.error().message);
+    if (Status plain = batch::check_input_start(*start, flags.input); !plain) return usage_error(plain.error().message);
   }
 
   std::error_code ec;
@@ -260,6 +316,8 @@ int batch_command(int argc, char** argv) {
   options.run.system_prompt = flags.system_prompt.value_or("");
   options.run.schema = &loaded->schema;
   options.run.schema_source = loaded->source;
+  options.input.schema = &loaded->source;
+  options.warn = [](const std::string& text) { write_stderr("weld batch: warning: " + text + "\n"); };
   options.run.offer_structured_output = selection.structured_output_allowed;
   options.run.mechanism = first.offline ? agent::Mechanism::Tool : *mechanism;
   if (options.run.mechanism == agent::Mechanism::Auto) {
@@ -272,21 +330,18 @@ int batch_command(int argc, char** argv) {
   options.run.session_id = agent::new_session_id();
   for (const auto& tool : selection.tools) options.tools.push_back(tool.get());
 
-  // Resume (SPEC §7): rows already answered in -o FILE are skipped.
+  // Resume (docs/batch.md, "Resume"): -o FILE is locked, checked to be
+  // this batch's result file, and the rows it answers are skipped.
   batch::IdSet ids;
-  if (output_path != "-") {
-    Result<batch::ResumeScan> scan = batch::resume_from(output_path, ids);
-    if (!scan) return fail(52, "weld batch: " + scan.error().message);
-    if (scan->lines > 0 || scan->torn_bytes > 0) {
-      write_stderr("weld batch: resuming \"" + output_path + "\": " + std::to_string(scan->lines) +
-                   " rows already answered" +
-                   (scan->torn_bytes > 0 ? ", a torn last line of " + std::to_string(scan->torn_bytes) + " bytes cut off"
-                                         : std::string()) +
-                   "\n");
-    }
+  batch::ResumeScan scan;
+  Result<std::unique_ptr<batch::ResultWriter>> writer = batch::ResultWriter::open(
+      output_path, {.format = options.format, .retry_errored = flags.retry_errored}, ids, scan);
+  if (!writer) {
+    const ErrorCode code = writer.error().code;
+    return fail(code == ErrorCode::Unavailable ? 75 : code == ErrorCode::Config ? 52 : 1,
+                "weld batch: " + writer.error().message);
   }
-  Result<std::unique_ptr<batch::ResultWriter>> writer = batch::ResultWriter::open(output_path);
-  if (!writer) return fail(1, "weld batch: " + writer.error().message);
+  if (scan.lines > 0 || scan.torn_bytes > 0 || scan.removed_errored > 0) write_stderr(resume_note(output_path, scan));
 
   batch::BatchProgress progress;
   BatchSummaryInfo info;
@@ -297,10 +352,11 @@ int batch_command(int argc, char** argv) {
     info.pauses = gate.pauses();
     info.exit_code = exit_code;
     write_stderr(batch_summary_line(progress, info));
-    if (flags.summary) {
-      std::ofstream out(batch::expand_shard(*flags.summary, *shard), std::ios::trunc);
+    if (summary_path) {
+      std::ofstream out(*summary_path, std::ios::trunc);
       out << batch_summary_json(progress, info);
-      if (!out) write_stderr("weld batch: warning: could not write the summary to \"" + *flags.summary + "\"\n");
+      out.flush();
+      if (!out) write_stderr("weld batch: warning: could not write the summary to \"" + *summary_path + "\"\n");
     }
     return exit_code;
   };
@@ -330,11 +386,10 @@ int batch_command(int argc, char** argv) {
   const bool terminal = ::isatty(STDERR_FILENO) != 0;
   std::optional<std::uint64_t> total;
   if (terminal && flags.input != "-") total = count_lines(flags.input);
-  batch::LineReader lines(batch::fd_source(input_fd));
   batch::BatchOutcome outcome;
   {
     std::optional<ProgressDisplay> display;
-    if (!flags.no_progress) display.emplace(progress, **writer, terminal, total);
+    if (!flags.no_progress) display.emplace(progress, terminal, total);
     outcome = batch::run_batch(lines, **writer, ids, options, models, progress, cancel, loop_list);
   }
   signals.run_ended();
@@ -348,15 +403,7 @@ int batch_command(int argc, char** argv) {
   // Every span has ended: the background sender stops now; finish_telemetry
   // sends the rest.
   if (telemetry) telemetry->begin_shutdown();
-  switch (outcome.stop) {
-    case batch::BatchStop::Finished: break;
-    case batch::BatchStop::Cancelled: write_stderr("Operation cancelled.\n"); break;
-    case batch::BatchStop::Auth:
-    case batch::BatchStop::Temporary:
-      write_stderr(outcome.message + "\nweld batch: stopped; run the same command again to resume.\n");
-      break;
-    default: write_stderr("weld batch: " + outcome.message + "\n"); break;
-  }
+  write_stderr(ending_text(outcome, progress, output_path, flags.input));
   finish_telemetry(telemetry.get(), warn);
   return finish(exit_code);
 }

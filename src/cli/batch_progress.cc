@@ -1,6 +1,8 @@
-// `weld batch` progress and summary (SPEC §7): a live bar on a terminal
-// (rows done of total when known, rate, ETA, succeeded/errored, retries),
-// otherwise one line every 10 s; a final summary line; `--summary FILE`.
+// `weld batch` progress and summary (docs/batch.md, "Progress and
+// summary"): a live bar on a terminal (rows done of total when known, rate,
+// ETA, succeeded/errored, retries), otherwise one line every 10 s; what
+// stderr says when the batch ends; a final summary line that counts every
+// row of the shard as the output file holds it; `--summary FILE`.
 
 #include <cmath>
 #include <cstdio>
@@ -32,9 +34,29 @@ std::string duration_text(double seconds) {
   return std::to_string(s) + "s";
 }
 
+// Rows this run answered (their lines are in the file).
 std::uint64_t done_rows(const batch::BatchProgress& p) {
   return p.succeeded.load() + p.errored.load();
 }
+
+// The shard's rows as the file holds them.
+struct Tally {
+  std::uint64_t rows, succeeded, errored, earlier_succeeded, earlier_errored, not_done;
+};
+
+Tally tally(const batch::BatchProgress& p) {
+  Tally t{};
+  t.rows = p.rows.load();
+  t.earlier_succeeded = p.earlier_succeeded.load();
+  t.earlier_errored = p.earlier_errored.load();
+  t.succeeded = p.succeeded.load() + t.earlier_succeeded;
+  t.errored = p.errored.load() + t.earlier_errored;
+  const std::uint64_t answered = t.succeeded + t.errored;
+  t.not_done = t.rows > answered ? t.rows - answered : 0;
+  return t;
+}
+
+std::string rows_text(std::uint64_t n) { return std::to_string(n) + (n == 1 ? " row" : " rows"); }
 
 void write_stderr(const std::string& text) {
   std::fwrite(text.data(), 1, text.size(), stderr);
@@ -45,47 +67,104 @@ void write_stderr(const std::string& text) {
 
 std::string batch_summary_line(const batch::BatchProgress& p, const BatchSummaryInfo& info) {
   const double wall = seconds_of(info.wall);
-  const std::uint64_t done = done_rows(p);
-  std::string text = "weld batch: " + std::to_string(p.rows.load()) + " rows";
+  const Tally t = tally(p);
+  std::string text = "weld batch: " + std::to_string(t.rows) + " rows";
   if (info.shard.count > 1)
     text += " in shard " + std::to_string(info.shard.index) + "/" + std::to_string(info.shard.count);
-  text += ": " + std::to_string(p.succeeded.load()) + " succeeded, " + std::to_string(p.errored.load()) + " errored, " +
-          std::to_string(p.skipped.load()) + " skipped (already done)";
-  const std::uint64_t left = p.rows.load() - done - p.skipped.load();
-  if (left > 0) text += ", " + std::to_string(left) + " not done";
+  if (!p.input_read.load()) text += " (the input was not read past line " + std::to_string(p.last_line.load()) + ")";
+  text += ": " + std::to_string(t.succeeded) + " succeeded, " + std::to_string(t.errored) + " errored";
+  if (t.not_done > 0) text += ", " + std::to_string(t.not_done) + " not done";
+  const std::uint64_t earlier = t.earlier_succeeded + t.earlier_errored;
+  if (earlier > 0) {
+    text += "; " + std::to_string(earlier) + " answered by an earlier run (" + std::to_string(t.earlier_succeeded) +
+            " succeeded, " + std::to_string(t.earlier_errored) + " errored)";
+  }
   text += "; " + std::to_string(p.attempts.load()) + " attempts, " + std::to_string(p.repairs.load()) + " repairs";
   if (info.pauses > 0) text += ", " + std::to_string(info.pauses) + " rate-limit pauses";
-  text += "; " + fixed(wall, 1) + " s, " + fixed(wall > 0 ? static_cast<double>(done) / wall : 0.0, 1) + " rows/s\n";
+  text += "; " + fixed(wall, 1) + " s, " + fixed(wall > 0 ? static_cast<double>(done_rows(p)) / wall : 0.0, 1) +
+          " rows/s\n";
   return text;
 }
 
 std::string batch_summary_json(const batch::BatchProgress& p, const BatchSummaryInfo& info) {
   const double wall = seconds_of(info.wall);
-  const std::uint64_t done = done_rows(p);
+  const Tally t = tally(p);
+  auto count = [](std::uint64_t n) { return static_cast<std::int64_t>(n); };
   json::Value summary = json::Object{
-      {"rows", static_cast<std::int64_t>(p.rows.load())},
-      {"succeeded", static_cast<std::int64_t>(p.succeeded.load())},
-      {"errored", static_cast<std::int64_t>(p.errored.load())},
-      {"skipped", static_cast<std::int64_t>(p.skipped.load())},
-      {"not_done", static_cast<std::int64_t>(p.rows.load() - done - p.skipped.load())},
-      {"attempts", static_cast<std::int64_t>(p.attempts.load())},
-      {"retries", static_cast<std::int64_t>(p.retries.load())},
-      {"repairs", static_cast<std::int64_t>(p.repairs.load())},
-      {"turns", static_cast<std::int64_t>(p.turns.load())},
-      {"rate_limit_pauses", static_cast<std::int64_t>(info.pauses)},
-      {"usage", json::Object{{"input_tokens", static_cast<std::int64_t>(p.input_tokens.load())},
-                             {"output_tokens", static_cast<std::int64_t>(p.output_tokens.load())}}},
+      {"rows", count(t.rows)},
+      {"succeeded", count(t.succeeded)},
+      {"errored", count(t.errored)},
+      {"not_done", count(t.not_done)},
+      {"skipped", count(t.earlier_succeeded + t.earlier_errored)},
+      {"earlier", json::Object{{"succeeded", count(t.earlier_succeeded)}, {"errored", count(t.earlier_errored)}}},
+      {"input_read", p.input_read.load()},
+      {"attempts", count(p.attempts.load())},
+      {"retries", count(p.retries.load())},
+      {"repairs", count(p.repairs.load())},
+      {"turns", count(p.turns.load())},
+      {"rate_limit_pauses", count(info.pauses)},
+      {"usage", json::Object{{"input_tokens", count(p.input_tokens.load())},
+                             {"output_tokens", count(p.output_tokens.load())}}},
       {"wall_time_ms", static_cast<std::int64_t>(wall * 1000)},
-      {"rows_per_second", wall > 0 ? static_cast<double>(done) / wall : 0.0},
+      {"rows_per_second", wall > 0 ? static_cast<double>(done_rows(p)) / wall : 0.0},
       {"shard", json::Object{{"index", static_cast<std::int64_t>(info.shard.index)},
                              {"count", static_cast<std::int64_t>(info.shard.count)}}},
       {"exit_code", info.exit_code}};
   return json::serialize(summary) + "\n";
 }
 
-ProgressDisplay::ProgressDisplay(const batch::BatchProgress& progress, batch::ResultWriter& writer, bool terminal,
+std::string resume_note(const std::string& output, const batch::ResumeScan& scan) {
+  std::string text = "weld batch: resuming \"" + output + "\": " + std::to_string(scan.lines) + " rows already answered";
+  if (scan.errored > 0) text += " (" + std::to_string(scan.errored) + " errored)";
+  if (scan.completed_last_line) text += ", its last line completed with the newline a kill cut off";
+  if (scan.torn_bytes > 0)
+    text += ", a torn last line of " + std::to_string(scan.torn_bytes) + " bytes moved to \"" + scan.torn_path + "\"";
+  if (scan.removed_errored > 0)
+    text += "; --retry-errored: " + std::to_string(scan.removed_errored) + " errored lines removed, their rows run again";
+  if (scan.repeated > 0)
+    text += "; " + std::to_string(scan.repeated) + " lines answer a row an earlier line already answers (the later counts)";
+  return text + "\n";
+}
+
+std::string ending_text(const batch::BatchOutcome& outcome, const batch::BatchProgress& p, const std::string& output,
+                        const std::string& input) {
+  const std::string file = output == "-" ? "the output" : "\"" + output + "\"";
+  switch (outcome.stop) {
+    case batch::BatchStop::Finished: {
+      std::string text;
+      if (p.input_read.load() && p.lines.load() == 0)
+        text += "weld batch: warning: the input " + (input == "-" ? std::string("(standard input)") : "\"" + input + "\"") +
+                " holds no rows; nothing was run.\n";
+      if (const std::uint64_t earlier = p.earlier_errored.load(); earlier > 0)
+        text += "weld batch: " + rows_text(earlier) + " errored in an earlier run: " + (earlier == 1 ? "its line" : "their lines") +
+                " in " + file + " say" + (earlier == 1 ? "s" : "") + " why; --retry-errored runs " +
+                (earlier == 1 ? "it" : "them") + " again.\n";
+      return text;
+    }
+    case batch::BatchStop::Cancelled: return "Operation cancelled.\n";
+    case batch::BatchStop::Auth:
+      return outcome.message +
+             "\nweld batch: stopped: the provider refused the credentials, so every row would fail. Check the API key "
+             "(WELD_API_KEY, or OPENAI_API_KEY / ANTHROPIC_API_KEY) and that --provider and --base-url name the server "
+             "it belongs to; once the key is accepted, the same command resumes where this one stopped.\n";
+    case batch::BatchStop::Temporary:
+      return outcome.message +
+             "\nweld batch: stopped on a temporary failure; run the same command again later: it resumes where this "
+             "one stopped.\n";
+    case batch::BatchStop::OutputError:
+      if (outcome.code == ErrorCode::Unavailable)
+        return "weld batch: " + outcome.message + "\nweld batch: stopped: " + file +
+               " holds every row finished before the failure (counted below); free space and run the same command "
+               "again: it resumes.\n";
+      return "weld batch: " + outcome.message + "\n";
+    case batch::BatchStop::InputError: return "weld batch: " + outcome.message + "\n";
+  }
+  return {};
+}
+
+ProgressDisplay::ProgressDisplay(const batch::BatchProgress& progress, bool terminal,
                                  std::optional<std::uint64_t> total_lines)
-    : progress_(progress), writer_(writer), terminal_(terminal), total_(total_lines), started_(Clock::now()) {
+    : progress_(progress), terminal_(terminal), total_(total_lines), started_(Clock::now()) {
   thread_ = std::thread([this] { loop(); });
 }
 
@@ -124,8 +203,8 @@ std::string ProgressDisplay::status_text() const {
     text += std::to_string(done) + " rows done, " + fixed(rate, 1) + " rows/s";
   }
   text += " (" + std::to_string(progress_.succeeded.load()) + " ok, " + std::to_string(progress_.errored.load()) +
-          " errored, " + std::to_string(progress_.skipped.load()) + " skipped, " +
-          std::to_string(progress_.retries.load()) + " retries)";
+          " errored, " + std::to_string(progress_.earlier_succeeded.load() + progress_.earlier_errored.load()) +
+          " done earlier, " + std::to_string(progress_.retries.load()) + " retries)";
   return text;
 }
 
@@ -133,7 +212,6 @@ void ProgressDisplay::loop() {
   Clock::time_point next_line = Clock::now() + kLineInterval;
   std::unique_lock lock(mutex_);
   while (!cv_.wait_for(lock, kBarInterval, [this] { return stopped_; })) {
-    (void)writer_.flush_if_due();  // a failure is reported by the next write
     if (terminal_) {
       write_stderr("\r\033[K" + status_text());
     } else if (Clock::now() >= next_line) {

@@ -24,20 +24,27 @@ struct BatchSummaryInfo {
   int exit_code = 0;
 };
 
-/// The final summary line for stderr (with its "\n").
+/// The final summary line for stderr (with its "\n"): every row of the
+/// shard as the output file holds it (docs/batch.md, "Progress and summary").
 std::string batch_summary_line(const batch::BatchProgress& progress, const BatchSummaryInfo& info);
 /// The summary as JSON (`--summary FILE`).
 std::string batch_summary_json(const batch::BatchProgress& progress, const BatchSummaryInfo& info);
 
-/// Shows progress on stderr while the batch runs (SPEC §7): a live bar on a
-/// terminal, else one line every 10 s. Also flushes the result writer when
-/// its oldest line has waited long enough, so a slow batch's lines appear.
+/// What opening `-o FILE` found and did, for stderr (with its "\n").
+std::string resume_note(const std::string& output, const batch::ResumeScan& scan);
+/// What stderr says when the batch ends, before the summary: why it
+/// stopped and what to do, or the warnings of a finished batch (an empty
+/// input, rows errored in an earlier run). Empty when there is nothing to say.
+std::string ending_text(const batch::BatchOutcome& outcome, const batch::BatchProgress& progress,
+                        const std::string& output, const std::string& input);
+
+/// Shows progress on stderr while the batch runs: a live bar on a terminal,
+/// else one line every 10 s. (The result writer flushes on its own.)
 class ProgressDisplay {
  public:
   /// `total_lines`: the input's line count when known (a regular file on a
   /// terminal), for the bar's percentage and ETA.
-  ProgressDisplay(const batch::BatchProgress& progress, batch::ResultWriter& writer, bool terminal,
-                  std::optional<std::uint64_t> total_lines);
+  ProgressDisplay(const batch::BatchProgress& progress, bool terminal, std::optional<std::uint64_t> total_lines);
   ~ProgressDisplay();
   ProgressDisplay(const ProgressDisplay&) = delete;
   ProgressDisplay& operator=(const ProgressDisplay&) = delete;
@@ -49,7 +56,6 @@ class ProgressDisplay {
   std::string status_text() const;
 
   const batch::BatchProgress& progress_;
-  batch::ResultWriter& writer_;
   bool terminal_;
   std::optional<std::uint64_t> total_;
   std::chrono::steady_clock::time_point started_;

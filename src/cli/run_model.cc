@@ -126,6 +126,9 @@ void add_run_limit_flags(CLI::App& app, RunLimitFlags& flags) {
   app.add_flag("--clamp", flags.clamp, "Clamp numbers into minimum/maximum");
   app.add_flag("--no-strict", flags.no_strict,
                "Compile --json-schema without the strict rules (unknown keywords and other likely mistakes allowed)");
+  app.add_option("--max-tokens", flags.max_tokens, "Token limit of each model answer (default 8192)")->type_name("N");
+  app.add_option("--temperature", flags.temperature, "Sampling temperature, 0 to 2 (default: the server's)")
+      ->type_name("T");
 }
 
 std::optional<std::string> apply_run_limit_flags(const RunLimitFlags& flags, agent::RunOptions& options) {
@@ -137,6 +140,21 @@ std::optional<std::string> apply_run_limit_flags(const RunLimitFlags& flags, age
   options.max_structured_retries = flags.max_structured_retries;
   if (flags.no_repair) options.repair = {false, false, false};
   options.repair.clamp = flags.clamp;
+  if (flags.max_tokens) {
+    const std::string& text = *flags.max_tokens;
+    if (text.empty() || text.size() > 9 || text.find_first_not_of("0123456789") != std::string::npos ||
+        std::stoll(text) < 1)
+      return "--max-tokens must be a whole number from 1 to 999999999 (got \"" + text + "\").";
+    options.max_tokens = std::stoll(text);
+  }
+  if (flags.temperature) {
+    const std::string& text = *flags.temperature;
+    char* end = nullptr;
+    const double value = std::strtod(text.c_str(), &end);
+    if (text.empty() || end == text.c_str() || *end != '\0' || !std::isfinite(value) || value < 0 || value > 2)
+      return "--temperature must be a number from 0 to 2 (got \"" + text + "\").";
+    options.sampling.temperature = value;
+  }
   return std::nullopt;
 }
 

@@ -82,10 +82,15 @@ struct RunLimitFlags {
   bool clamp = false;
   /// --no-strict: compile --json-schema without the strict rules.
   bool no_strict = false;
+  /// --max-tokens and --temperature as typed (checked by
+  /// apply_run_limit_flags).
+  std::optional<std::string> max_tokens;
+  std::optional<std::string> temperature;
 };
 
 /// Adds --max-session-turns, --max-tool-calls, --max-wall-time,
-/// --max-structured-retries, --no-repair, --clamp and --no-strict.
+/// --max-structured-retries, --no-repair, --clamp, --no-strict, --max-tokens
+/// and --temperature.
 void add_run_limit_flags(CLI::App& app, RunLimitFlags& flags);
 
 /// Checks the combination (nullopt, or the usage error's message) and

@@ -1,7 +1,7 @@
-// `weld batch` end to end on the offline model (SPEC §7): the three input
-// shapes, bad lines, repeated ids, both output formats, the filter mode,
-// resume, the exit codes decided before any request, and the README's and
-// docs/batch.md's first examples as written.
+// `weld batch` end to end on the offline model (docs/batch.md): the three
+// input shapes, bad lines, repeated ids, both output formats, the filter
+// mode, resume, the exit codes decided before any request, and the README's
+// and docs/batch.md's first examples as written.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -33,26 +33,28 @@ test('every input shape, a bad line and a repeated id: one line each, exit 1', a
   assert.equal(r.code, 1, r.stderr);
   assert.equal(r.stdout, '');
   assert.ok(r.stderr.startsWith(OFFLINE_NOTICE_START), r.stderr);
-  assert.match(r.stderr, /weld batch: 6 rows: 3 succeeded, 3 errored, 0 skipped \(already done\); 3 attempts, 0 repairs; [\d.]+ s, [\d.]+ rows\/s\n$/);
+  assert.match(r.stderr, /weld batch: 6 rows: 3 succeeded, 3 errored; 3 attempts, 0 repairs; [\d.]+ s, [\d.]+ rows\/s\n$/);
   const lines = resultLines(fs.readFileSync(path.join(dir, 'out.jsonl'), 'utf8'));
   const byLine = new Map(lines.map((l) => [l.line, l]));
-  assert.deepEqual([...byLine.keys()].sort((a, b) => a - b), [0, 1, 2, 3, 4, 6]);
-  for (const n of [0, 1, 2]) {
+  // Line numbers are 1-based, as editors, sed -n and grep -n count.
+  assert.deepEqual([...byLine.keys()].sort((a, b) => a - b), [1, 2, 3, 4, 5, 7]);
+  for (const n of [1, 2, 3]) {
     assert.equal(byLine.get(n).status, 'succeeded');
     assert.ok(validAgainstSchema(byLine.get(n).structured_result), JSON.stringify(byLine.get(n)));
     assert.equal(byLine.get(n).attempts, 1);
     assert.deepEqual(byLine.get(n).repairs, []);
     assert.deepEqual(Object.keys(byLine.get(n).usage), ['input_tokens', 'output_tokens', 'cache_read_input_tokens', 'cache_creation_input_tokens']);
   }
-  assert.deepEqual([byLine.get(0).custom_id, byLine.get(1).custom_id, byLine.get(2).custom_id], ['o1', 'a1', 'T-1']);
-  assert.deepEqual(byLine.get(3), { custom_id: '3', line: 3, status: 'errored', attempts: 0,
-    error: { type: 'error_invalid_input', message: byLine.get(3).error.message } });
-  assert.match(byLine.get(3).error.message, /^line 3: not valid JSON: /);
-  assert.equal(byLine.get(4).custom_id, 'T-1');
-  assert.deepEqual(byLine.get(4).error, { type: 'error_duplicate_id',
-    message: 'line 4: the id "T-1" was already used by an earlier line; this line was not run' });
-  assert.deepEqual(byLine.get(6).error, { type: 'error_invalid_input',
-    message: 'line 6: body.messages[0].role: "tool" is not supported (a row is one request of text messages)' });
+  assert.deepEqual([byLine.get(1).custom_id, byLine.get(2).custom_id, byLine.get(3).custom_id], ['o1', 'a1', 'T-1']);
+  // A line without an id is named by its line: custom_id null.
+  assert.deepEqual(byLine.get(4), { custom_id: null, line: 4, status: 'errored', attempts: 0,
+    error: { type: 'error_invalid_input', message: byLine.get(4).error.message } });
+  assert.match(byLine.get(4).error.message, /^line 4: not valid JSON: .* \(column 1\)$/);
+  assert.equal(byLine.get(5).custom_id, 'T-1');
+  assert.deepEqual(byLine.get(5).error, { type: 'error_duplicate_id',
+    message: 'line 5: the id "T-1" was already used by an earlier line; this line was not run' });
+  assert.deepEqual(byLine.get(7).error, { type: 'error_invalid_input',
+    message: 'line 7: body.messages[0].role: "tool" is not supported (a row is one request of text messages)' });
 });
 
 test('--output-format openai writes OpenAI Batch output lines', async () => {
@@ -77,19 +79,21 @@ test('--output-format openai writes OpenAI Batch output lines', async () => {
   assert.equal(body.choices[0].message.role, 'assistant');
   assert.ok(validAgainstSchema(JSON.parse(body.choices[0].message.content)));
   assert.deepEqual(Object.keys(body.usage), ['prompt_tokens', 'completion_tokens', 'total_tokens']);
-  const bad = lines.find((l) => l.custom_id === '1');
+  assert.equal(ok.line, 1);
+  const bad = lines.find((l) => l.line === 2);
+  assert.equal(bad.custom_id, null);
   assert.equal(bad.response, null);
-  assert.deepEqual(bad.error, { code: 'error_invalid_input', message: 'line 1: expected a JSON object, got array', line: 1 });
+  assert.deepEqual(bad.error, { code: 'error_invalid_input', message: 'line 2: expected a JSON object, got array' });
 });
 
-test('- in and - out: a filter; ids default to the line number', async () => {
+test('- in and - out: a filter; rows without an id are named by their line', async () => {
   const rows = [{ text: 'a' }, { text: 'b' }, { text: 'c' }];
   const r = await runWeld(['batch', '--json-schema', SCHEMA_TEXT, '-p', 'Assess', '-', '-o', '-'],
     { stdin: rows.map((x) => JSON.stringify(x) + '\n').join('') });
   assert.equal(r.code, 0, r.stderr);
   const lines = resultLines(r.stdout);
-  assert.deepEqual(lines.map((l) => l.custom_id).sort(), ['0', '1', '2']);
-  assert.ok(lines.every((l) => l.status === 'succeeded'));
+  assert.deepEqual(lines.map((l) => l.line).sort(), [1, 2, 3]);
+  assert.ok(lines.every((l) => l.custom_id === null && l.status === 'succeeded'));
 });
 
 test('resume: a second run skips every answered row and exits 0', async () => {
@@ -106,21 +110,25 @@ test('resume: a second run skips every answered row and exits 0', async () => {
   fs.writeFileSync(out, lines.slice(0, 20).join('\n') + '\n' + lines[20].slice(0, 15));
   const second = await runWeld(args);
   assert.equal(second.code, 0, second.stderr);
-  assert.match(second.stderr, /weld batch: resuming ".*out\.jsonl": 20 rows already answered, a torn last line of 15 bytes cut off\n/);
-  assert.match(second.stderr, /weld batch: 50 rows: 30 succeeded, 0 errored, 20 skipped \(already done\)/);
+  assert.match(second.stderr, /weld batch: resuming ".*out\.jsonl": 20 rows already answered, a torn last line of 15 bytes moved to ".*out\.jsonl\.torn"\n/);
+  assert.match(second.stderr, /weld batch: 50 rows: 50 succeeded, 0 errored; 20 answered by an earlier run \(20 succeeded, 0 errored\)/);
   assertExactlyOnce(resultLines(fs.readFileSync(out, 'utf8')), rows.map((r) => r.id));
+  // What was cut is kept.
+  assert.equal(fs.readFileSync(out + '.torn', 'utf8'), lines[20].slice(0, 15) + '\n');
   const summary = JSON.parse(fs.readFileSync(path.join(dir, 'summary.json'), 'utf8'));
   assert.equal(summary.rows, 50);
-  assert.equal(summary.succeeded, 30);
+  assert.equal(summary.succeeded, 50);
   assert.equal(summary.skipped, 20);
+  assert.deepEqual(summary.earlier, { succeeded: 20, errored: 0 });
   assert.equal(summary.errored, 0);
+  assert.equal(summary.not_done, 0);
   assert.equal(summary.attempts, 30);
   assert.equal(summary.exit_code, 0);
   assert.deepEqual(summary.shard, { index: 0, count: 1 });
   assert.equal(typeof summary.rows_per_second, 'number');
   const third = await runWeld(args);
   assert.equal(third.code, 0, third.stderr);
-  assert.match(third.stderr, /50 skipped/);
+  assert.match(third.stderr, /50 answered by an earlier run/);
 });
 
 test('exit 52: a bad schema or provider configuration writes nothing', async () => {
@@ -139,7 +147,7 @@ test('exit 52: a bad schema or provider configuration writes nothing', async () 
   fs.writeFileSync(out, 'not a result line\n');
   const notOurs = await runWeld(['batch', '--json-schema', SCHEMA_TEXT, input, '-o', out]);
   assert.equal(notOurs.code, 52, notOurs.stderr);
-  assert.match(notOurs.stderr, /line 1 is not a weld batch result line, so the file cannot be resumed/);
+  assert.match(notOurs.stderr, /line 1 is not a weld batch result line, so the file cannot be resumed \(is -o the right file\?\)\. It was left as it was\./);
   assert.equal(fs.readFileSync(out, 'utf8'), 'not a result line\n');
 });
 
@@ -168,8 +176,8 @@ test('docs/batch.md and the README: the first example works as written on the of
   fs.writeFileSync(path.join(dir, 'tickets.jsonl'),
     '{"id":"T-1","text":"Printer on fire"}\n{"id":"T-2","text":"Password reset"}\n');
   fs.writeFileSync(path.join(dir, 'schema.json'), SCHEMA_TEXT);
-  const r = await runWeld(['batch', '--json-schema', '@schema.json', '--prompt', 'Assess the risk of this ticket',
-    'tickets.jsonl', '-o', 'results.jsonl'], { cwd: dir });
+  const r = await runWeld(['batch', '--provider', 'offline', '--json-schema', '@schema.json', '--prompt',
+    'Assess the risk of this ticket', 'tickets.jsonl', '-o', 'results.jsonl'], { cwd: dir });
   assert.equal(r.code, 0, r.stderr);
   const lines = resultLines(fs.readFileSync(path.join(dir, 'results.jsonl'), 'utf8'));
   assert.deepEqual(lines.map((l) => l.custom_id).sort(), ['T-1', 'T-2']);

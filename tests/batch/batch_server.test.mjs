@@ -71,7 +71,11 @@ for (const api of APIS) {
         input, '-o', out, '--concurrency', '1'], { env });
       assert.equal(r.code, 41, r.stderr);
       assert.match(r.stderr, /the provider refused the credentials: HTTP 401/);
-      assert.match(r.stderr, /weld batch: stopped; run the same command again to resume\./);
+      // What to fix, not only "rerun": a rerun cannot fix a key.
+      assert.match(r.stderr, /weld batch: stopped: the provider refused the credentials, so every row would fail\. Check the API key \(WELD_API_KEY, or OPENAI_API_KEY \/ ANTHROPIC_API_KEY\)/);
+      assert.doesNotMatch(r.stderr, /run the same command again to resume/);
+      // The summary counts every row of the shard, not the ones read before the stop.
+      assert.match(r.stderr, /weld batch: 20 rows: 1 succeeded, 0 errored, 19 not done;/);
       assert.equal(resultLines(fs.readFileSync(out, 'utf8')).length, 1);
       assert.ok((await server.requests()).length <= 3, 'the batch stopped instead of failing every row');
     } finally { await server.close(); }

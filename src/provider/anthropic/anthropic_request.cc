@@ -6,6 +6,7 @@
 
 #include "weld/json/parse.h"
 #include "weld/provider/anthropic.h"
+#include "weld/provider/sampling.h"
 
 namespace weld::provider {
 namespace {
@@ -93,6 +94,7 @@ json::Value anthropic_request_body(const Request& request) {
              json::Object{{"format", json::Object{{"type", "json_schema"},
                                                   {"schema", anthropic_input_schema(request.response_format->schema)}}}});
   }
+  put_sampling(body, request.sampling, sampling_names(Protocol::AnthropicMessages));
   body.set("stream", true);
   return body;
 }

@@ -11,6 +11,7 @@
 #include "weld/provider/config.h"
 #include "weld/provider/openai.h"
 #include "weld/provider/responses.h"
+#include "weld/provider/sampling.h"
 
 namespace weld::provider {
 namespace {
@@ -65,6 +66,11 @@ class HttpModel : public Model {
       case Protocol::AnthropicMessages: break;
     }
     return "anthropic";
+  }
+
+  std::vector<std::string> sampling_not_sent(const Sampling& sampling) const override {
+    const bool compatible = protocol_ == Protocol::OpenAiChat && openai_dialect_for(config_.base_url).top_k;
+    return provider::sampling_not_sent(sampling, sampling_names(protocol_, compatible));
   }
 
   Result<Response> complete(const Request& request, const StreamObserver& observer,

@@ -8,6 +8,7 @@
 #include "weld/base/ascii.h"
 #include "weld/json/parse.h"
 #include "weld/provider/openai.h"
+#include "weld/provider/sampling.h"
 #include "weld/provider/strict_schema.h"
 
 namespace weld::provider {
@@ -24,6 +25,7 @@ OpenAiDialect openai_dialect_for(std::string_view base_url) {
   OpenAiDialect dialect;
   const std::string lower = ascii_lower(std::string(base_url));
   dialect.max_completion_tokens = lower.rfind("https://api.openai.com/", 0) == 0 || lower == "https://api.openai.com";
+  dialect.top_k = !dialect.max_completion_tokens;
   return dialect;
 }
 
@@ -89,6 +91,7 @@ json::Value openai_request_body(const Request& request, const OpenAiDialect& dia
                                                        {"strict", sent.strict}}}});
   }
   body.set(dialect.max_completion_tokens ? "max_completion_tokens" : "max_tokens", request.max_tokens);
+  put_sampling(body, request.sampling, sampling_names(Protocol::OpenAiChat, dialect.top_k));
   body.set("stream", true);
   body.set("stream_options", json::Object{{"include_usage", true}});
   return body;

@@ -7,6 +7,7 @@
 #include "../reader/fields.h"
 #include "weld/json/parse.h"
 #include "weld/provider/responses.h"
+#include "weld/provider/sampling.h"
 #include "weld/provider/strict_schema.h"
 
 namespace weld::provider {
@@ -67,6 +68,7 @@ json::Value responses_request_body(const Request& request) {
                                                           {"strict", sent.strict}}}});
   }
   body.set("max_output_tokens", request.max_tokens);
+  put_sampling(body, request.sampling, sampling_names(Protocol::OpenAiResponses));
   body.set("stream", true);
   body.set("store", false);
   return body;

@@ -96,6 +96,11 @@ struct RunOptions {
   std::string prompt;
   /// Earlier messages of a resumed session, sent before `prompt`.
   std::vector<provider::Message> history;
+  /// The token limit of each model request (--max-tokens).
+  std::int64_t max_tokens = 8192;
+  /// Sampling settings sent with each request (--temperature; a batch
+  /// line's own fields); unset ones are not sent.
+  provider::Sampling sampling;
   /// --json-schema: the compiled schema (validation) and its source (sent
   /// as the tool's parameters). nullptr: an ordinary headless run.
   const schema::Schema* schema = nullptr;

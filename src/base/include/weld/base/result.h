@@ -45,6 +45,7 @@ enum class ErrorCode : unsigned char {
   Timeout,  ///< a time limit ran out
   TooLarge,  ///< an input or answer is over its size limit
   Truncated,  ///< an answer ended before it was complete
+  Unavailable,  ///< a resource is not available now (held by another process, a full disk): trying later may work
   UpstreamStatus,  ///< the proxy's upstream answered with an error status
   Usage,  ///< the command line is used wrongly
 };
@@ -82,6 +83,7 @@ constexpr std::string_view error_code_name(ErrorCode code) {
     case ErrorCode::Timeout: return "timeout";
     case ErrorCode::TooLarge: return "too_large";
     case ErrorCode::Truncated: return "truncated";
+    case ErrorCode::Unavailable: return "unavailable";
     case ErrorCode::UpstreamStatus: return "upstream_status";
     case ErrorCode::Usage: return "usage";
   }

@@ -22,6 +22,10 @@ struct RowKey {
 /// The key of a row id.
 RowKey key_of_id(std::string_view id);
 
+/// The key of a row that has no id of its own, named by its (1-based) line:
+/// no id can have it (see key_of_duplicate).
+RowKey key_of_line(std::uint64_t line);
+
 /// The key of "line N repeats an earlier id" (its errored result line is
 /// recorded under this key, since its id belongs to the earlier line).
 RowKey key_of_duplicate(std::uint64_t line);
@@ -30,11 +34,18 @@ RowKey key_of_duplicate(std::uint64_t line);
 /// bits scaled to [0, count) — uniform, and independent of the other rows.
 std::uint32_t shard_of(const RowKey& key, std::uint32_t count);
 
-/// A set of row keys with two marks each: `seen` (the id occurred earlier
-/// in this input) and `done` (an earlier run wrote its result line). Open
-/// addressing over 16-byte slots, grown by half at 7/8 load: 16–28 bytes per
-/// key, and 2.5× the old table's bytes while growing (two bits of the 128
-/// are the marks, leaving 126 bits against collisions). The table is mapped
+/// What the output file already holds for a row.
+enum class Done : unsigned char {
+  No,         ///< no result line: the row is to run
+  Succeeded,  ///< a succeeded line
+  Errored,    ///< an errored line
+};
+
+/// A set of row keys with marks: `seen` (the id occurred earlier in this
+/// input) and `done` (an earlier run wrote its result line, succeeded or
+/// errored). Open addressing over 16-byte slots, grown by half at 7/8 load:
+/// 16–28 bytes per key, and 2.5× the old table's bytes while growing (three
+/// bits of the 128 are the marks, leaving 125 bits against collisions). The table is mapped
 /// from the system, not taken from the allocator, so an outgrown table goes
 /// back to the system at once instead of staying in the process's heap.
 class IdSet {
@@ -44,10 +55,13 @@ class IdSet {
   IdSet(const IdSet&) = delete;
   IdSet& operator=(const IdSet&) = delete;
 
-  /// Marks `key` done (resume). Returns false when it already was.
-  bool mark_done(const RowKey& key);
+  /// Marks `key` done (resume) by a succeeded or an errored line; a later
+  /// mark replaces an earlier one. Returns false when it already was done.
+  bool mark_done(const RowKey& key, bool errored = false);
   /// Whether `key` is marked done.
-  bool is_done(const RowKey& key) const;
+  bool is_done(const RowKey& key) const { return done(key) != Done::No; }
+  /// How `key` is marked done.
+  Done done(const RowKey& key) const;
   /// Marks `key` seen. Returns false when it already was (a repeated id).
   bool mark_seen(const RowKey& key);
 
@@ -59,7 +73,8 @@ class IdSet {
  private:
   static constexpr std::uint64_t kSeen = 1;
   static constexpr std::uint64_t kDone = 2;
-  static constexpr std::uint64_t kMarks = 3;
+  static constexpr std::uint64_t kErrored = 4;
+  static constexpr std::uint64_t kMarks = 7;
 
   // The slot holding `key` (marks ignored), or the empty slot where it goes.
   std::size_t find(const RowKey& key) const;

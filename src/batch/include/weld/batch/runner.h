@@ -17,6 +17,7 @@
 /// \endcode
 
 #include <atomic>
+#include <functional>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -44,16 +45,26 @@ struct BatchOptions {
   agent::RunOptions run;
   /// Tools offered besides structured_output (none by default, SPEC §7).
   std::vector<const agent::Tool*> tools;
+  /// Told once per field name of the request fields the rows carry that are
+  /// not sent (a field weld batch does not forward, or a sampling field the
+  /// model's wire protocol lacks), e.g. `line 3: body.logit_bias is not
+  /// sent …`. Called from the thread that reads the input.
+  std::function<void(const std::string&)> warn;
 };
 
-/// Counters, updated as rows end; read them from any thread.
+/// Counters, updated as rows end; read them from any thread. Every row of
+/// the shard is one of: succeeded or errored by this run (its line is in
+/// the file), answered by an earlier run (`earlier_*`), or not done.
 struct BatchProgress {
   std::atomic<std::uint64_t> lines{0};      ///< input lines read (all shards)
+  std::atomic<std::uint64_t> last_line{0};  ///< the last input line read (1-based)
   std::atomic<std::uint64_t> bytes{0};      ///< input bytes read
-  std::atomic<std::uint64_t> rows{0};       ///< rows of this shard (answered, skipped or not yet)
-  std::atomic<std::uint64_t> succeeded{0};
-  std::atomic<std::uint64_t> errored{0};
-  std::atomic<std::uint64_t> skipped{0};    ///< answered by an earlier run
+  std::atomic<bool> input_read{false};      ///< the input was read to its end
+  std::atomic<std::uint64_t> rows{0};       ///< rows of this shard read (answered, skipped or not yet)
+  std::atomic<std::uint64_t> succeeded{0};  ///< succeeded lines this run wrote to the file
+  std::atomic<std::uint64_t> errored{0};    ///< errored lines this run wrote to the file
+  std::atomic<std::uint64_t> earlier_succeeded{0};  ///< rows the file already answered, succeeded
+  std::atomic<std::uint64_t> earlier_errored{0};    ///< rows the file already answered, errored
   std::atomic<std::uint64_t> attempts{0};   ///< structured_output calls evaluated
   std::atomic<std::uint64_t> retries{0};    ///< of those, the ones after an invalid call
   std::atomic<std::uint64_t> repairs{0};
@@ -79,6 +90,8 @@ struct BatchOutcome {
   /// For every stop but Finished: what happened (the row's error message
   /// for Auth and Temporary).
   std::string message;
+  /// OutputError: `Unavailable` when writing may work later (a full disk).
+  ErrorCode code = ErrorCode::Io;
 };
 
 /// Runs the batch with `models.size()` workers (at least one). With
@@ -88,9 +101,12 @@ struct BatchOutcome {
 /// sleepers must be a loop's, FiberLoop::transport). Without, each worker is
 /// a thread (for rows whose tools may block: built-in tools) and the calling
 /// thread reads.
-/// Rows marked done in `ids` are skipped. A row whose run ends with exit 41 or 75 stops
+/// Rows marked done in `ids` are skipped (and counted as the file holds
+/// them). A row whose run ends with exit 41 or 75, or a failed write, stops
 /// the batch (cancelling the rows in flight); such rows, and rows cut short
-/// by `cancel`, get no result line, so a rerun does them.
+/// by `cancel`, get no result line, so a rerun does them. After such a stop
+/// the rest of the input is still read, to count the shard's rows; after
+/// `cancel` it is not.
 BatchOutcome run_batch(LineReader& input, ResultWriter& output, IdSet& ids, const BatchOptions& options,
                        const std::vector<std::unique_ptr<provider::Model>>& models, BatchProgress& progress,
                        provider::CancelToken& cancel, const std::vector<FiberLoop*>& loops = {});

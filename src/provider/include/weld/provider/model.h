@@ -99,6 +99,25 @@ struct ResponseFormat {
   bool strict = false;
 };
 
+/// Sampling settings a caller chose (`--temperature`, a batch line's own
+/// fields). Each is sent only when set, under the name of the wire protocol
+/// that has it (`sampling_fields`); the others are not sent.
+struct Sampling {
+  std::optional<double> temperature;
+  std::optional<double> top_p;
+  /// Anthropic `top_k` (also read by vLLM, llama.cpp and SGLang on their
+  /// OpenAI-compatible endpoints, not by api.openai.com).
+  std::optional<std::int64_t> top_k;
+  /// OpenAI Chat `seed`.
+  std::optional<std::int64_t> seed;
+  /// OpenAI Chat `stop`, Anthropic `stop_sequences`.
+  std::vector<std::string> stop;
+  /// OpenAI Chat.
+  std::optional<double> presence_penalty;
+  std::optional<double> frequency_penalty;
+  friend bool operator==(const Sampling&, const Sampling&) = default;
+};
+
 /// One model request.
 struct Request {
   std::string model;
@@ -111,6 +130,7 @@ struct Request {
   /// honours it; weld always validates locally).
   std::optional<ResponseFormat> response_format;
   std::int64_t max_tokens = 8192;
+  Sampling sampling;
 };
 
 /// One piece of the assistant message, in the order the provider sent it:
@@ -188,6 +208,12 @@ class Model {
                                     CancelToken& cancel) = 0;
   /// Provider name for the init message: "openai", "anthropic", "offline".
   virtual std::string provider_name() const = 0;
+  /// The set fields of `sampling` this model's wire protocol has no place
+  /// for, which `complete` does not send (sampling.h). Default: none.
+  virtual std::vector<std::string> sampling_not_sent(const Sampling& sampling) const {
+    (void)sampling;
+    return {};
+  }
 };
 
 }  // namespace weld::provider

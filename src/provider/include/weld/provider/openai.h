@@ -21,9 +21,13 @@ struct OpenAiDialect {
   /// reasoning models reject `max_tokens`) rather than `max_tokens` (what
   /// vLLM, llama.cpp, Ollama and SGLang all read).
   bool max_completion_tokens = false;
+  /// Send a `top_k` (vLLM, llama.cpp, SGLang and Ollama read it;
+  /// api.openai.com rejects it).
+  bool top_k = false;
 };
 
-/// The dialect for a base URL: `max_completion_tokens` for api.openai.com.
+/// The dialect for a base URL: `max_completion_tokens` for api.openai.com,
+/// `top_k` for every other server.
 OpenAiDialect openai_dialect_for(std::string_view base_url);
 
 /// The request body for `request` (with `"stream":true` and
