@@ -186,6 +186,17 @@ class Fields {
     same_schema(name, holder != nullptr && holder->is_object() ? holder->find("schema") : nullptr);
   }
 
+  // An object holding a `format` (Responses `text`, Anthropic
+  // `output_config`): the format is checked, its other members not sent.
+  void format_holder(std::string_view name, const json::Value& value) {
+    if (!value.is_object()) throw BadRow{at(name) + ": must be an object"};
+    for (const json::Member& inner : value.as_object()) {
+      const std::string member = std::string(name) + "." + inner.key;
+      if (inner.key == "format") format(member, inner.value, false);
+      else unsent(member);
+    }
+  }
+
   void no_tools(std::string_view name, const json::Value& value) const {
     if (value.is_null() || (value.is_array() && value.as_array().empty())) return;
     throw BadRow{at(name) + ": the line offers tools of its own, which weld batch does not run (each row gets the "
@@ -254,15 +265,9 @@ void read_responses_body(const json::Value& body, const InputOptions& options, R
   for (const json::Member& member : body.as_object()) {
     const std::string& name = member.key;
     if (one_of(name, {"model", "input", "instructions", "stream", "store", "parallel_tool_calls"})) continue;
-    if (one_of(name, {"temperature", "top_p", "max_output_tokens"})) {
-      fields.sampling(name, member.value);
-    } else if (name == "text") {
-      if (!member.value.is_object()) throw BadRow{"body.text: must be an object"};
-      for (const json::Member& inner : member.value.as_object()) {
-        if (inner.key == "format") fields.format("text.format", inner.value, false);
-        else fields.unsent("text." + inner.key);
-      }
-    } else if (name == "tools") fields.no_tools(name, member.value);
+    if (one_of(name, {"temperature", "top_p", "max_output_tokens"})) fields.sampling(name, member.value);
+    else if (name == "text") fields.format_holder(name, member.value);
+    else if (name == "tools") fields.no_tools(name, member.value);
     else if (name == "tool_choice") fields.tool_choice(name, member.value);
     else fields.unsent(name);
   }
@@ -298,19 +303,10 @@ void read_anthropic(const json::Value& doc, const InputOptions& options, RowRequ
   for (const json::Member& member : params.as_object()) {
     const std::string& name = member.key;
     if (one_of(name, {"model", "messages", "system", "stream"})) continue;
-    if (one_of(name, {"temperature", "top_p", "top_k", "stop_sequences", "max_tokens"})) {
-      fields.sampling(name, member.value);
-    } else if (name == "output_config" || name == "output_format") {
-      if (name == "output_format") {
-        fields.format(name, member.value, false);
-        continue;
-      }
-      if (!member.value.is_object()) throw BadRow{"params.output_config: must be an object"};
-      for (const json::Member& inner : member.value.as_object()) {
-        if (inner.key == "format") fields.format("output_config.format", inner.value, false);
-        else fields.unsent("output_config." + inner.key);
-      }
-    } else if (name == "tools") fields.no_tools(name, member.value);
+    if (one_of(name, {"temperature", "top_p", "top_k", "stop_sequences", "max_tokens"})) fields.sampling(name, member.value);
+    else if (name == "output_config") fields.format_holder(name, member.value);
+    else if (name == "output_format") fields.format(name, member.value, false);
+    else if (name == "tools") fields.no_tools(name, member.value);
     else if (name == "tool_choice") fields.tool_choice(name, member.value);
     else fields.unsent(name);
   }
