@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { runWeld, tempDir, SCHEMA, SCHEMA_TEXT, writeRows, resultLines, dataRows, assertExactlyOnce } from './lib.mjs';
 
-const OFFLINE_NOTICE_START = 'weld: no model provider configured';
+const OFFLINE_NOTICE_START = 'weld: using the built-in offline model';
 
 function validAgainstSchema(value) {
   return typeof value.summary === 'string' && ['low', 'medium', 'high'].includes(value.risk_level) &&
@@ -28,7 +28,7 @@ test('every input shape, a bad line and a repeated id: one line each, exit 1', a
     '',
     { custom_id: 'o2', body: { messages: [{ role: 'tool', content: 'x' }] } },
   ]);
-  const r = await runWeld(['batch', '--json-schema', SCHEMA_TEXT, '--prompt', 'Assess the risk', '--id-field', 'ticket',
+  const r = await runWeld(['batch', '--provider', 'offline', '--json-schema', SCHEMA_TEXT, '--prompt', 'Assess the risk', '--id-field', 'ticket',
     input, '-o', path.join(dir, 'out.jsonl')]);
   assert.equal(r.code, 1, r.stderr);
   assert.equal(r.stdout, '');
@@ -63,7 +63,7 @@ test('--output-format openai writes OpenAI Batch output lines', async () => {
     { custom_id: 'req-1', method: 'POST', url: '/v1/chat/completions', body: { model: 'gpt-x', messages: [{ role: 'user', content: 'Assess' }] } },
     '[1]',
   ]);
-  const r = await runWeld(['batch', '--json-schema', SCHEMA_TEXT, '--output-format', 'openai', input]);
+  const r = await runWeld(['batch', '--provider', 'offline', '--json-schema', SCHEMA_TEXT, '--output-format', 'openai', input]);
   assert.equal(r.code, 1, r.stderr);
   const lines = resultLines(r.stdout);
   assert.equal(lines.length, 2);
@@ -88,7 +88,7 @@ test('--output-format openai writes OpenAI Batch output lines', async () => {
 
 test('- in and - out: a filter; rows without an id are named by their line', async () => {
   const rows = [{ text: 'a' }, { text: 'b' }, { text: 'c' }];
-  const r = await runWeld(['batch', '--json-schema', SCHEMA_TEXT, '-p', 'Assess', '-', '-o', '-'],
+  const r = await runWeld(['batch', '--provider', 'offline', '--json-schema', SCHEMA_TEXT, '-p', 'Assess', '-', '-o', '-'],
     { stdin: rows.map((x) => JSON.stringify(x) + '\n').join('') });
   assert.equal(r.code, 0, r.stderr);
   const lines = resultLines(r.stdout);
@@ -101,7 +101,7 @@ test('resume: a second run skips every answered row and exits 0', async () => {
   const rows = dataRows(50);
   const input = writeRows(dir, 'in.jsonl', rows);
   const out = path.join(dir, 'out.jsonl');
-  const args = ['batch', '--json-schema', SCHEMA_TEXT, '-p', 'Assess', input, '-o', out, '--summary', path.join(dir, 'summary.json')];
+  const args = ['batch', '--provider', 'offline', '--json-schema', SCHEMA_TEXT, '-p', 'Assess', input, '-o', out, '--summary', path.join(dir, 'summary.json')];
   const first = await runWeld(args);
   assert.equal(first.code, 0, first.stderr);
   // Cut the file mid-line, as a kill during a write would.
@@ -145,7 +145,7 @@ test('exit 52: a bad schema or provider configuration writes nothing', async () 
   assert.equal(provider.code, 52, provider.stderr);
   assert.equal(fs.existsSync(out), false);
   fs.writeFileSync(out, 'not a result line\n');
-  const notOurs = await runWeld(['batch', '--json-schema', SCHEMA_TEXT, input, '-o', out]);
+  const notOurs = await runWeld(['batch', '--provider', 'offline', '--json-schema', SCHEMA_TEXT, input, '-o', out]);
   assert.equal(notOurs.code, 52, notOurs.stderr);
   assert.match(notOurs.stderr, /line 1 is not a weld batch result line, so the file cannot be resumed \(is -o the right file\?\)\. It was left as it was\./);
   assert.equal(fs.readFileSync(out, 'utf8'), 'not a result line\n');

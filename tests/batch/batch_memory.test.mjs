@@ -25,7 +25,7 @@ function writeInput(file, n) {
 // Runs weld batch under /usr/bin/time -v; resolves to {code, maxRssKb, lines}.
 function runMeasured(input, out) {
   return new Promise((resolve) => {
-    const child = spawn('/usr/bin/time', ['-f', 'maxrss_kb=%M', WELD, 'batch', '--json-schema', SCHEMA_TEXT, '-p', 'x',
+    const child = spawn('/usr/bin/time', ['-f', 'maxrss_kb=%M', WELD, 'batch', '--provider', 'offline', '--json-schema', SCHEMA_TEXT, '-p', 'x',
       input, '-o', out, '--no-progress'], { stdio: ['ignore', 'ignore', 'pipe'], env: { PATH: process.env.PATH, HOME: path.dirname(out) } });
     let stderr = '';
     child.stderr.on('data', (d) => { stderr += d; });

@@ -19,7 +19,7 @@ test(`${N} shards as ${N} parallel processes cover every row exactly once; the v
   const dir = tempDir();
   const rows = dataRows(2000);
   const input = writeRows(dir, 'in.jsonl', rows);
-  const base = ['batch', '--json-schema', SCHEMA_TEXT, '-p', 'Assess', input];
+  const base = ['batch', '--provider', 'offline', '--json-schema', SCHEMA_TEXT, '-p', 'Assess', input];
   const runs = await Promise.all(Array.from({ length: N }, (_, i) =>
     runWeld([...base, '--shard', `${i}/${N}`, '-o', path.join(dir, 'flag-{shard}.jsonl')])));
   for (const r of runs) assert.equal(r.code, 0, r.stderr);
@@ -46,8 +46,8 @@ test('a shard is the same whatever else the input holds (a row\'s shard depends 
   const rows = dataRows(300);
   const small = writeRows(dir, 'small.jsonl', rows);
   const big = writeRows(dir, 'big.jsonl', [...dataRows(300, 'other-'), ...rows.slice().reverse()]);
-  const a = await runWeld(['batch', '--json-schema', SCHEMA_TEXT, small, '--shard', '1/3']);
-  const b = await runWeld(['batch', '--json-schema', SCHEMA_TEXT, big, '--shard', '1/3']);
+  const a = await runWeld(['batch', '--provider', 'offline', '--json-schema', SCHEMA_TEXT, small, '--shard', '1/3']);
+  const b = await runWeld(['batch', '--provider', 'offline', '--json-schema', SCHEMA_TEXT, big, '--shard', '1/3']);
   assert.equal(a.code, 0, a.stderr);
   assert.equal(b.code, 0, b.stderr);
   const fromBig = resultLines(b.stdout).map((l) => l.custom_id).filter((id) => id.startsWith('row-')).sort();

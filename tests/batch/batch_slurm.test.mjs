@@ -87,7 +87,9 @@ test('a 4-task Slurm job array covers every row exactly once', { skip, timeout: 
       `PartitionName=debug Nodes=${host} Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:4`,
       '',
     ].join('\n'));
-    const env = { PATH: `${path.join(dir, 'bin')}:${process.env.PATH}`, SLURM_CONF: conf, HOME: dir };
+    // The recipe's weld answers from the offline model (a real job names its
+    // server: OPENAI_BASE_URL, …); sbatch passes the environment on.
+    const env = { PATH: `${path.join(dir, 'bin')}:${process.env.PATH}`, SLURM_CONF: conf, HOME: dir, WELD_PROVIDER: 'offline' };
     const ctld = start('/usr/sbin/slurmctld', ['-D', '-i', '-f', conf], env, path.join(dir, 'slurmctld.log'));
     const slurmd = start('/usr/sbin/slurmd', ['-D', '-f', conf, '-N', host], env, path.join(dir, 'slurmd.log'));
     daemons.push({ child: ctld }, { child: slurmd });
