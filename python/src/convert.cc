@@ -1,7 +1,13 @@
-// Python <-> JSON. The common types are recognised by their exact type
-// first (one pointer compare each); subclasses, Decimal and numpy come
-// after. A bad value unwinds as BadValue, collecting the JSON Pointer of its
-// place on the way out, and becomes one TypeError or ValueError at the top.
+// Python -> JSON, by writing a json::Tape: one pass over the objects, their
+// strings borrowed (a str's UTF-8 is cached in the str), nothing allocated
+// per value once the tape's array has grown. The validator reads the tape
+// in place (Schema::is_valid(const Tape&)); a json::Value, when one is
+// needed (errors, repair), is read from the tape.
+//
+// The common types are recognised by their exact type first (one pointer
+// compare each); subclasses, Decimal and numpy come after. A bad value
+// unwinds as BadValue, collecting the JSON Pointer of its place on the way
+// out, and becomes one TypeError or ValueError at the top.
 
 #include "convert.h"
 
@@ -24,10 +30,7 @@ struct BadValue {
   std::vector<std::string> tokens;
 };
 
-std::string type_name(PyObject* object) {
-  PyTypeObject* type = Py_TYPE(object);
-  return type->tp_name;
-}
+std::string type_name(PyObject* object) { return Py_TYPE(object)->tp_name; }
 
 // repr(object), for a message ("?" when repr fails).
 std::string repr_of(PyObject* object) {
@@ -55,35 +58,58 @@ std::string place_of(const std::vector<std::string>& innermost_first) {
   const std::size_t n = innermost_first.size();
   std::string pointer;
   for (std::size_t i = 0; i < n; ++i) {
-    const std::size_t depth = i;  // outermost first
-    if (n > kHead + kTail && depth == kHead) {
+    if (n > kHead + kTail && i == kHead) {
       pointer += "/…";
       i = n - kTail - 1;
       continue;
     }
-    json::append_pointer(pointer, innermost_first[n - 1 - depth]);
+    json::append_pointer(pointer, innermost_first[n - 1 - i]);
   }
   return pointer;
 }
 
-class Converter {
+[[noreturn]] void bad(PyObject* kind, std::string detail) { throw BadValue{kind, std::move(detail), {}}; }
+
+std::string_view utf8_of(PyObject* text) {
+  Py_ssize_t size = 0;
+  const char* data = PyUnicode_AsUTF8AndSize(text, &size);
+  if (data == nullptr) {
+    PyErr_Clear();
+    bad(PyExc_ValueError, "the string is not valid Unicode: it holds a lone surrogate (JSON text is UTF-8)");
+  }
+  if (static_cast<std::size_t>(size) > json::Tape::kMaxEntries) bad(PyExc_ValueError, "the string is 4 GiB or longer");
+  return std::string_view(data, static_cast<std::size_t>(size));
+}
+
+class TapeWriter {
  public:
-  json::Value convert(PyObject* object, int depth) {
+  TapeWriter(json::Tape& tape, Holder& held) : tape_(tape), held_(held) {}
+
+  /// Appends `object` (a member's value when `key` has data).
+  void write(PyObject* object, std::string_view key, int depth) {
     PyTypeObject* type = Py_TYPE(object);
-    if (type == &PyUnicode_Type) return string_of(object);
-    if (type == &PyDict_Type) return object_of(object, depth);
-    if (type == &PyLong_Type) return integer_of(object);
-    if (type == &PyFloat_Type) return real_of(PyFloat_AS_DOUBLE(object), object);
-    if (object == Py_True) return json::Value(true);
-    if (object == Py_False) return json::Value(false);
-    if (object == Py_None) return json::Value();
-    if (type == &PyList_Type) return list_of(object, depth);
-    if (type == &PyTuple_Type) return tuple_of(object, depth);
-    return other(object, depth);
+    if (type == &PyUnicode_Type) return string_of(object, key);
+    if (type == &PyDict_Type) return object_of(object, key, depth);
+    if (type == &PyLong_Type) return integer_of(object, key);
+    if (type == &PyFloat_Type) return real_of(PyFloat_AS_DOUBLE(object), object, key);
+    if (object == Py_True || object == Py_False) {
+      push(json::Type::Boolean, key).boolean = object == Py_True;
+      return;
+    }
+    if (object == Py_None) {
+      push(json::Type::Null, key);
+      return;
+    }
+    if (type == &PyList_Type) return list_of(object, key, depth);
+    if (type == &PyTuple_Type) return tuple_of(object, key, depth);
+    return other(object, key, depth);
   }
 
  private:
-  [[noreturn]] static void bad(PyObject* kind, std::string detail) { throw BadValue{kind, std::move(detail), {}}; }
+  json::TapeEntry& push(json::Type type, std::string_view key) {
+    if (tape_.size() >= json::Tape::kMaxEntries) bad(PyExc_ValueError, "the value has 4 billion parts or more");
+    return tape_.push(type).set_key(key);
+  }
 
   static void check_depth(int depth) {
     if (depth >= kMaxDepth) {
@@ -92,19 +118,9 @@ class Converter {
     }
   }
 
-  static std::string_view utf8_of(PyObject* text) {
-    Py_ssize_t size = 0;
-    const char* data = PyUnicode_AsUTF8AndSize(text, &size);
-    if (data == nullptr) {
-      PyErr_Clear();
-      bad(PyExc_ValueError, "the string is not valid Unicode: it holds a lone surrogate (JSON text is UTF-8)");
-    }
-    return std::string_view(data, static_cast<std::size_t>(size));
-  }
+  void string_of(PyObject* text, std::string_view key) { push(json::Type::String, key).set_text(utf8_of(text)); }
 
-  static json::Value string_of(PyObject* text) { return json::Value(std::string(utf8_of(text))); }
-
-  static json::Value integer_of(PyObject* number) {
+  void integer_of(PyObject* number, std::string_view key) {
     int overflow = 0;
     long long n = PyLong_AsLongLongAndOverflow(number, &overflow);
     if (overflow == 0) {
@@ -112,108 +128,116 @@ class Converter {
         PyErr_Clear();
         bad(PyExc_TypeError, type_name(number) + " could not be read as an integer");
       }
-      return json::Value(static_cast<std::int64_t>(n));
+      push(json::Type::Integer, key).integer = static_cast<std::int64_t>(n);
+      return;
     }
-    // Beyond 64 bits: the decimal digits, kept exactly.
+    // Beyond 64 bits: the decimal digits, kept exactly (the str holding them
+    // lives as long as the tape is read), within the double range as
+    // json::parse takes them.
+    double nearest = PyLong_AsDouble(number);
+    if (nearest == -1.0 && PyErr_Occurred()) {
+      PyErr_Clear();
+      bad(PyExc_ValueError, "the integer is out of range (JSON numbers are read within the double range, ±1.8e308)");
+    }
     PyObject* text = PyNumber_ToBase(number, 10);
     if (text == nullptr) {
       PyErr_Clear();
       bad(PyExc_ValueError,
           "the integer has more digits than Python writes as text (see sys.set_int_max_str_digits)");
     }
-    std::string digits(utf8_of(text));
-    Py_DECREF(text);
-    return json::Value(json::BigInteger{std::move(digits)});
+    held_.push_back(py::reinterpret_steal<py::object>(text));
+    json::TapeEntry& entry = push(json::Type::Real, key);
+    entry.real = nearest;
+    entry.big_integer = true;
+    entry.set_text(utf8_of(text));
   }
 
-  static json::Value real_of(double value, PyObject* object) {
+  void real_of(double value, PyObject* object, std::string_view key) {
     if (!std::isfinite(value)) {
       bad(PyExc_ValueError, repr_of(object) + " is not a JSON number (JSON numbers are finite: no NaN, no infinity)");
     }
-    return json::Value(value);
+    push(json::Type::Real, key).real = value;
   }
 
-  json::Value object_of(PyObject* dict, int depth) {
+  void object_of(PyObject* dict, std::string_view key, int depth) {
     check_depth(depth);
-    json::Object members;
-    members.reserve(static_cast<std::size_t>(PyDict_GET_SIZE(dict)));
+    const std::size_t at = tape_.size();
+    push(json::Type::Object, key);
     Py_ssize_t pos = 0;
-    PyObject* key = nullptr;
+    PyObject* name = nullptr;
     PyObject* value = nullptr;
-    while (PyDict_Next(dict, &pos, &key, &value)) {
-      if (!PyUnicode_Check(key)) {
-        bad(PyExc_TypeError, "the dict key " + repr_of(key) + " (" + type_name(key) +
+    std::size_t count = 0;
+    while (PyDict_Next(dict, &pos, &name, &value)) {
+      if (!PyUnicode_Check(name)) {
+        bad(PyExc_TypeError, "the dict key " + repr_of(name) + " (" + type_name(name) +
                                  ") is not a string (JSON object keys are strings)");
       }
-      std::string_view name = utf8_of(key);
+      std::string_view member = utf8_of(name);
       try {
-        members.push_back(json::Member{std::string(name), convert(value, depth + 1)});
+        write(value, member, depth + 1);
       } catch (BadValue& error) {
-        error.tokens.emplace_back(name);
+        error.tokens.emplace_back(member);
         throw;
       }
+      ++count;
     }
-    return json::Value(std::move(members));
+    tape_.close(at, count);
   }
 
-  template <typename Item>
-  json::Value items_of(Py_ssize_t (*size)(PyObject*), Item item, PyObject* sequence, int depth) {
+  template <typename Size, typename Item>
+  void items_of(Size size, Item item, PyObject* sequence, std::string_view key, int depth) {
     check_depth(depth);
-    json::Array elements;
-    elements.reserve(static_cast<std::size_t>(size(sequence)));
-    for (Py_ssize_t i = 0; i < size(sequence); ++i) {
+    const std::size_t at = tape_.size();
+    push(json::Type::Array, key);
+    Py_ssize_t i = 0;
+    for (; i < size(sequence); ++i) {
       try {
-        elements.push_back(convert(item(sequence, i), depth + 1));
+        write(item(sequence, i), {}, depth + 1);
       } catch (BadValue& error) {
         error.tokens.push_back(std::to_string(i));
         throw;
       }
     }
-    return json::Value(std::move(elements));
+    tape_.close(at, static_cast<std::size_t>(i));
   }
 
-  json::Value list_of(PyObject* list, int depth) {
-    return items_of([](PyObject* o) { return PyList_GET_SIZE(o); }, [](PyObject* o, Py_ssize_t i) { return PyList_GET_ITEM(o, i); },
-                    list, depth);
+  void list_of(PyObject* list, std::string_view key, int depth) {
+    items_of([](PyObject* o) { return PyList_GET_SIZE(o); }, [](PyObject* o, Py_ssize_t i) { return PyList_GET_ITEM(o, i); },
+             list, key, depth);
   }
 
-  json::Value tuple_of(PyObject* tuple, int depth) {
-    return items_of([](PyObject* o) { return PyTuple_GET_SIZE(o); },
-                    [](PyObject* o, Py_ssize_t i) { return PyTuple_GET_ITEM(o, i); }, tuple, depth);
+  void tuple_of(PyObject* tuple, std::string_view key, int depth) {
+    items_of([](PyObject* o) { return PyTuple_GET_SIZE(o); },
+             [](PyObject* o, Py_ssize_t i) { return PyTuple_GET_ITEM(o, i); }, tuple, key, depth);
   }
 
-  // A value converted through a method of its own (numpy's item/tolist).
-  json::Value through(PyObject* object, const char* method, int depth) {
+  // A value converted through a method of its own (numpy's item/tolist);
+  // the result is held while the tape is read (it may own strings).
+  void through(PyObject* object, const char* method, std::string_view key, int depth) {
     PyObject* result = PyObject_CallMethod(object, method, nullptr);
     if (result == nullptr) {
       PyErr_Clear();
       bad(PyExc_TypeError, type_name(object) + " is not a JSON value (its " + method + "() failed)");
     }
-    try {
-      json::Value converted = convert(result, depth);
-      Py_DECREF(result);
-      return converted;
-    } catch (...) {
-      Py_DECREF(result);
-      throw;
-    }
+    held_.push_back(py::reinterpret_steal<py::object>(result));
+    write(result, key, depth);
   }
 
   // Subclasses of the JSON types (str and int enums, OrderedDict,
   // namedtuple), decimal.Decimal, numpy; anything else is refused.
-  json::Value other(PyObject* object, int depth) {
-    // Held while Python code may run (a method call below), in case that
-    // code drops the container's reference.
-    py::object hold = py::reinterpret_borrow<py::object>(object);
-    if (PyUnicode_Check(object)) return string_of(object);
-    if (PyLong_Check(object)) return integer_of(object);
-    if (PyFloat_Check(object)) return real_of(PyFloat_AS_DOUBLE(object), object);
-    if (PyDict_Check(object)) return object_of(object, depth);
-    if (PyList_Check(object)) return list_of(object, depth);
-    if (PyTuple_Check(object)) return tuple_of(object, depth);
+  void other(PyObject* object, std::string_view key, int depth) {
+    if (PyUnicode_Check(object)) return string_of(object, key);
+    if (PyLong_Check(object)) return integer_of(object, key);
+    if (PyFloat_Check(object)) return real_of(PyFloat_AS_DOUBLE(object), object, key);
+    if (PyDict_Check(object)) return object_of(object, key, depth);
+    if (PyList_Check(object)) return list_of(object, key, depth);
+    if (PyTuple_Check(object)) return tuple_of(object, key, depth);
+    // Held: the method calls below run Python code, which could drop the
+    // container's reference to it.
+    held_.push_back(py::reinterpret_borrow<py::object>(object));
     const std::string name = type_name(object);
-    if (name == "decimal.Decimal") return decimal_of(object);
-    if (name.rfind("numpy.", 0) == 0) return through(object, name == "numpy.ndarray" ? "tolist" : "item", depth);
+    if (name == "decimal.Decimal") return decimal_of(object, key);
+    if (name.rfind("numpy.", 0) == 0) return through(object, name == "numpy.ndarray" ? "tolist" : "item", key, depth);
     if (PyBytes_Check(object) || PyByteArray_Check(object) || PyMemoryView_Check(object)) {
       bad(PyExc_TypeError, name + " is not a JSON value (to validate JSON text, use the *_json methods)");
     }
@@ -222,27 +246,46 @@ class Converter {
   }
 
   // A Decimal keeps its digits: its text is a JSON number when finite.
-  static json::Value decimal_of(PyObject* decimal) {
+  void decimal_of(PyObject* decimal, std::string_view key) {
     PyObject* text = PyObject_Str(decimal);
     if (text == nullptr) {
       PyErr_Clear();
       bad(PyExc_TypeError, "decimal.Decimal could not be written as text");
     }
-    std::string digits(utf8_of(text));
-    Py_DECREF(text);
+    held_.push_back(py::reinterpret_steal<py::object>(text));
+    std::string_view digits = utf8_of(text);
     Result<json::Value> number = json::parse(digits);
     if (!number || !number->is_number()) {
-      bad(PyExc_ValueError, "Decimal('" + digits + "') is not a JSON number (JSON numbers are finite)");
+      bad(PyExc_ValueError, "Decimal('" + std::string(digits) + "') is not a JSON number (JSON numbers are finite)");
     }
-    return std::move(*number);
+    if (number->is_integer()) {
+      push(json::Type::Integer, key).integer = number->as_integer();
+      return;
+    }
+    json::TapeEntry& entry = push(json::Type::Real, key);
+    entry.real = number->as_real();
+    if (number->big_integer_digits() != nullptr) {
+      // "12345678901234567890123" as written, or with an exponent: the
+      // digits of the parsed value, kept in a str held with the tape.
+      const std::string& written = *number->big_integer_digits();
+      PyObject* kept = PyUnicode_FromStringAndSize(written.data(), static_cast<Py_ssize_t>(written.size()));
+      if (kept == nullptr) throw py::error_already_set();
+      held_.push_back(py::reinterpret_steal<py::object>(kept));
+      entry.big_integer = true;
+      entry.set_text(utf8_of(kept));
+    }
   }
+
+  json::Tape& tape_;
+  Holder& held_;
 };
 
 }  // namespace
 
-json::Value to_json(py::handle object, std::string_view what) {
+void to_tape(py::handle object, std::string_view what, json::Tape& tape, Holder& held) {
+  tape.clear();
   try {
-    return Converter().convert(object.ptr(), 0);
+    TapeWriter(tape, held).write(object.ptr(), {}, 0);
   } catch (BadValue& error) {
     std::string message(what);
     if (!error.tokens.empty()) message += " at " + place_of(error.tokens);
@@ -250,6 +293,13 @@ json::Value to_json(py::handle object, std::string_view what) {
     PyErr_SetString(error.kind, message.c_str());
     throw py::error_already_set();
   }
+}
+
+json::Value to_json(py::handle object, std::string_view what) {
+  json::Tape tape;
+  Holder held;
+  to_tape(object, what, tape, held);
+  return json::read_tape(tape);
 }
 
 py::object to_python(const json::Value& value) {

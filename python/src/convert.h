@@ -6,7 +6,9 @@
 #include <pybind11/pybind11.h>
 
 #include <string_view>
+#include <vector>
 
+#include "weld/json/tape.h"
 #include "weld/json/value.h"
 
 namespace weld::python {
@@ -19,12 +21,21 @@ namespace py = pybind11;
 /// ends here, not in a stack overflow).
 inline constexpr int kMaxDepth = 512;
 
-/// Converts a Python value to JSON: dict (str keys), list, tuple, str, int
-/// (any size, kept exactly), float (finite), bool, None, decimal.Decimal and
-/// numpy scalars and arrays. Anything else raises TypeError, a non-finite
-/// number or nesting deeper than kMaxDepth raises ValueError; the message
-/// starts with `what` ("instance", "schema") and names the place as a JSON
-/// Pointer.
+/// Python objects a Tape borrows strings from besides the value itself (a
+/// big integer's digits, numpy's item() results): keep them while the tape
+/// is read.
+using Holder = std::vector<py::object>;
+
+/// Writes a Python value into `tape` (cleared first): dict (str keys),
+/// list, tuple, str, int (any size in the double range, kept exactly),
+/// float (finite), bool, None, decimal.Decimal, numpy scalars and arrays.
+/// The tape borrows the strings of `object` and of what lands in `held`.
+/// Anything else raises TypeError; a non-finite number, a lone surrogate or
+/// nesting deeper than kMaxDepth raise ValueError; the message starts with
+/// `what` ("instance", "schema") and names the place as a JSON Pointer.
+void to_tape(py::handle object, std::string_view what, json::Tape& tape, Holder& held);
+
+/// The same value as a json::Value (strings copied), with the same errors.
 json::Value to_json(py::handle object, std::string_view what);
 
 /// Converts JSON to Python: objects to dicts (member order kept), arrays to

@@ -1,6 +1,7 @@
 #include "validator.h"
 
 #include <charconv>
+#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -18,6 +19,38 @@ constexpr std::string_view kInstance = "instance";
 /// Python threads run meanwhile (shorter texts parse faster than the
 /// release and re-acquire cost).
 constexpr std::size_t kReleaseGilBytes = 64 * 1024;
+
+/// The module's spare Tape, reused: once its array has grown to the
+/// instances' size, is_valid allocates nothing. Taken and given back under
+/// the GIL, which every caller holds (cheaper than a thread_local in a
+/// shared object); a call that finds it taken (another thread's, while a
+/// conversion ran Python code) uses a tape of its own. A tape grown past
+/// kKeepEntries by a large instance is let go after it.
+class Scratch {
+ public:
+  static constexpr std::size_t kKeepEntries = 1 << 16;  // 2.5 MiB of entries
+
+  Scratch() : tape_(spare_ ? std::move(spare_) : std::make_unique<json::Tape>()) {}
+  ~Scratch() {
+    held_.clear();
+    if (!spare_ && tape_->size() <= kKeepEntries) spare_ = std::move(tape_);
+  }
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
+
+  /// Writes `instance` into the tape.
+  const json::Tape& write(py::handle instance) {
+    to_tape(instance, kInstance, *tape_, held_);
+    return *tape_;
+  }
+
+ private:
+  static std::unique_ptr<json::Tape> spare_;
+  std::unique_ptr<json::Tape> tape_;
+  Holder held_;
+};
+
+std::unique_ptr<json::Tape> Scratch::spare_;
 
 // The first error only: what validate() raises.
 schema::ValidationResult first_error(const schema::Schema& schema, const json::Value& instance) {
@@ -88,23 +121,41 @@ py::list path_list(const std::string& pointer, const json::Value* root) {
 Validator::Validator(schema::Schema schema, py::object model, std::optional<std::string> mask)
     : schema_(std::move(schema)), model_(std::move(model)), mask_(std::move(mask)) {}
 
-bool Validator::is_valid(py::handle instance) const { return schema_.is_valid(to_json(instance, kInstance)); }
+bool Validator::is_valid(py::handle instance) const {
+  Scratch scratch;
+  return schema_.is_valid(scratch.write(instance));
+}
+
+// The other three read the tape for the verdict and convert the instance
+// only when there are errors to report.
 
 void Validator::validate(py::handle instance) const {
+  {
+    Scratch scratch;
+    if (schema_.is_valid(scratch.write(instance))) return;
+  }
   json::Value value = to_json(instance, kInstance);
-  schema::ValidationResult result = first_error(schema_, value);
+  schema::ValidationResult result = schema_.validate(value, schema::Collect::First);
   if (!result.valid) raise(error_object(result.violations.front(), value, instance));
 }
 
 py::list Validator::errors(py::handle instance) const {
+  {
+    Scratch scratch;
+    if (schema_.is_valid(scratch.write(instance))) return py::list();
+  }
   json::Value value = to_json(instance, kInstance);
-  if (schema_.is_valid(value)) return py::list();
   return error_objects(schema_.validate(value, schema::Collect::All), value, instance);
 }
 
 py::dict Validator::evaluate(py::handle instance, const std::string& format) const {
+  bool valid = false;
+  {
+    Scratch scratch;
+    valid = schema_.is_valid(scratch.write(instance));
+  }
+  if (valid || format == "flag") return output(schema::ValidationResult{valid, {}}, format);
   json::Value value = to_json(instance, kInstance);
-  if (format == "flag") return output(schema::ValidationResult{schema_.is_valid(value), {}}, format);
   return output(schema_.validate(value, schema::Collect::All), format);
 }
 

@@ -38,6 +38,11 @@ def test_big_integers_keep_every_digit():
     big = 2**64 + 1
     v = weld.validator_for({"type": "integer"})
     assert v.is_valid(big) and v.is_valid(-(2**200)) and v.is_valid(10**300)
+    # Beyond the double range, as JSON text would be refused by the parser.
+    with pytest.raises(ValueError, match=r"^instance at /n: the integer is out of range \(JSON numbers are read within the double range"):
+        v.is_valid({"n": 10**400})
+    with pytest.raises(ValueError, match=r"^instance is not valid JSON: number out of range"):
+        v.is_valid_json("1" + "0" * 400)
     assert not weld.validator_for({"type": "string"}).is_valid(big)
     # Handed back exactly from JSON text (no detour through a double).
     [error] = weld.validator_for({"type": "string"}).iter_errors_json(b"18446744073709551617")

@@ -10,6 +10,7 @@
 #include <memory>
 #include <unordered_map>
 
+#include "instance_access.h"
 #include "number.h"
 #include "weld/json/number.h"
 #include "weld/json/pointer.h"
@@ -89,7 +90,7 @@ class Scope {
 };
 
 struct Seg {
-  const std::string* key;
+  std::string_view key;  // an object member (data() non-null), else the array index
   std::size_t index;
 };
 
@@ -125,7 +126,7 @@ json::Value limit_value(const json::Value& limit) {
 
 bool is_integral(double x) { return std::isfinite(x) && std::floor(x) == x; }
 
-inline std::size_t string_length_at_least(const std::string& s, std::size_t limit) {
+inline std::size_t string_length_at_least(std::string_view s, std::size_t limit) {
   // Code points <= bytes; only count when the bytes cannot decide.
   if (s.size() < limit) return false;
   if (s.size() / 4 >= limit) return true;
@@ -134,65 +135,95 @@ inline std::size_t string_length_at_least(const std::string& s, std::size_t limi
 
 /// Structural hash agreeing with JSON equality (1 == 1.0, member order
 /// ignored), for uniqueItems on long arrays.
-std::uint64_t hash_value(const json::Value& v) {
+template <typename In>
+std::uint64_t hash_value(typename In::Ref v) {
   auto mix = [](std::uint64_t x) {
     x ^= x >> 33;
     x *= 0xff51afd7ed558ccdull;
     x ^= x >> 33;
     return x;
   };
-  switch (v.type()) {
+  switch (In::type(v)) {
     case json::Type::Null: return 0x1234;
-    case json::Type::Boolean: return v.as_bool() ? 0x2345 : 0x3456;
+    case json::Type::Boolean: return In::boolean(v) ? 0x2345 : 0x3456;
     case json::Type::Integer:
     case json::Type::Real: {
-      double d = v.as_double();
+      double d = In::type(v) == json::Type::Integer ? static_cast<double>(In::integer(v)) : In::real(v);
       if (d == 0) d = 0;  // -0.0 == 0.0
       std::uint64_t bits;
       std::memcpy(&bits, &d, sizeof bits);
       return mix(bits ^ 0x4567);
     }
-    case json::Type::String: return hash_name(v.as_string().data(), v.as_string().size());
+    case json::Type::String: {
+      std::string_view text = In::string(v);
+      return hash_name(text.data(), text.size());
+    }
     case json::Type::Array: {
       std::uint64_t h = 0x5678;
-      for (const json::Value& e : v.as_array()) h = mix(h * 31 + hash_value(e));
+      auto items = In::items(v);
+      typename In::Ref item;
+      while (In::next(items, item)) h = mix(h * 31 + hash_value<In>(item));
       return h;
     }
     case json::Type::Object: {
       std::uint64_t h = 0x6789;
-      for (const json::Member& m : v.as_object()) {
-        h += mix(hash_name(m.key.data(), m.key.size()) * 31 + hash_value(m.value));
-      }
+      auto members = In::members(v);
+      std::string_view key;
+      typename In::Ref value;
+      while (In::next(members, key, value)) h += mix(hash_name(key.data(), key.size()) * 31 + hash_value<In>(value));
       return h;
     }
   }
   return 0;
 }
 
+/// The items of an array, for random access: up to 16 without allocating.
+template <typename In>
+class ItemList {
+ public:
+  explicit ItemList(typename In::Ref array) : size_(In::count(array)) {
+    if (size_ > kInline) heap_.resize(size_);
+    typename In::Ref* out = size_ > kInline ? heap_.data() : inline_;
+    auto items = In::items(array);
+    for (std::size_t i = 0; i < size_; ++i) In::next(items, out[i]);
+  }
+  std::size_t size() const { return size_; }
+  typename In::Ref operator[](std::size_t i) const { return size_ > kInline ? heap_[i] : inline_[i]; }
+
+ private:
+  static constexpr std::size_t kInline = 16;
+  std::size_t size_;
+  typename In::Ref inline_[kInline];
+  std::vector<typename In::Ref> heap_;
+};
+
 /// True when some two items are equal (JSON equality).
-bool has_duplicates(const json::Array& array) {
+template <typename In>
+bool has_duplicates(const ItemList<In>& array) {
   const std::size_t n = array.size();
   if (n <= 12) {
     for (std::size_t i = 1; i < n; ++i) {
       for (std::size_t j = 0; j < i; ++j) {
-        if (array[i] == array[j]) return true;
+        if (In::equal(array[i], array[j])) return true;
       }
     }
     return false;
   }
   std::vector<std::pair<std::uint64_t, std::uint32_t>> hashed(n);
-  for (std::size_t i = 0; i < n; ++i) hashed[i] = {hash_value(array[i]), static_cast<std::uint32_t>(i)};
+  for (std::size_t i = 0; i < n; ++i) hashed[i] = {hash_value<In>(array[i]), static_cast<std::uint32_t>(i)};
   std::sort(hashed.begin(), hashed.end());
   for (std::size_t i = 1; i < n; ++i) {
     for (std::size_t j = i; j-- > 0 && hashed[j].first == hashed[i].first;) {
-      if (array[hashed[i].second] == array[hashed[j].second]) return true;
+      if (In::equal(array[hashed[i].second], array[hashed[j].second])) return true;
     }
   }
   return false;
 }
 
-template <bool kCollect>
+template <bool kCollect, typename In>
 class Evaluator {
+  using Ref = typename In::Ref;
+
  public:
   Evaluator(const Program& program, std::vector<Violation>* out, bool all)
       : p_(program), out_(out), all_(all) {
@@ -201,7 +232,7 @@ class Evaluator {
 
   /// Evaluates node `index` against `v`; `ann` collects the members/items
   /// evaluated (only below a node with unevaluated*).
-  bool node(std::uint32_t index, const json::Value& v, Annot* ann) {
+  bool node(std::uint32_t index, Ref v, Annot* ann) {
     if constexpr (!kCollect) {
       if (p_.nodes[index].flags & kNodeTypeOnly) return type_matches(p_.nodes[index].type_mask, v);
     }
@@ -212,7 +243,7 @@ class Evaluator {
   }
 
  private:
-  bool node_eval(std::uint32_t index, const json::Value& v, Annot* ann) {
+  bool node_eval(std::uint32_t index, Ref v, Annot* ann) {
     if constexpr (!kCollect) {
       // The fast path: no error reporting, no own annotations, no dynamic
       // scope to keep.
@@ -240,9 +271,9 @@ class Evaluator {
   /// (fast pass, no annotations asked for, no dynamic scope) is evaluated
   /// once, so fan-out costs the schema's size times the instance's instead
   /// of 2^depth. Past the budget the validation fails, saying so.
-  __attribute__((noinline)) bool work_bound(std::uint32_t index, const json::Value& v, Annot* ann) {
+  __attribute__((noinline)) bool work_bound(std::uint32_t index, Ref v, Annot* ann) {
     if (budget_ == 0) {
-      budget_ = p_.validation_budget + kBudgetPerValue * (root_ != nullptr ? count_values(*root_) : 1);
+      budget_ = p_.validation_budget + kBudgetPerValue * (root_ != nullptr ? count_values(root_) : 1);
       step_limit_ = 0;  // every evaluation from now on comes here
     }
     if (steps_ > budget_) {
@@ -260,56 +291,61 @@ class Evaluator {
       // A subtree the (memoised) fast pass accepts has no violation to
       // collect: only failing paths are walked for their errors.
       if (!fast_) {
-        fast_ = std::make_unique<Evaluator<false>>(p_, nullptr, false);
+        fast_ = std::make_unique<Evaluator<false, In>>(p_, nullptr, false);
         fast_->stack_base_ = stack_base_;  // its stack is this one's, whatever depth it was made at
-        fast_->set_root(*root_);
+        fast_->set_root(root_);
       }
       if (fast_->node(index, v, nullptr) && fast_->abort_ == Abort::None) return true;
       // A pair that failed before and whose errors are still listed (no
       // applicator dropped errors since) would only list them again.
-      const MemoKey key{index, &v};
+      const MemoKey key{index, In::identity(v)};
       if (auto it = failed_.find(key); it != failed_.end() && it->second == truncations_) return false;
       bool ok = node_eval(index, v, ann);
       if (!ok) failed_[key] = truncations_;
       return ok;
     }
-    const MemoKey key{index, &v};
+    const MemoKey key{index, In::identity(v)};
     if (auto it = memo_.find(key); it != memo_.end()) return it->second;
     bool ok = node_eval(index, v, ann);
     if (abort_ == Abort::None) memo_.emplace(key, ok);
     return ok;
   }
 
-  static std::uint64_t count_values(const json::Value& v) {
+  static std::uint64_t count_values(Ref v) {
     std::uint64_t count = 1;
-    if (v.is_array()) {
-      for (const json::Value& item : v.as_array()) count += count_values(item);
-    } else if (v.is_object()) {
-      for (const json::Member& member : v.as_object()) count += count_values(member.value);
+    if (In::type(v) == json::Type::Array) {
+      auto items = In::items(v);
+      Ref item;
+      while (In::next(items, item)) count += count_values(item);
+    } else if (In::type(v) == json::Type::Object) {
+      auto members = In::members(v);
+      std::string_view key;
+      Ref value;
+      while (In::next(members, key, value)) count += count_values(value);
     }
     return count;
   }
 
  public:
   /// The instance being validated (for the budget's size).
-  void set_root(const json::Value& root) { root_ = &root; }
+  void set_root(Ref root) { root_ = root; }
   /// The frame the stack limit counts from.
   std::uintptr_t stack_base_ = 0;
 
  private:
-  static bool type_matches(std::uint8_t mask, const json::Value& v) {
-    json::Type t = v.type();
+  static bool type_matches(std::uint8_t mask, Ref v) {
+    json::Type t = In::type(v);
     if (mask & (1u << static_cast<unsigned>(t))) return true;
-    return t == json::Type::Real && (mask & kTypeIntegralReal) && is_integral(v.as_real());
+    return t == json::Type::Real && (mask & kTypeIntegralReal) && is_integral(In::real(v));
   }
-  bool node_full(std::uint32_t index, const json::Value& v, Annot* ann);
-  __attribute__((always_inline)) bool run_fast(const Node& n, const json::Value& v, Annot* ann) {
+  bool node_full(std::uint32_t index, Ref v, Annot* ann);
+  __attribute__((always_inline)) bool run_fast(const Node& n, Ref v, Annot* ann) {
     if (n.type_mask != kTypeAll && !type_matches(n.type_mask, v)) return false;
     for (std::uint32_t i = n.begin[0], end = n.begin[1]; i < end; ++i) {
       if (!instr(p_.instrs[i], v, ann)) return false;
     }
     static constexpr std::uint8_t kRange[7] = {0, 0, 1, 1, 2, 3, 4};
-    const std::uint32_t range = kRange[static_cast<unsigned>(v.type())];
+    const std::uint32_t range = kRange[static_cast<unsigned>(In::type(v))];
     if (range) {
       for (std::uint32_t i = n.begin[range], end = n.begin[range + 1]; i < end; ++i) {
         if (!instr(p_.instrs[i], v, ann)) return false;
@@ -317,11 +353,11 @@ class Evaluator {
     }
     return true;
   }
-  bool instr(const Instr& in, const json::Value& v, Annot* ann);
-  __attribute__((noinline)) bool instr_slow(const Instr& in, const json::Value& v, Annot* ann);
-  __attribute__((noinline)) bool properties(const Instr& in, const json::Value& v, Annot* ann);
-  __attribute__((noinline)) bool items(const Instr& in, const json::Value& v, Annot* ann);
-  bool enum_contains(const Instr& in, const json::Value& v) const;
+  bool instr(const Instr& in, Ref v, Annot* ann);
+  __attribute__((noinline)) bool instr_slow(const Instr& in, Ref v, Annot* ann);
+  __attribute__((noinline)) bool properties(const Instr& in, Ref v, Annot* ann);
+  __attribute__((noinline)) bool items(const Instr& in, Ref v, Annot* ann);
+  bool enum_contains(const Instr& in, Ref v) const;
   Regex::Match search(std::uint32_t regex, std::string_view subject) const {
     if (const auto& simple = p_.simple_patterns[regex]) {
       int r = match_simple_pattern(*simple, subject);
@@ -343,11 +379,11 @@ class Evaluator {
       out_->resize(m);
     }
   }
-  void push(const std::string& key) {
-    if constexpr (kCollect) path_.push_back(Seg{&key, 0});
+  void push(std::string_view key) {
+    if constexpr (kCollect) path_.push_back(Seg{key, 0});
   }
   void push(std::size_t index) {
-    if constexpr (kCollect) path_.push_back(Seg{nullptr, index});
+    if constexpr (kCollect) path_.push_back(Seg{std::string_view(), index});
   }
   void pop() {
     if constexpr (kCollect) path_.pop_back();
@@ -355,8 +391,8 @@ class Evaluator {
   std::string instance_path() const {
     std::string p;
     for (const Seg& s : path_) {
-      if (s.key) {
-        json::append_pointer(p, *s.key);
+      if (s.key.data() != nullptr) {
+        json::append_pointer(p, s.key);
       } else {
         json::append_pointer(p, s.index);
       }
@@ -389,13 +425,13 @@ class Evaluator {
   std::vector<Seg> path_;
   Scope scope_;
   int depth_ = 0;
-  const json::Value* root_ = nullptr;
+  Ref root_ = nullptr;
   std::uint64_t steps_ = 0;
   std::uint64_t step_limit_ = std::min(kMemoAfter, p_.validation_budget);
   std::uint64_t budget_ = 0;
   struct MemoKey {
     std::uint32_t node;
-    const json::Value* value;
+    const void* value;
     bool operator==(const MemoKey& other) const { return node == other.node && value == other.value; }
   };
   struct MemoHash {
@@ -405,7 +441,7 @@ class Evaluator {
   };
   std::unordered_map<MemoKey, bool, MemoHash> memo_;
   /// The collecting pass's fast verdicts past kMemoAfter (work_bound).
-  std::unique_ptr<Evaluator<false>> fast_;
+  std::unique_ptr<Evaluator<false, In>> fast_;
   /// Collecting pass: failed pairs and the truncation count when their
   /// errors were listed; `truncations_` counts rewinds that dropped errors.
   std::unordered_map<MemoKey, std::uint64_t, MemoHash> failed_;
@@ -419,8 +455,8 @@ class Evaluator {
   Abort abort_ = Abort::None;
 };
 
-template <bool kCollect>
-bool Evaluator<kCollect>::node_full(std::uint32_t index, const json::Value& v, Annot* ann) {
+template <bool kCollect, typename In>
+bool Evaluator<kCollect, In>::node_full(std::uint32_t index, Ref v, Annot* ann) {
   const Node& n = p_.nodes[index];
   if (n.flags & kNodeFalse) {
     if constexpr (kCollect) {
@@ -443,7 +479,7 @@ bool Evaluator<kCollect>::node_full(std::uint32_t index, const json::Value& v, A
     pushed = true;
   }
   bool ok = true;
-  json::Type t = v.type();
+  json::Type t = In::type(v);
   Annot local;
   Annot* a = ann;
   std::uint32_t range = 0;
@@ -474,14 +510,14 @@ bool Evaluator<kCollect>::node_full(std::uint32_t index, const json::Value& v, A
     case json::Type::Array:
       range = 3;
       if (n.flags & kNodeUnevaluatedItems) {
-        local.marks.assign(v.as_array().size(), 0);
+        local.marks.assign(In::count(v), 0);
         a = &local;
       }
       break;
     case json::Type::Object:
       range = 4;
       if (n.flags & kNodeUnevaluatedProps) {
-        local.marks.assign(v.as_object().size(), 0);
+        local.marks.assign(In::count(v), 0);
         a = &local;
       }
       break;
@@ -508,7 +544,7 @@ done:
   return ok;
 }
 
-inline std::uint32_t find_entry(const PropTable& table, const std::string& key) {
+inline std::uint32_t find_entry(const PropTable& table, std::string_view key) {
   const std::size_t size = key.size();
   if (!table.buckets.empty()) {
     std::uint64_t h = hash_key(key.data(), size) & table.bucket_mask;
@@ -529,23 +565,23 @@ inline std::uint32_t find_entry(const PropTable& table, const std::string& key) 
   return kNone;
 }
 
-template <bool kCollect>
-bool Evaluator<kCollect>::properties(const Instr& in, const json::Value& v, Annot* ann) {
+template <bool kCollect, typename In>
+bool Evaluator<kCollect, In>::properties(const Instr& in, Ref v, Annot* ann) {
   const PropTable& table = p_.prop_tables[in.a];
-  const json::Object& object = v.as_object();
   bool ok = true;
   // Fast mode: leaf subschemas (const/enum/type/bounds) first, the rest
   // after, so a failing discriminator rejects a oneOf branch before deep
   // members are walked.
   constexpr std::size_t kDeferMax = 32;
-  std::uint32_t deferred_member[kDeferMax];
+  Ref deferred_value[kDeferMax];
   std::uint32_t deferred_node[kDeferMax];
   std::size_t deferred = 0;
   std::uint64_t required_seen = 0;
-  for (std::size_t m = 0; m < object.size(); ++m) {
-    const json::Member& member = object[m];
+  auto members = In::members(v);
+  std::string_view key;
+  Ref value;
+  for (std::size_t m = 0; In::next(members, key, value); ++m) {
     bool matched = false;
-    const std::string& key = member.key;
     std::uint32_t entry = table.entries.empty() ? kNone : find_entry(table, key);
     if (entry != kNone) {
       matched = true;
@@ -554,17 +590,17 @@ bool Evaluator<kCollect>::properties(const Instr& in, const json::Value& v, Anno
       if constexpr (!kCollect) {
         required_seen |= table.required_bits[entry];
         if (e.node_flags & kNodeTypeOnly) {
-          if (!type_matches(e.type_mask, member.value)) return false;
+          if (!type_matches(e.type_mask, value)) return false;
           child = kNone;
         } else if (!(e.node_flags & kNodeLeaf) && deferred < kDeferMax) {
-          deferred_member[deferred] = static_cast<std::uint32_t>(m);
+          deferred_value[deferred] = value;
           deferred_node[deferred++] = child;
           child = kNone;
         }
       }
       if (child != kNone) {
         push(key);
-        bool sub_ok = node(child, member.value, nullptr);
+        bool sub_ok = node(child, value, nullptr);
         pop();
         if (!sub_ok) {
           ok = false;
@@ -588,7 +624,7 @@ bool Evaluator<kCollect>::properties(const Instr& in, const json::Value& v, Anno
       if (r != Regex::Match::Yes) continue;
       matched = true;
       push(key);
-      bool sub_ok = node(pe.node, member.value, nullptr);
+      bool sub_ok = node(pe.node, value, nullptr);
       pop();
       if (!sub_ok) {
         ok = false;
@@ -606,7 +642,7 @@ bool Evaluator<kCollect>::properties(const Instr& in, const json::Value& v, Anno
         if (!keep_going()) return false;
       } else {
         push(key);
-        bool sub_ok = node(table.additional, member.value, nullptr);
+        bool sub_ok = node(table.additional, value, nullptr);
         pop();
         if (!sub_ok) {
           ok = false;
@@ -619,20 +655,23 @@ bool Evaluator<kCollect>::properties(const Instr& in, const json::Value& v, Anno
   if constexpr (!kCollect) {
     if (required_seen != table.required_all) return false;
     for (std::size_t d = 0; d < deferred; ++d) {
-      if (!node(deferred_node[d], object[deferred_member[d]].value, nullptr)) return false;
+      if (!node(deferred_node[d], deferred_value[d], nullptr)) return false;
     }
   }
   return ok;
 }
 
-template <bool kCollect>
-bool Evaluator<kCollect>::items(const Instr& in, const json::Value& v, Annot* ann) {
-  const json::Array& array = v.as_array();
+template <bool kCollect, typename In>
+bool Evaluator<kCollect, In>::items(const Instr& in, Ref v, Annot* ann) {
+  const std::size_t size = In::count(v);
+  auto items = In::items(v);
+  Ref item;
   bool ok = true;
-  std::size_t prefix = std::min<std::size_t>(in.b, array.size());
+  std::size_t prefix = std::min<std::size_t>(in.b, size);
   for (std::size_t i = 0; i < prefix; ++i) {
+    In::next(items, item);
     push(i);
-    bool sub_ok = node(p_.node_lists[in.a + i], array[i], nullptr);
+    bool sub_ok = node(p_.node_lists[in.a + i], item, nullptr);
     pop();
     if (!sub_ok) {
       ok = false;
@@ -642,15 +681,16 @@ bool Evaluator<kCollect>::items(const Instr& in, const json::Value& v, Annot* an
   if (ann) {
     for (std::size_t i = 0; i < prefix; ++i) ann->marks[i] = 1;
   }
-  if (in.c == kNone || array.size() <= in.b) return ok;
+  if (in.c == kNone || size <= in.b) return ok;
   if (in.flags & 1) {
     fail(in, [&] { return json::Value(json::Object{{"limit", static_cast<std::int64_t>(in.b)}}); },
          [&] { return "must NOT have more than " + std::to_string(in.b) + " items"; });
     return false;
   }
-  for (std::size_t i = in.b; i < array.size(); ++i) {
+  for (std::size_t i = in.b; i < size; ++i) {
+    In::next(items, item);
     push(i);
-    bool sub_ok = node(in.c, array[i], nullptr);
+    bool sub_ok = node(in.c, item, nullptr);
     pop();
     if (!sub_ok) {
       ok = false;
@@ -658,22 +698,22 @@ bool Evaluator<kCollect>::items(const Instr& in, const json::Value& v, Annot* an
     }
   }
   if (ann && ok) {
-    for (std::size_t i = 0; i < array.size(); ++i) ann->marks[i] = 1;
+    for (std::size_t i = 0; i < size; ++i) ann->marks[i] = 1;
   }
   return ok;
 }
 
-template <bool kCollect>
-bool Evaluator<kCollect>::enum_contains(const Instr& in, const json::Value& v) const {
+template <bool kCollect, typename In>
+bool Evaluator<kCollect, In>::enum_contains(const Instr& in, Ref v) const {
   if (in.d == kNone) {
     for (std::uint32_t k = in.a; k < in.a + in.b; ++k) {
-      if (p_.values[k] == v) return true;
+      if (In::equal(p_.values[k], v)) return true;
     }
     return false;
   }
   const EnumSet& set = p_.enum_sets[in.d];
-  if (v.is_string()) {
-    const std::string& str = v.as_string();
+  if (In::type(v) == json::Type::String) {
+    std::string_view str = In::string(v);
     std::uint64_t h = hash_name(str.data(), str.size()) & set.mask;
     while (set.buckets[h] != kNone) {
       if (p_.values[set.buckets[h]].as_string() == str) return true;
@@ -682,13 +722,13 @@ bool Evaluator<kCollect>::enum_contains(const Instr& in, const json::Value& v) c
     return false;
   }
   for (std::uint32_t k : set.others) {
-    if (p_.values[k] == v) return true;
+    if (In::equal(p_.values[k], v)) return true;
   }
   return false;
 }
 
-template <bool kCollect>
-inline bool Evaluator<kCollect>::instr(const Instr& in, const json::Value& v, Annot* ann) {
+template <bool kCollect, typename In>
+inline bool Evaluator<kCollect, In>::instr(const Instr& in, Ref v, Annot* ann) {
   if constexpr (!kCollect) {
     // The common cheap checks inline; everything else out of line.
     switch (in.op) {
@@ -699,17 +739,17 @@ inline bool Evaluator<kCollect>::instr(const Instr& in, const json::Value& v, An
         if (in.flags & 2) return true;
         break;
       case OpCode::Enum: return enum_contains(in, v);
-      case OpCode::Const: return p_.values[in.a] == v;
-      case OpCode::MinItems: return v.as_array().size() >= in.a;
-      case OpCode::MaxItems: return v.as_array().size() <= in.a;
+      case OpCode::Const: return In::equal(p_.values[in.a], v);
+      case OpCode::MinItems: return In::count(v) >= in.a;
+      case OpCode::MaxItems: return In::count(v) <= in.a;
       default: break;
     }
   }
   return instr_slow(in, v, ann);
 }
 
-template <bool kCollect>
-bool Evaluator<kCollect>::instr_slow(const Instr& in, const json::Value& v, Annot* ann) {
+template <bool kCollect, typename In>
+bool Evaluator<kCollect, In>::instr_slow(const Instr& in, Ref v, Annot* ann) {
   switch (in.op) {
     case OpCode::Enum: {
       if (enum_contains(in, v)) return true;
@@ -718,7 +758,7 @@ bool Evaluator<kCollect>::instr_slow(const Instr& in, const json::Value& v, Anno
       return false;
     }
     case OpCode::Const:
-      if (p_.values[in.a] == v) return true;
+      if (In::equal(p_.values[in.a], v)) return true;
       fail(in, [&] { return json::Value(json::Object{{"allowedValue", p_.values[in.a]}}); },
            [] { return std::string("must be equal to constant"); });
       return false;
@@ -846,12 +886,13 @@ bool Evaluator<kCollect>::instr_slow(const Instr& in, const json::Value& v, Anno
       // long double holds any int64 or double; an integer beyond int64
       // (json::BigInteger) is compared by its digits.
       int c;
-      if (!(in.flags & kInstrExactBound) && v.big_integer_digits() == nullptr) {
-        long double x = v.is_integer() ? static_cast<long double>(v.as_integer()) : static_cast<long double>(v.as_real());
+      if (!(in.flags & kInstrExactBound) && !In::big_integer(v)) {
+        long double x = In::type(v) == json::Type::Integer ? static_cast<long double>(In::integer(v))
+                                                             : static_cast<long double>(In::real(v));
         long double limit = in.num;
         c = x < limit ? -1 : x > limit ? 1 : 0;
       } else {
-        c = json::compare_numbers(v, p_.values[in.a]);
+        c = json::compare_numbers(In::number(v), p_.values[in.a]);
       }
       bool exclusive = in.op == OpCode::ExclusiveMinimum || in.op == OpCode::ExclusiveMaximum ||
                        (in.flags & kInstrDraft4Exclusive);
@@ -870,22 +911,22 @@ bool Evaluator<kCollect>::instr_slow(const Instr& in, const json::Value& v, Anno
       return false;
     }
     case OpCode::MultipleOf:
-      if (is_multiple_of(v, p_.values[in.a])) return true;
+      if (is_multiple_of(In::number(v), p_.values[in.a])) return true;
       fail(in, [&] { return json::Value(json::Object{{"multipleOf", p_.values[in.a]}}); },
            [&] { return "must be multiple of " + limit_text(p_.values[in.a]); });
       return false;
     case OpCode::MinLength:
-      if (string_length_at_least(v.as_string(), in.a)) return true;
+      if (string_length_at_least(In::string(v), in.a)) return true;
       fail(in, [&] { return json::Value(json::Object{{"limit", count_value(in)}}); },
            [&] { return "must NOT have fewer than " + count_text(in) + " characters"; });
       return false;
     case OpCode::MaxLength:
-      if (!string_length_at_least(v.as_string(), static_cast<std::size_t>(in.a) + 1)) return true;
+      if (!string_length_at_least(In::string(v), static_cast<std::size_t>(in.a) + 1)) return true;
       fail(in, [&] { return json::Value(json::Object{{"limit", count_value(in)}}); },
            [&] { return "must NOT have more than " + count_text(in) + " characters"; });
       return false;
     case OpCode::Pattern: {
-      Regex::Match r = search(in.a, v.as_string());
+      Regex::Match r = search(in.a, In::string(v));
       if (r == Regex::Match::Yes) return true;
       const std::string& pattern = p_.strings[in.b];
       if (r == Regex::Match::BudgetExceeded) {
@@ -899,27 +940,27 @@ bool Evaluator<kCollect>::instr_slow(const Instr& in, const json::Value& v, Anno
     }
     case OpCode::Format: {
       const std::string& name = p_.strings[in.a];
-      if (check_format(static_cast<FormatId>(in.b), v.as_string())) return true;
+      if (check_format(static_cast<FormatId>(in.b), In::string(v))) return true;
       fail(in, [&] { return json::Value(json::Object{{"format", name}}); },
            [&] { return "must match format " + json::quote(name); });
       return false;
     }
     case OpCode::MinItems:
-      if (v.as_array().size() >= in.a) return true;
+      if (In::count(v) >= in.a) return true;
       fail(in, [&] { return json::Value(json::Object{{"limit", count_value(in)}}); },
            [&] { return "must NOT have fewer than " + count_text(in) + " items"; });
       return false;
     case OpCode::MaxItems:
-      if (v.as_array().size() <= in.a) return true;
+      if (In::count(v) <= in.a) return true;
       fail(in, [&] { return json::Value(json::Object{{"limit", count_value(in)}}); },
            [&] { return "must NOT have more than " + count_text(in) + " items"; });
       return false;
     case OpCode::UniqueItems: {
-      const json::Array& array = v.as_array();
+      const ItemList<In> array(v);
       if (!has_duplicates(array)) return true;
       for (std::size_t i = array.size(); i-- > 1;) {
         for (std::size_t j = i; j-- > 0;) {
-          if (array[i] == array[j]) {
+          if (In::equal(array[i], array[j])) {
             fail(in,
                  [&] {
                    return json::Value(json::Object{{"i", static_cast<std::int64_t>(i)}, {"j", static_cast<std::int64_t>(j)}});
@@ -936,12 +977,13 @@ bool Evaluator<kCollect>::instr_slow(const Instr& in, const json::Value& v, Anno
     }
     case OpCode::Items: return items(in, v, ann);
     case OpCode::Contains: {
-      const json::Array& array = v.as_array();
+      auto items = In::items(v);
+      Ref item;
       std::size_t m = mark();
       std::uint32_t count = 0;
       bool track = ann && (in.flags & 1);
-      for (std::size_t i = 0; i < array.size(); ++i) {
-        if (node(in.a, array[i], nullptr)) {
+      for (std::size_t i = 0; In::next(items, item); ++i) {
+        if (node(in.a, item, nullptr)) {
           ++count;
           if (track) ann->marks[i] = 1;
           if (!track && in.c == kNone && count >= in.b) break;
@@ -971,9 +1013,10 @@ bool Evaluator<kCollect>::instr_slow(const Instr& in, const json::Value& v, Anno
       return false;
     }
     case OpCode::UnevaluatedItems: {
-      const json::Array& array = v.as_array();
+      auto items = In::items(v);
+      Ref item;
       bool ok = true;
-      for (std::size_t i = 0; i < array.size(); ++i) {
+      for (std::size_t i = 0; In::next(items, item); ++i) {
         if (ann->marks[i]) continue;
         if (in.flags & 1) {
           std::size_t evaluated = i;
@@ -982,7 +1025,7 @@ bool Evaluator<kCollect>::instr_slow(const Instr& in, const json::Value& v, Anno
           return false;
         }
         push(i);
-        bool sub_ok = node(in.a, array[i], nullptr);
+        bool sub_ok = node(in.a, item, nullptr);
         pop();
         if (!sub_ok) {
           ok = false;
@@ -993,12 +1036,12 @@ bool Evaluator<kCollect>::instr_slow(const Instr& in, const json::Value& v, Anno
       return ok;
     }
     case OpCode::MinProperties:
-      if (v.as_object().size() >= in.a) return true;
+      if (In::count(v) >= in.a) return true;
       fail(in, [&] { return json::Value(json::Object{{"limit", count_value(in)}}); },
            [&] { return "must NOT have fewer than " + count_text(in) + " properties"; });
       return false;
     case OpCode::MaxProperties:
-      if (v.as_object().size() <= in.a) return true;
+      if (In::count(v) <= in.a) return true;
       fail(in, [&] { return json::Value(json::Object{{"limit", count_value(in)}}); },
            [&] { return "must NOT have more than " + count_text(in) + " properties"; });
       return false;
@@ -1007,7 +1050,7 @@ bool Evaluator<kCollect>::instr_slow(const Instr& in, const json::Value& v, Anno
       bool ok = true;
       for (std::uint32_t k = in.a; k < in.a + in.b; ++k) {
         const std::string& name = p_.names[k];
-        if (v.find(name)) continue;
+        if (In::find(v, name)) continue;
         fail(in, [&] { return json::Value(json::Object{{"missingProperty", name}}); },
              [&] { return "must have required property '" + name + "'"; });
         ok = false;
@@ -1019,9 +1062,9 @@ bool Evaluator<kCollect>::instr_slow(const Instr& in, const json::Value& v, Anno
       bool ok = true;
       for (std::uint32_t k = in.a; k < in.a + in.b; ++k) {
         const DepRequired& dep = p_.dep_required[k];
-        if (!v.find(dep.property)) continue;
+        if (!In::find(v, dep.property)) continue;
         for (const std::string& name : dep.required) {
-          if (v.find(name)) continue;
+          if (In::find(v, name)) continue;
           fail(in,
                [&] {
                  std::string deps;
@@ -1047,7 +1090,7 @@ bool Evaluator<kCollect>::instr_slow(const Instr& in, const json::Value& v, Anno
       bool ok = true;
       for (std::uint32_t k = in.a; k < in.a + in.b; ++k) {
         const DepSchema& dep = p_.dep_schemas[k];
-        if (!v.find(dep.property)) continue;
+        if (!In::find(v, dep.property)) continue;
         if (!node(dep.node, v, ann)) {
           ok = false;
           if (!keep_going()) return false;
@@ -1057,10 +1100,13 @@ bool Evaluator<kCollect>::instr_slow(const Instr& in, const json::Value& v, Anno
     }
     case OpCode::PropertyNames: {
       bool ok = true;
-      for (const json::Member& member : v.as_object()) {
-        json::Value name(member.key);
-        if (node(in.a, name, nullptr)) continue;
-        fail(in, [&] { return json::Value(json::Object{{"propertyName", member.key}}); },
+      auto members = In::members(v);
+      std::string_view key;
+      Ref value;
+      while (In::next(members, key, value)) {
+        typename In::Key name(key);
+        if (node(in.a, name.ref(), nullptr)) continue;
+        fail(in, [&] { return json::Value(json::Object{{"propertyName", key}}); },
              [] { return std::string("property name must be valid"); });
         ok = false;
         if (!keep_going()) return false;
@@ -1069,11 +1115,12 @@ bool Evaluator<kCollect>::instr_slow(const Instr& in, const json::Value& v, Anno
     }
     case OpCode::Properties: return properties(in, v, ann);
     case OpCode::UnevaluatedProperties: {
-      const json::Object& object = v.as_object();
+      auto members = In::members(v);
+      std::string_view key;
+      Ref value;
       bool ok = true;
-      for (std::size_t i = 0; i < object.size(); ++i) {
+      for (std::size_t i = 0; In::next(members, key, value); ++i) {
         if (ann->marks[i]) continue;
-        const std::string& key = object[i].key;
         if (in.flags & 1) {
           fail(in, [&] { return json::Value(json::Object{{"unevaluatedProperty", key}}); },
                [] { return std::string("must NOT have unevaluated properties"); });
@@ -1082,7 +1129,7 @@ bool Evaluator<kCollect>::instr_slow(const Instr& in, const json::Value& v, Anno
           continue;
         }
         push(key);
-        bool sub_ok = node(in.a, object[i].value, nullptr);
+        bool sub_ok = node(in.a, value, nullptr);
         pop();
         if (!sub_ok) {
           ok = false;
@@ -1103,16 +1150,89 @@ bool evaluate_fast(const Program& program, const json::Value& instance) {
 }
 
 bool evaluate_node_fast(const Program& program, std::uint32_t node, const json::Value& instance) {
-  Evaluator<false> evaluator(program, nullptr, false);
-  evaluator.set_root(instance);
-  bool ok = evaluator.node(node, instance, nullptr);
+  Evaluator<false, ValueAccess> evaluator(program, nullptr, false);
+  evaluator.set_root(&instance);
+  bool ok = evaluator.node(node, &instance, nullptr);
   return ok && evaluator.abort_ == Abort::None;
 }
 
+bool evaluate_fast(const Program& program, const json::Tape& instance) {
+  Evaluator<false, TapeAccess> evaluator(program, nullptr, false);
+  evaluator.set_root(&instance.root());
+  bool ok = evaluator.node(program.root, &instance.root(), nullptr);
+  return ok && evaluator.abort_ == Abort::None;
+}
+
+bool TapeAccess::equal(const json::Value& a, Ref b) {
+  if (a.is_number() && (b->type == json::Type::Integer || b->type == json::Type::Real)) return a == number(b);
+  if (a.type() != b->type) return false;
+  switch (b->type) {
+    case json::Type::Null: return true;
+    case json::Type::Boolean: return a.as_bool() == b->boolean;
+    case json::Type::String: return std::string_view(a.as_string()) == b->text_view();
+    case json::Type::Array: {
+      const json::Array& array = a.as_array();
+      if (array.size() != b->size) return false;
+      Items items = TapeAccess::items(b);
+      Ref item;
+      for (const json::Value& element : array) {
+        next(items, item);
+        if (!equal(element, item)) return false;
+      }
+      return true;
+    }
+    case json::Type::Object: {
+      if (a.size() != b->size) return false;
+      Members members = TapeAccess::members(b);
+      std::string_view key;
+      Ref value;
+      while (next(members, key, value)) {
+        const json::Value* other = a.find(key);
+        if (other == nullptr || !equal(*other, value)) return false;
+      }
+      return true;
+    }
+    default: return false;
+  }
+}
+
+bool TapeAccess::equal(Ref a, Ref b) {
+  const bool a_number = a->type == json::Type::Integer || a->type == json::Type::Real;
+  const bool b_number = b->type == json::Type::Integer || b->type == json::Type::Real;
+  if (a_number && b_number) return number(a) == number(b);
+  if (a->type != b->type) return false;
+  switch (a->type) {
+    case json::Type::Null: return true;
+    case json::Type::Boolean: return a->boolean == b->boolean;
+    case json::Type::String: return a->text_view() == b->text_view();
+    case json::Type::Array: {
+      if (a->size != b->size) return false;
+      Items left = items(a), right = items(b);
+      Ref x, y;
+      while (next(left, x) && next(right, y)) {
+        if (!equal(x, y)) return false;
+      }
+      return true;
+    }
+    case json::Type::Object: {
+      if (a->size != b->size) return false;
+      Members members = TapeAccess::members(a);
+      std::string_view key;
+      Ref value;
+      while (next(members, key, value)) {
+        Ref other = find(b, key);
+        if (other == nullptr || !equal(value, other)) return false;
+      }
+      return true;
+    }
+    default: return false;
+  }
+}
+
 bool evaluate_collect(const Program& program, const json::Value& instance, bool all, std::vector<Violation>& out) {
-  Evaluator<true> evaluator(program, &out, all);
-  evaluator.set_root(instance);
-  bool ok = evaluator.node(program.root, instance, nullptr);
+  Evaluator<true, ValueAccess> evaluator(program, &out, all);
+  evaluator.set_root(&instance);
+  bool ok = evaluator.node(program.root, &instance, nullptr);
   if (evaluator.abort_ != Abort::None) {
     std::string_view message = evaluator.abort_ == Abort::Depth ? kDepthMessage : kBudgetMessage;
     bool reported = false;

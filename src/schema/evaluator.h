@@ -8,11 +8,15 @@
 #include <vector>
 
 #include "program.h"
+#include "weld/json/tape.h"
 
 namespace weld::schema {
 
 /// Fast verdict.
 bool evaluate_fast(const Program& program, const json::Value& instance);
+
+/// Fast verdict on an instance read from a Tape, in place.
+bool evaluate_fast(const Program& program, const json::Tape& instance);
 
 /// Fast verdict of one node of `program` on `instance`, from an empty
 /// dynamic scope (as the root would be evaluated).

@@ -29,6 +29,8 @@ Schema compile_meta_schema(const json::Value& schema) {
 
 bool Schema::is_valid(const json::Value& instance) const { return evaluate_fast(*program_, instance); }
 
+bool Schema::is_valid(const json::Tape& instance) const { return evaluate_fast(*program_, instance); }
+
 ValidationResult Schema::validate(const json::Value& instance, Collect collect) const {
   ValidationResult result;
   if (evaluate_fast(*program_, instance)) return result;

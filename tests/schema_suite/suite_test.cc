@@ -11,6 +11,7 @@
 
 #include "weld/json/parse.h"
 #include "weld/json/serialize.h"
+#include "weld/json/tape.h"
 #include "weld/schema/schema.h"
 
 namespace weld::schema {
@@ -141,6 +142,10 @@ TEST_P(SuiteTest, Case) {
     std::string what = test.find("description")->as_string();
     EXPECT_EQ(expected, schema->is_valid(data))
         << "fast: " << what << "\nschema: " << json::serialize(schema_json) << "\ndata: " << json::serialize(data);
+    json::Tape tape;
+    json::write_tape(data, tape);
+    EXPECT_EQ(expected, schema->is_valid(tape))
+        << "tape: " << what << "\nschema: " << json::serialize(schema_json) << "\ndata: " << json::serialize(data);
     ValidationResult all = schema->validate(data, Collect::All);
     EXPECT_EQ(expected, all.valid) << "collect all: " << what;
     EXPECT_EQ(expected, all.violations.empty()) << "collect all: " << what;

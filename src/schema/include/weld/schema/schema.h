@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "weld/json/tape.h"
 #include "weld/json/value.h"
 
 namespace weld::schema {
@@ -121,6 +122,10 @@ class Schema {
 
   /// The verdict only; stops at the first failure.
   bool is_valid(const json::Value& instance) const;
+  /// The same verdict for an instance written into a Tape (read in place,
+  /// nothing converted: the Python module's objects). The tape must not be
+  /// empty.
+  bool is_valid(const json::Tape& instance) const;
   /// The verdict and the violations (all of them, or the first).
   ValidationResult validate(const json::Value& instance, Collect collect = Collect::All) const;
 
