@@ -71,6 +71,12 @@ std::string place_of(const std::vector<std::string>& innermost_first) {
 [[noreturn]] void bad(PyObject* kind, std::string detail) { throw BadValue{kind, std::move(detail), {}}; }
 
 std::string_view utf8_of(PyObject* text) {
+  if (PyUnicode_IS_COMPACT_ASCII(text) && static_cast<std::size_t>(PyUnicode_GET_LENGTH(text)) <= json::Tape::kMaxEntries) {
+    // Most keys and many values: ASCII, whose bytes are their UTF-8, held
+    // in the object itself (no call, no cache to fill).
+    return std::string_view(static_cast<const char*>(PyUnicode_DATA(text)),
+                            static_cast<std::size_t>(PyUnicode_GET_LENGTH(text)));
+  }
   Py_ssize_t size = 0;
   const char* data = PyUnicode_AsUTF8AndSize(text, &size);
   if (data == nullptr) {

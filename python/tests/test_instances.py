@@ -181,3 +181,14 @@ def test_containers_that_contain_themselves():
 def test_schema_values_are_checked_too():
     with pytest.raises(ValueError, match=r"^schema at /maximum: nan is not a JSON number"):
         weld.validator_for({"maximum": math.nan})
+
+
+def test_fanning_out_references_stay_within_the_work_bound():
+    # Each level refers to the next twice: 2^40 evaluations without weld's memo.
+    defs = {f"d{i}": {"allOf": [{"$ref": f"#/$defs/d{i + 1}"}] * 2} for i in range(40)}
+    defs["d40"] = {"type": "integer", "maximum": 5}
+    v = weld.validator_for({"$defs": defs, "type": "array", "items": {"$ref": "#/$defs/d0"}})
+    assert v.is_valid([1, 2, 3, 4, 5])
+    assert not v.is_valid([1, 2, 7])
+    [error] = v.iter_errors([1, 2, 7])
+    assert (error.instance_path, error.message) == ([2], "must be <= 5")

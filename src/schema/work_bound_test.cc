@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "weld/json/parse.h"
+#include "weld/json/tape.h"
 #include "weld/schema/schema.h"
 
 namespace weld::schema {
@@ -45,6 +46,14 @@ TEST(WorkBound, FanOutOfReferencesIsMemoised) {
   ValidationResult first = s.validate(*json::parse("[1,2,7]"), Collect::First);
   ASSERT_EQ(1u, first.violations.size());
   EXPECT_EQ("must be <= 5", first.violations[0].message);
+  // Read from a Tape (the Python module's instances): memoised as well.
+  json::Tape tape;
+  json::Value valid = *json::parse("[1,2,3,4,5]");
+  json::write_tape(valid, tape);
+  EXPECT_TRUE(s.is_valid(tape));
+  json::Value invalid = *json::parse("[1,2,7]");
+  json::write_tape(invalid, tape);
+  EXPECT_FALSE(s.is_valid(tape));
 }
 
 TEST(WorkBound, OneOfAndAnyOfFanOut) {
