@@ -309,6 +309,14 @@ ResultWriter::~ResultWriter() {
 }
 
 Status ResultWriter::write(std::string_view line, bool errored) {
+  Status status = append(line, errored);
+  // Outside the lock: the hook may take its time (the Python module's
+  // consumer) without holding up the other workers' writes or the flusher.
+  if (status && on_line_) on_line_(line, errored);
+  return status;
+}
+
+Status ResultWriter::append(std::string_view line, bool errored) {
   std::lock_guard lock(mutex_);
   if (failed_) return *failed_;
   if (!flusher_.joinable()) flusher_ = std::thread([this] { flush_loop(); });

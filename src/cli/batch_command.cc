@@ -34,6 +34,7 @@
 #include "weld/batch/result_file.h"
 #include "weld/batch/runner.h"
 #include "weld/batch/shard.h"
+#include "weld/batch/workers.h"
 #include "weld/schema/load.h"
 
 namespace weld::cli {
@@ -267,44 +268,19 @@ int batch_command(int argc, char** argv) {
   Result<agent::Mechanism> mechanism = choose_mechanism(mechanism_flag, policy.settings);
   if (!mechanism) return fail(52, mechanism.error().message);
 
-  // Rows run as fibers, on one loop per thread (each over one libcurl multi
-  // handle, docs/bench-batch.md), unless built-in tools were asked for: a
-  // tool may block (a shell command), so each row then gets a thread.
-  std::vector<std::unique_ptr<batch::FiberLoop>> loops;
-  std::vector<batch::FiberLoop*> loop_list;
-  if (!tools_asked) {
-    const int cpus = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    const int threads = std::min(flags.threads.value_or(cpus), flags.concurrency);
-    for (int i = 0; i < threads; ++i) {
-      loops.push_back(std::make_unique<batch::FiberLoop>(provider::network_settings(env)));
-      loop_list.push_back(loops.back().get());
-    }
-  }
-
-  // One model per worker, all behind one gate (429 pauses, --max-rps). A
-  // loop's transport and sleeper are those of the loop on the calling thread.
-  batch::RequestGate gate(flags.max_rps, loops.empty() ? provider::Sleeper() : loops.front()->sleeper());
-  provider::ModelHooks hooks;
-  if (!loops.empty()) {
-    hooks.transport = [&loops] { return loops.front()->transport(); };
-    hooks.sleep = loops.front()->sleeper();
-  }
-  hooks.wrap_transport = [&gate](std::unique_ptr<provider::Transport> inner) {
-    return batch::gate_transport(std::move(inner), gate);
-  };
-  std::vector<std::unique_ptr<provider::Model>> models;
-  ModelChoice first;
-  for (int worker = 0; worker < flags.concurrency; ++worker) {
-    Result<ModelChoice> choice = choose_model(flags.model, hooks);
-    if (!choice) return fail(52, choice.error().message);
-    models.push_back(std::move(choice->model));
-    if (worker == 0) {
-      first = std::move(*choice);
-      // The other workers use the model the first one settled on (no
-      // second look at the server's models list).
-      flags.model.model = first.model_name;
-    }
-  }
+  // The workers: one model each, behind one request gate, on fiber loops
+  // unless built-in tools were asked for (a tool may block).
+  batch::WorkerOptions worker_options;
+  worker_options.concurrency = flags.concurrency;
+  worker_options.threads = flags.threads;
+  worker_options.max_rps = flags.max_rps;
+  worker_options.fibers = !tools_asked;
+  Result<batch::Workers> workers = batch::make_workers(flags.model, env, worker_options, offline_model_factory(flags.model));
+  if (!workers) return fail(52, workers.error().message);
+  const ModelChoice& first = workers->first;
+  batch::RequestGate& gate = *workers->gate;
+  std::vector<std::unique_ptr<provider::Model>>& models = workers->models;
+  std::vector<batch::FiberLoop*>& loop_list = workers->loop_list;
   for (const auto& note : first.notes) write_stderr(note + "\n");
   if (first.offline) write_stderr(offline_notice(first));
 

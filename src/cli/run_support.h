@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "weld/agent/mechanism.h"
+#include "weld/agent/model_choice.h"
 #include "weld/agent/output.h"
 #include "weld/agent/run_loop.h"
 #include "weld/agent/settings.h"
@@ -36,20 +37,8 @@ inline constexpr const char* kNoPromptMessage =
 /// nullopt when there is none. An Error when stdin cannot be read.
 Result<std::optional<std::string>> assemble_prompt(const std::optional<std::string>& prompt_arg);
 
-/// Provider-related flags of a run.
-struct ModelFlags {
-  std::optional<std::string> provider;
-  std::optional<std::string> model;
-  std::optional<std::string> base_url;
-  std::uint64_t seed = 0;
-  /// --connect-timeout / --idle-timeout (seconds), --max-retries (already
-  /// validated by the command).
-  std::optional<double> connect_timeout_seconds;
-  std::optional<double> idle_timeout_seconds;
-  std::optional<int> max_retries;
-  /// --max-response-bytes (bytes, parsed).
-  std::optional<std::uint64_t> max_response_bytes;
-};
+/// Provider-related flags of a run (the library's ModelRequest).
+using ModelFlags = agent::ModelRequest;
 
 /// The model flags as typed, checked by `check_model_flags` (CLI11 would
 /// print its own message for a bad number; SPEC §2.5 wants ours).
@@ -137,33 +126,16 @@ class EarlyEnding {
   std::atomic<bool>* claim_ = nullptr;
 };
 
-/// The model a run talks to.
-struct ModelChoice {
-  std::unique_ptr<provider::Model> model;
-  /// Model name for requests and the init message.
-  std::string model_name;
-  /// True for the built-in offline model (labelled on stderr).
-  bool offline = false;
-  /// True when offline was chosen because nothing was configured.
-  bool offline_by_default = false;
-  /// "openai" / "anthropic" / "offline" and the base URL (the mechanism
-  /// probe cache is keyed by them and the model).
-  std::string provider;
-  std::string base_url;
-  /// Defaults weld chose for the user, one stderr line each (issue 17:
-  /// whenever a default is used, say it).
-  std::vector<std::string> notes;
-  /// Proxy and CA settings (also for HTTP hooks).
-  provider::NetworkSettings network;
-};
+using agent::ModelChoice;
+using agent::offline_notice;
 
-/// Picks the provider (SPEC §4; offline when nothing is configured, SPEC §5)
-/// and builds its model (`hooks`: e.g. a transport wrapper). Errors are
-/// configuration errors (exit 52).
+/// The offline model (src/sample) with the flags' --seed.
+provider::ModelFactory offline_model_factory(const ModelFlags& flags);
+
+/// agent::choose_model with the process environment and the offline model
+/// (`hooks`: e.g. a transport wrapper). Errors are configuration errors
+/// (exit 52).
 Result<ModelChoice> choose_model(const ModelFlags& flags, const provider::ModelHooks& hooks = {});
-
-/// The stderr label of the offline model (SPEC §5), with its line end.
-std::string offline_notice(const ModelChoice& choice);
 
 /// Turns SIGINT/SIGTERM into cancellation (SPEC §2.5: exit 130 within a
 /// second). Construct before any other thread starts: it blocks the signals

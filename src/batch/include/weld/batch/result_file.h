@@ -88,8 +88,15 @@ class ResultWriter {
   ResultWriter(const ResultWriter&) = delete;
   ResultWriter& operator=(const ResultWriter&) = delete;
 
+  /// Called with each line `write` accepts, outside the writer's lock:
+  /// results handed to a caller as they finish (the Python module's
+  /// weld.batch yields them).
+  using OnLine = std::function<void(std::string_view line, bool errored)>;
+
   /// Sets what is told of each write (before the first `write`).
   void on_written(OnWritten hook) { on_written_ = std::move(hook); }
+  /// Sets what is told of each line (before the first `write`).
+  void on_line(OnLine hook) { on_line_ = std::move(hook); }
   /// Adds one whole line (ending in "\n") of a row that succeeded or
   /// errored. An Error once a write failed: `Unavailable` when the file
   /// system may take it later (no space, quota, I/O error), else `Io`.
@@ -99,6 +106,7 @@ class ResultWriter {
 
  private:
   ResultWriter(int fd, bool owned, std::string path) : fd_(fd), owned_(owned), path_(std::move(path)) {}
+  Status append(std::string_view line, bool errored);
   Status flush_locked();
   void flush_loop();
 
@@ -106,6 +114,7 @@ class ResultWriter {
   bool owned_;
   std::string path_;
   OnWritten on_written_;
+  OnLine on_line_;
   std::mutex mutex_;
   std::condition_variable wake_;
   std::string buffer_;

@@ -1,0 +1,147 @@
+// Choosing the run's model (model_choice.h; docs/run.md, "Pointing weld at
+// a model"): flags, then WELD_*, then the provider's own variables. When
+// nothing at all is configured, the built-in offline model answers, so the
+// README's first command works out of the box.
+
+#include "weld/agent/model_choice.h"
+
+#include <array>
+
+#include "weld/agent/subprocess.h"
+#include "weld/provider/list_models.h"
+
+namespace weld::agent {
+namespace {
+
+bool has_value(const provider::Environment& env, const char* name) {
+  auto it = env.find(name);
+  return it != env.end() && !it->second.empty();
+}
+
+// The model to use when none was named: the hosted APIs' own default; for
+// any other base URL, the one model the server lists — a self-hosted server
+// (vLLM, llama.cpp) answers 404 to a hosted model's name.
+Result<std::string> default_model(const provider::ProviderConfig& config) {
+  if (config.base_url_defaulted) return config.model;
+  const std::string url = provider::models_url(config);
+  const std::string advice = " Pass --model (or set WELD_MODEL).";
+  provider::CancelToken cancel;
+  Result<std::vector<std::string>> ids = provider::list_models(config, cancel);
+  if (!ids) {
+    return Error{ErrorCode::Config, "no model given, and the server's models list could not be read: " + ids.error().message +
+                               "." + advice, "--model"};
+  }
+  if (ids->size() == 1) return ids->front();
+  if (ids->empty()) return Error{ErrorCode::Config, "no model given, and " + url + " lists no model." + advice, "--model"};
+  std::string names;
+  constexpr std::size_t kShown = 5;
+  for (std::size_t i = 0; i < ids->size() && i < kShown; ++i) names += (i ? ", " : "") + (*ids)[i];
+  if (ids->size() > kShown) names += ", …";
+  return Error{ErrorCode::Config,
+               "no model given, and " + url + " lists " + std::to_string(ids->size()) + " models (" + names +
+                   "): pass --model with one of them (or set WELD_MODEL).",
+               "--model"};
+}
+
+}  // namespace
+
+Result<Mechanism> choose_mechanism(const std::optional<Mechanism>& given, const Settings& settings,
+                                   const provider::Environment& env) {
+  if (given) return *given;
+  if (has_value(env, "WELD_MECHANISM")) {
+    const std::string& text = env.at("WELD_MECHANISM");
+    std::optional<Mechanism> parsed = parse_mechanism(text);
+    if (!parsed) {
+      return Error{ErrorCode::Config, "WELD_MECHANISM must be one of tool, native, auto (got \"" + text + "\").",
+                   "WELD_MECHANISM"};
+    }
+    return *parsed;
+  }
+  if (settings.mechanism) return *parse_mechanism(*settings.mechanism);
+  return Mechanism::Tool;
+}
+
+std::string offline_notice(const ModelChoice& choice) {
+  return choice.offline_by_default
+             ? "weld: no model provider configured (no --provider, WELD_PROVIDER, API key or base URL); "
+               "using the built-in offline model, which samples a schema-valid instance and is not a "
+               "language model. See docs/run.md to point weld at a real model.\n"
+             : "weld: using the built-in offline model (samples a schema-valid instance; not a language "
+               "model).\n";
+}
+
+Result<ModelChoice> choose_model(const ModelRequest& request, const provider::Environment& env,
+                                 const provider::ModelHooks& hooks) {
+  constexpr std::array kConfiguring = {"WELD_PROVIDER",  "WELD_BASE_URL",     "WELD_API_KEY",
+                                       "OPENAI_API_KEY", "OPENAI_BASE_URL",   "ANTHROPIC_API_KEY",
+                                       "ANTHROPIC_BASE_URL"};
+  bool configured = request.provider.has_value() || request.base_url.has_value() || request.api_key.has_value();
+  for (const char* name : kConfiguring) configured = configured || has_value(env, name);
+
+  std::string provider_name =
+      request.provider.value_or(has_value(env, "WELD_PROVIDER") ? env.at("WELD_PROVIDER") : "");
+  if (!configured || provider_name == "offline") {
+    // The offline model talks to no server, but a bad WELD_* setting is
+    // still a mistake the user wants to hear about
+    // (`WELD_IDLE_TIMEOUT=soon weld -p hi` must not exit 0).
+    provider::ProviderFlags offline_flags;
+    offline_flags.provider = "offline";
+    offline_flags.connect_timeout_seconds = request.connect_timeout_seconds;
+    offline_flags.idle_timeout_seconds = request.idle_timeout_seconds;
+    offline_flags.max_retries = request.max_retries;
+    Result<provider::ProviderConfig> checked = provider::resolve_provider_config(offline_flags, env);
+    if (!checked) return checked.error();
+    Result<std::unique_ptr<provider::Model>> model = provider::make_model(*checked, hooks);
+    if (!model) return model.error();
+    ModelChoice choice;
+    choice.model = std::move(*model);
+    choice.model_name = request.model.value_or("offline");
+    choice.offline = true;
+    choice.offline_by_default = !configured;
+    choice.provider = "offline";
+    choice.network = provider::network_settings(env);
+    return choice;
+  }
+
+  provider::ProviderFlags provider_flags;
+  provider_flags.provider = request.provider;
+  provider_flags.model = request.model;
+  provider_flags.base_url = request.base_url;
+  provider_flags.api_key = request.api_key;
+  provider_flags.connect_timeout_seconds = request.connect_timeout_seconds;
+  provider_flags.idle_timeout_seconds = request.idle_timeout_seconds;
+  provider_flags.max_retries = request.max_retries;
+  provider_flags.max_response_bytes = request.max_response_bytes;
+  Result<provider::ProviderConfig> config = provider::resolve_provider_config(provider_flags, env);
+  if (!config) return config.error();
+  // Whatever it came from, the key never reaches a child process or a tool
+  // result.
+  protect_secret(config->api_key);
+  ModelChoice choice;
+  if (config->provider_defaulted) {
+    choice.notes.push_back("weld: no provider given; treating " + config->base_url +
+                           " as an OpenAI-compatible server (--provider openai).");
+  }
+  if (config->model_defaulted) {
+    Result<std::string> model_name = default_model(*config);
+    if (!model_name) return model_name.error();
+    if (config->base_url_defaulted) {
+      choice.notes.push_back("weld: no model given; using the default \"" + *model_name +
+                             "\" (pass --model or set WELD_MODEL).");
+    } else {
+      choice.notes.push_back("weld: no model given; using \"" + *model_name + "\", the only model " +
+                             provider::models_url(*config) + " lists.");
+    }
+    config->model = *model_name;
+  }
+  Result<std::unique_ptr<provider::Model>> model = provider::make_model(*config, hooks);
+  if (!model) return model.error();
+  choice.model = std::move(*model);
+  choice.model_name = config->model;
+  choice.provider = config->provider;
+  choice.base_url = config->base_url;
+  choice.network = config->network;
+  return choice;
+}
+
+}  // namespace weld::agent
