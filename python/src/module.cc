@@ -15,4 +15,6 @@ PYBIND11_MODULE(_weld, module) {
   weld::python::load_error_classes();
   weld::python::add_validation(module);
   weld::python::add_repair(module);
+  weld::python::add_run(module);
+  weld::python::add_batch(module);
 }

@@ -12,4 +12,10 @@ void add_validation(pybind11::module_& module);
 /// weld.repair (repair_module.cc).
 void add_repair(pybind11::module_& module);
 
+/// weld.run (run_module.cc).
+void add_run(pybind11::module_& module);
+
+/// weld._weld.BatchRun, under weld.batch (batch_module.cc).
+void add_batch(pybind11::module_& module);
+
 }  // namespace weld::python

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Callable, Dict, Iterator, List, Literal, NamedTuple, Optional, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Literal, NamedTuple, Optional, Union
 
 __version__: str
 
@@ -110,3 +110,61 @@ def repair(
     coerce: bool = ...,
     clamp: bool = ...,
 ) -> Repaired: ...
+
+Provider = Literal["openai", "openai-responses", "anthropic", "offline"]
+Mechanism = Literal["tool", "native", "auto"]
+
+def run(
+    prompt: str,
+    schema: Union[SchemaLike, Validator, None] = ...,
+    *,
+    provider: Optional[Provider] = ...,
+    model: Optional[str] = ...,
+    base_url: Optional[str] = ...,
+    api_key: Optional[str] = ...,
+    system_prompt: Optional[str] = ...,
+    mechanism: Optional[Mechanism] = ...,
+    max_session_turns: Optional[int] = ...,
+    max_structured_retries: int = ...,
+    max_wall_time: Optional[float] = ...,
+    max_tokens: Optional[int] = ...,
+    temperature: Optional[float] = ...,
+    repair: bool = ...,
+    clamp: bool = ...,
+    strict: bool = ...,
+    connect_timeout: Optional[float] = ...,
+    idle_timeout: Optional[float] = ...,
+    max_retries: Optional[int] = ...,
+    seed: int = ...,
+) -> Dict[str, Any]: ...
+def batch(
+    rows: Union[Iterable[Any], str, os.PathLike],
+    schema: Union[SchemaLike, Validator],
+    *,
+    prompt: Optional[str] = ...,
+    output: Union[str, os.PathLike, None] = ...,
+    concurrency: int = ...,
+    threads: Optional[int] = ...,
+    max_rps: Optional[float] = ...,
+    id_field: Optional[str] = ...,
+    output_format: Literal["weld", "openai"] = ...,
+    retry_errored: bool = ...,
+    provider: Optional[Provider] = ...,
+    model: Optional[str] = ...,
+    base_url: Optional[str] = ...,
+    api_key: Optional[str] = ...,
+    system_prompt: Optional[str] = ...,
+    mechanism: Optional[Mechanism] = ...,
+    max_session_turns: Optional[int] = ...,
+    max_structured_retries: int = ...,
+    max_wall_time: Optional[float] = ...,
+    max_tokens: Optional[int] = ...,
+    temperature: Optional[float] = ...,
+    repair: bool = ...,
+    clamp: bool = ...,
+    strict: bool = ...,
+    connect_timeout: Optional[float] = ...,
+    idle_timeout: Optional[float] = ...,
+    max_retries: Optional[int] = ...,
+    seed: int = ...,
+) -> Iterator[Dict[str, Any]]: ...
