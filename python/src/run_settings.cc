@@ -1,7 +1,5 @@
 #include "run_settings.h"
 
-#include <sys/stat.h>
-
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -11,6 +9,7 @@
 #include "schema_input.h"
 #include "validator.h"
 #include "weld/agent/mechanism.h"
+#include "weld/agent/settings.h"
 #include "weld/schema/load.h"
 
 namespace weld::python {
@@ -135,19 +134,11 @@ provider::ModelFactory offline_model(std::uint64_t seed) {
   };
 }
 
-std::string home_directory() {
-  const char* home = std::getenv("HOME");
-  if (home == nullptr || home[0] != '/') return std::string();
-  struct stat st {};
-  if (::stat(home, &st) != 0 || !S_ISDIR(st.st_mode)) return std::string();
-  return std::string(home);
-}
-
 void set_mechanism(agent::RunOptions& options, agent::Mechanism mechanism, const agent::ModelChoice& choice) {
   // The offline model answers through the structured_output tool only.
   options.mechanism = choice.offline ? agent::Mechanism::Tool : mechanism;
   if (options.mechanism == agent::Mechanism::Auto) {
-    if (std::string home = home_directory(); !home.empty()) {
+    if (std::string home = agent::home_directory(); !home.empty()) {
       options.mechanism_cache_path = agent::mechanism_cache_path(home);
       options.mechanism_cache_key = agent::mechanism_cache_key(choice.provider, choice.base_url, choice.model_name);
     }

@@ -58,9 +58,6 @@ void load_run_schema(py::handle given, bool strict, RunSchema& out);
 /// The offline model (provider="offline") with `seed`.
 provider::ModelFactory offline_model(std::uint64_t seed);
 
-/// $HOME when it names a directory, else "".
-std::string home_directory();
-
 /// The run's mechanism and its probe cache (in $HOME), as `weld` sets them.
 void set_mechanism(agent::RunOptions& options, agent::Mechanism mechanism, const agent::ModelChoice& choice);
 

@@ -119,12 +119,19 @@ def test_a_dataframe_and_a_pydantic_model(fake_model):
         label: str
 
     server = fake_model({"responses": [answer({"label": "ham"})], "repeat_last": True})
-    frame = pandas.DataFrame({"id": ["m1", "m2", "m3"], "text": ["hi", "win money", "lunch?"], "score": [1.5, 2.0, 0.5]})
-    results = list(weld.batch(frame.to_dict("records"), Label, prompt="Classify", base_url=server.url, model="m"))
+    frame = pandas.DataFrame({"id": ["m1", "m2", "m3"], "text": ["hi", None, "lunch?"], "score": [1.5, float("nan"), 3]})
+    results = list(weld.batch(frame, Label, prompt="Classify", base_url=server.url, model="m"))
     assert len(results) == 3
     assert all(isinstance(r["structured_result"], Label) for r in results)
     labelled = frame.assign(label=frame["id"].map({r["custom_id"]: r["structured_result"].label for r in results}))
     assert list(labelled["label"]) == ["ham", "ham", "ham"]
+    # The rows as sent: the DataFrame's missing values are null, its numbers numbers.
+    sent = sorted(json.loads(r["body"]["messages"][-1]["content"].split("\n\n")[0])["id"] for r in server.requests())
+    assert sent == ["m1", "m2", "m3"]
+    rows_sent = {json.loads(r["body"]["messages"][-1]["content"].split("\n\n")[0])["id"]:
+                 json.loads(r["body"]["messages"][-1]["content"].split("\n\n")[0]) for r in server.requests()}
+    assert rows_sent["m2"] == {"id": "m2", "text": None, "score": None}
+    assert rows_sent["m3"]["score"] == 3.0
 
 
 def test_bad_arguments():

@@ -201,8 +201,9 @@ def batch(
 
     rows: an iterable of rows (dicts: each is sent as its JSON, a blank line,
         then ``prompt``; or OpenAI / Anthropic batch request lines; or JSON
-        text), e.g. ``df.to_dict("records")`` or a generator; or the path of a
-        JSON Lines file. Read as the batch goes, never all at once.
+        text), e.g. a generator; a pandas DataFrame (its rows, missing values
+        as null); or the path of a JSON Lines file. Read as the batch goes,
+        never all at once.
     schema: as for weld.run. Each result's ``structured_result`` is an
         instance of the pydantic model when the schema is one.
     output: a file for the result lines, as ``weld batch -o``: when it
@@ -230,9 +231,28 @@ def batch(
         raise ValueError(f"max_rps must be a number of at least 0 (got {max_rps!r})")
     keywords = dict(run_options, prompt=prompt, output=output, concurrency=concurrency, threads=threads, max_rps=max_rps,
                     id_field=id_field, output_format=output_format, retry_errored=bool(retry_errored))
-    handle = _weld.BatchRun(rows, schema, keywords)
+    handle = _weld.BatchRun(_rows_of(rows), schema, keywords)
     _log_notes(handle.notes)
     return _batch_rows(handle)
+
+
+def _rows_of(rows: Any) -> Any:
+    """A pandas DataFrame's rows as dicts, read lazily, its missing values
+    (NaN, None, NaT, NA) as None: pandas' missing value is JSON's null."""
+    if not (hasattr(rows, "itertuples") and hasattr(rows, "columns") and hasattr(rows, "dtypes")):
+        return rows
+    import pandas
+
+    columns = [str(column) for column in rows.columns]
+
+    def missing(value: Any) -> bool:
+        return value is None or (not isinstance(value, (list, tuple, dict)) and bool(pandas.isna(value)))
+
+    def records() -> Iterator[Dict[str, Any]]:
+        for values in rows.itertuples(index=False, name=None):
+            yield {column: (None if missing(value) else value) for column, value in zip(columns, values)}
+
+    return records()
 
 
 def _batch_rows(handle: Any) -> Iterator[Dict[str, Any]]:

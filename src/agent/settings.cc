@@ -5,6 +5,7 @@
 #include "weld/agent/settings.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <sys/stat.h>
 
 #include "weld/agent/mechanism.h"
@@ -101,6 +102,14 @@ bool any_rule_names(const std::vector<std::string>& rules, std::string_view tool
 }
 
 }  // namespace
+
+std::string home_directory() {
+  const char* home = std::getenv("HOME");
+  if (home == nullptr || home[0] != '/') return std::string();
+  struct stat st {};
+  if (::stat(home, &st) != 0 || !S_ISDIR(st.st_mode)) return std::string();
+  return std::string(home);
+}
 
 Result<Settings> load_settings(const std::string& home, const std::string& cwd) {
   Settings settings;

@@ -3,7 +3,6 @@
 // sent), picks the model (SPEC §4/§5), runs weld::agent::run, and turns its
 // outcome into output (SPEC §2.4) and an exit code (SPEC §2.5).
 
-#include <sys/stat.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -72,17 +71,6 @@ std::string current_directory() {
   std::error_code ec;
   std::string cwd = std::filesystem::current_path(ec).string();
   return ec ? std::string(".") : cwd;
-}
-
-// $HOME when it names an existing directory, else "" (no user settings, no
-// transcript, no mechanism cache). weld never creates a missing HOME: a
-// typo'd or unset-then-defaulted HOME must not grow a directory tree.
-std::string home_directory() {
-  const char* home = std::getenv("HOME");
-  if (home == nullptr || home[0] != '/') return std::string();
-  struct stat st {};
-  if (::stat(home, &st) != 0 || !S_ISDIR(st.st_mode)) return std::string();
-  return std::string(home);
 }
 
 void add_flags(CLI::App& app, RunFlags& f) {
@@ -262,7 +250,7 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
   if (!*prompt) return early.fail(1, kNoPromptMessage);
 
   const std::string cwd = current_directory();
-  const std::string home = home_directory();
+  const std::string home = agent::home_directory();
 
   // The schema (SPEC §1.1): every failure exits 52 before any request.
   std::optional<schema::LoadedSchema> loaded;

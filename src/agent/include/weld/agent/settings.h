@@ -44,6 +44,11 @@ struct Settings {
   std::vector<std::string> sources;
 };
 
+/// $HOME when it names an existing directory, else "" (no user settings,
+/// no transcript, no mechanism cache). weld never creates a missing HOME: a
+/// typo'd or unset-then-defaulted HOME must not grow a directory tree.
+std::string home_directory();
+
 /// Reads `<home>/.weld/settings.json` then `<cwd>/.weld/settings.json`
 /// (either may be absent). A file that exists but is not valid JSON, or has
 /// a wrongly typed field, is an error naming the file and the field.
