@@ -106,6 +106,9 @@ evaluate for JSON text (str, bytes, bytearray or memoryview).)";
 struct ValidatorObject {
   PyObject_HEAD
   Validator* validator;
+  /// (dialect, validate_formats, strict, mask) as given, for pickling; a
+  /// null pointer when a retriever was given (what it answered is gone).
+  PyObject* options;
 };
 
 PyTypeObject* validator_type = nullptr;
@@ -144,10 +147,11 @@ Validator make_validator(py::handle schema, py::handle dialect, py::handle valid
   return Validator(compile_schema(source.document, options), std::move(source.model), std::move(masked));
 }
 
-py::object wrap(Validator validator) {
+py::object wrap(Validator validator, py::object options) {
   PyObject* object = validator_type->tp_alloc(validator_type, 0);
   if (object == nullptr) throw py::error_already_set();
   reinterpret_cast<ValidatorObject*>(object)->validator = new Validator(std::move(validator));
+  reinterpret_cast<ValidatorObject*>(object)->options = options.release().ptr();
   return py::reinterpret_steal<py::object>(object);
 }
 
@@ -165,7 +169,13 @@ PyObject* new_validator(PyTypeObject*, PyObject* args, PyObject* kwargs) {
     return nullptr;
   }
   return guarded([&] {
-    return wrap(make_validator(schema, dialect, validate_formats, strict != 0, retriever, mask)).release().ptr();
+    py::object options;
+    if (retriever == Py_None) {
+      options = py::make_tuple(py::handle(dialect), py::handle(validate_formats), py::bool_(strict != 0), py::handle(mask));
+    }
+    return wrap(make_validator(schema, dialect, validate_formats, strict != 0, retriever, mask), std::move(options))
+        .release()
+        .ptr();
   });
 }
 
@@ -173,6 +183,7 @@ PyObject* validator_for(PyObject*, PyObject* args, PyObject* kwargs) { return ne
 
 void dealloc(PyObject* self) {
   delete reinterpret_cast<ValidatorObject*>(self)->validator;
+  Py_XDECREF(reinterpret_cast<ValidatorObject*>(self)->options);
   PyTypeObject* type = Py_TYPE(self);
   type->tp_free(self);
   Py_DECREF(type);
@@ -230,6 +241,32 @@ PyObject* evaluate(PyObject* self, PyObject* args, PyObject* kwargs) {
   });
 }
 
+// Validators pickle (for Dask, Ray, Spark and multiprocessing workers) as
+// the recipe that made them: the schema (or its pydantic model) and the
+// options; the worker compiles it again.
+PyObject* reduce(PyObject* self, PyObject*) {
+  return guarded([&] {
+    PyObject* options = reinterpret_cast<ValidatorObject*>(self)->options;
+    if (options == nullptr) {
+      throw py::type_error("a Validator made with a retriever cannot be pickled (what the retriever answered is not "
+                           "kept): make the validator where it is used");
+    }
+    const Validator& v = self_of(self);
+    py::object schema = v.model().is_none() ? to_python(v.schema().source()) : v.model();
+    // functools.partial(validator_for, dialect=…, …)(schema): pickles by
+    // the names of both.
+    py::tuple given = py::reinterpret_borrow<py::tuple>(options);
+    py::dict keywords;
+    keywords["dialect"] = given[0];
+    keywords["validate_formats"] = given[1];
+    keywords["strict"] = given[2];
+    keywords["mask"] = given[3];
+    py::object rebuild = py::module_::import("functools").attr("partial")(
+        py::module_::import("weld._weld").attr("validator_for"), **keywords);
+    return py::make_tuple(rebuild, py::make_tuple(schema)).release().ptr();
+  });
+}
+
 PyObject* get_dialect(PyObject* self, void*) {
   return guarded([&] { return py::str(dialect_name(self_of(self).schema().dialect())).release().ptr(); });
 }
@@ -251,6 +288,7 @@ PyMethodDef methods[] = {
     {"iter_errors_json", iter_errors_json, METH_O, kIterErrorsJson},
     {"evaluate_json", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(evaluate<true>)),
      METH_VARARGS | METH_KEYWORDS, kEvaluateJson},
+    {"__reduce__", reduce, METH_NOARGS, "Pickles as the schema and options that made it."},
     {nullptr, nullptr, 0, nullptr},
 };
 

@@ -79,3 +79,11 @@ def test_type_adapters():
     adapter = TypeAdapterLike()
     assert weld.validator_for(adapter).is_valid([1, 2])
     assert weld.repair('[1, "2"]', adapter).value == (1, 2)
+
+
+def test_a_validator_of_a_model_pickles_with_its_model():
+    import pickle
+
+    copy = pickle.loads(pickle.dumps(weld.validator_for(Order)))
+    assert copy.model is Order
+    assert copy.is_valid({"id": "o1", "lines": []})

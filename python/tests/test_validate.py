@@ -274,3 +274,22 @@ def test_help_is_useful():
     assert "validator_for(schema, *, dialect=None" in doc
     assert "retriever" in doc and "pydantic" in doc
     assert "Raises TypeError or ValueError" in weld.Validator.is_valid.__doc__
+
+
+def test_validators_pickle_for_workers(order):
+    import multiprocessing
+
+    copy = pickle.loads(pickle.dumps(order))
+    assert copy.is_valid({"id": "x"}) and not copy.is_valid({"id": 1})
+    assert copy.schema == order.schema and copy.dialect == order.dialect
+    options = weld.validator_for({"type": "string", "format": "email"}, validate_formats=False, strict=True,
+                                 dialect="draft7", mask="***")
+    again = pickle.loads(pickle.dumps(options))
+    assert again.is_valid("not an email") and again.dialect == "draft7" and repr(again) == repr(options)
+    [error] = again.iter_errors(1)
+    assert error.instance == "***"
+    # In other processes, as Dask, Ray or a multiprocessing pool use it.
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        assert pool.map(copy.is_valid, [{"id": "a"}, {"id": 2}]) == [True, False]
+    with pytest.raises(TypeError, match="made with a retriever cannot be pickled"):
+        pickle.dumps(weld.validator_for({"$ref": "https://example.com/s.json"}, retriever=lambda uri: {}))
