@@ -159,10 +159,13 @@ class BatchRun {
       py::gil_scoped_release release;
       Result<batch::Workers> made = batch::make_workers(settings.request, env, workers, offline_model(settings.request.seed));
       if (made) workers_ = std::move(*made);
-      else error_ = made.error().message;
+      else {
+        error_ = made.error().message;
+        error_code_ = agent::model_choice_exit_code(made.error());  // 52, or 75/41 for the models list
+      }
     }
     if (!error_.empty()) {
-      py::object error = error_classes().run_error_class(52)(error_, py::none(), 52);
+      py::object error = error_classes().run_error_class(error_code_)(error_, py::none(), error_code_);
       raise(error);
     }
     notes_ = workers_.first.notes;
@@ -336,6 +339,7 @@ class BatchRun {
   std::vector<std::string> notes_;
   std::uint64_t resumed_ = 0;
   std::string error_;
+  int error_code_ = 52;
 
   std::mutex mutex_;
   std::condition_variable changed_;

@@ -123,7 +123,7 @@ py::tuple run(py::handle prompt, py::handle schema_arg, py::dict keywords) {
     py::gil_scoped_release release;
     choice = agent::choose_model(settings.request, env, hooks);
   }
-  if (!choice) return ended_before(52, choice.error().message, options.session_id, {});
+  if (!choice) return ended_before(agent::model_choice_exit_code(choice.error()), choice.error().message, options.session_id, {});
   std::vector<std::string> notes = choice->notes;
   if (choice->offline) notes.push_back(agent::offline_notice(*choice));
   Result<agent::Mechanism> mechanism = agent::choose_mechanism(settings.mechanism, agent::Settings{}, env);

@@ -1,13 +1,13 @@
 // Choosing the run's model (model_choice.h; docs/run.md, "Pointing weld at
-// a model"): flags, then WELD_*, then the provider's own variables. When
-// nothing at all is configured, the built-in offline model answers, so the
-// README's first command works out of the box.
+// a model"): flags, then WELD_*, then the provider's own variables. The
+// built-in offline model answers only when chosen (--provider offline,
+// WELD_PROVIDER=offline): a CI job whose key is missing must fail (52), not
+// go green on sampled data.
 
 #include "weld/agent/model_choice.h"
 
-#include <array>
-
 #include "weld/agent/subprocess.h"
+#include "weld/base/ascii.h"
 #include "weld/provider/list_models.h"
 
 namespace weld::agent {
@@ -23,12 +23,24 @@ bool has_value(const provider::Environment& env, const char* name) {
 // (vLLM, llama.cpp) answers 404 to a hosted model's name.
 Result<std::string> default_model(const provider::ProviderConfig& config) {
   if (config.base_url_defaulted) return config.model;
-  const std::string url = provider::models_url(config);
+  const std::string url = provider::url_for_messages(provider::models_url(config));
   const std::string advice = " Pass --model (or set WELD_MODEL).";
   provider::CancelToken cancel;
   Result<std::vector<std::string>> ids = provider::list_models(config, cancel);
   if (!ids) {
-    return Error{ErrorCode::Config, "no model given, and the server's models list could not be read: " + ids.error().message +
+    const Error& failed = ids.error();
+    // The server is not there yet (a vLLM still loading its weights) or
+    // kept failing: retried like any request, then a temporary failure
+    // (75), which the same command may well get past later. A refused key
+    // is the key's problem (41). Only an answer that is not a models list
+    // is a configuration matter (52).
+    if (failed.code == ErrorCode::Auth || failed.temporary) {
+      Error error = failed;
+      error.message = "no model given, and the server's models list could not be read: " + failed.message + "." +
+                      (failed.temporary ? " Retry later, or pass --model (or set WELD_MODEL)." : "");
+      return error;
+    }
+    return Error{ErrorCode::Config, "no model given, and the server's models list could not be read: " + failed.message +
                                "." + advice, "--model"};
   }
   if (ids->size() == 1) return ids->front();
@@ -61,26 +73,23 @@ Result<Mechanism> choose_mechanism(const std::optional<Mechanism>& given, const 
   return Mechanism::Tool;
 }
 
-std::string offline_notice(const ModelChoice& choice) {
-  return choice.offline_by_default
-             ? "weld: no model provider configured (no --provider, WELD_PROVIDER, API key or base URL); "
-               "using the built-in offline model, which samples a schema-valid instance and is not a "
-               "language model. See docs/run.md to point weld at a real model.\n"
-             : "weld: using the built-in offline model (samples a schema-valid instance; not a language "
-               "model).\n";
+std::string offline_notice(const ModelChoice&) {
+  return "weld: using the built-in offline model (samples a schema-valid instance; not a language model).\n";
+}
+
+int model_choice_exit_code(const Error& error) {
+  if (error.code == ErrorCode::Auth) return 41;
+  if (error.code == ErrorCode::Cancelled) return 130;
+  return error.temporary ? 75 : 52;
 }
 
 Result<ModelChoice> choose_model(const ModelRequest& request, const provider::Environment& env,
                                  const provider::ModelHooks& hooks) {
-  constexpr std::array kConfiguring = {"WELD_PROVIDER",  "WELD_BASE_URL",     "WELD_API_KEY",
-                                       "OPENAI_API_KEY", "OPENAI_BASE_URL",   "ANTHROPIC_API_KEY",
-                                       "ANTHROPIC_BASE_URL"};
-  bool configured = request.provider.has_value() || request.base_url.has_value() || request.api_key.has_value();
-  for (const char* name : kConfiguring) configured = configured || has_value(env, name);
-
   std::string provider_name =
       request.provider.value_or(has_value(env, "WELD_PROVIDER") ? env.at("WELD_PROVIDER") : "");
-  if (!configured || provider_name == "offline") {
+  if (ascii_lower(provider_name) == "offline") {
+    // Chosen, never a default: with nothing configured
+    // resolve_provider_config below ends with 52 and says how to choose.
     // The offline model talks to no server, but a bad WELD_* setting is
     // still a mistake the user wants to hear about
     // (`WELD_IDLE_TIMEOUT=soon weld -p hi` must not exit 0).
@@ -97,7 +106,6 @@ Result<ModelChoice> choose_model(const ModelRequest& request, const provider::En
     choice.model = std::move(*model);
     choice.model_name = request.model.value_or("offline");
     choice.offline = true;
-    choice.offline_by_default = !configured;
     choice.provider = "offline";
     choice.network = provider::network_settings(env);
     return choice;
@@ -119,7 +127,7 @@ Result<ModelChoice> choose_model(const ModelRequest& request, const provider::En
   protect_secret(config->api_key);
   ModelChoice choice;
   if (config->provider_defaulted) {
-    choice.notes.push_back("weld: no provider given; treating " + config->base_url +
+    choice.notes.push_back("weld: no provider given; treating " + provider::url_for_messages(config->base_url) +
                            " as an OpenAI-compatible server (--provider openai).");
   }
   if (config->model_defaulted) {
@@ -130,7 +138,7 @@ Result<ModelChoice> choose_model(const ModelRequest& request, const provider::En
                              "\" (pass --model or set WELD_MODEL).");
     } else {
       choice.notes.push_back("weld: no model given; using \"" + *model_name + "\", the only model " +
-                             provider::models_url(*config) + " lists.");
+                             provider::url_for_messages(provider::models_url(*config)) + " lists.");
     }
     config->model = *model_name;
   }
@@ -139,7 +147,8 @@ Result<ModelChoice> choose_model(const ModelRequest& request, const provider::En
   choice.model = std::move(*model);
   choice.model_name = config->model;
   choice.provider = config->provider;
-  choice.base_url = config->base_url;
+  // Keys the mechanism cache (a file in ~/.weld): never a query's key.
+  choice.base_url = provider::url_for_messages(config->base_url);
   choice.network = config->network;
   return choice;
 }

@@ -296,6 +296,8 @@ class RunLoop {
       if (first_request_sent_ && !out_.ttft_ms) out_.ttft_ms = ms_since(*first_request_sent_);
       for (RunObserver* obs : observers_) obs->on_stream_event(event);
     };
+    // A request sent again: the answer it streams is a new attempt.
+    stream_.on_restart = [this] { partial_call_.reset(); };
     if (!options_.partial_results || !contract_) return;
     partials_.emplace([this](const json::Value& partial, int attempt) {
       for (RunObserver* obs : observers_) obs->on_partial_result(partial, attempt);

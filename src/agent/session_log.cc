@@ -1,6 +1,7 @@
-// Session transcripts (SPEC §2.8) with structured_output arguments redacted
-// (SPEC §2.6): the payload is already on stdout, and a transcript may leave
-// the machine.
+// Session transcripts (docs/run.md, "Sessions and privacy"), with the
+// answers redacted by default: the payload is already on stdout, and a
+// transcript may leave the machine. `--keep-answers` keeps them (the file
+// is 0600 either way) so that a resumed run gives the model what it answered.
 
 #include "weld/agent/session_log.h"
 
@@ -42,15 +43,19 @@ std::string now_iso8601() {
   return out;
 }
 
-json::Value message_json(const provider::Message& message) {
+}  // namespace
+
+json::Value SessionLog::message_json(const provider::Message& message) const {
   json::Value out = json::Object{{"role", message.role == provider::Role::User ? "user" : "assistant"}};
   if (!message.text.empty()) out.set("text", message.text);
   if (!message.tool_calls.empty()) {
     json::Array calls;
     for (const auto& call : message.tool_calls) {
-      // SPEC §2.6: the payload is never persisted, failed attempts included.
-      std::string arguments =
-          call.name == kStructuredOutputTool ? json::serialize(redacted_payload()) : call.arguments;
+      // The payload is not persisted unless the run keeps answers, failed
+      // attempts included.
+      std::string arguments = call.name == kStructuredOutputTool && answers_ == Answers::Redacted
+                                  ? json::serialize(redacted_payload())
+                                  : call.arguments;
       calls.emplace_back(json::Object{{"id", call.id}, {"name", call.name}, {"arguments", arguments}});
     }
     out.set("tool_calls", std::move(calls));
@@ -65,8 +70,6 @@ json::Value message_json(const provider::Message& message) {
   }
   return out;
 }
-
-}  // namespace
 
 json::Value redacted_payload() {
   return json::Object{{"__redacted", "structured_output payload (see stdout result)"}};
@@ -120,6 +123,18 @@ Result<std::string> newest_session_id(const std::string& home, const std::string
   }
   if (best.empty()) return Error{ErrorCode::Session, "No previous session found for " + cwd + " (looked in " + chats.string() + ").", ""};
   return best.stem().string();
+}
+
+std::size_t redacted_answers(const std::vector<provider::Message>& history) {
+  const std::string placeholder = json::serialize(redacted_payload());
+  std::size_t count = 0;
+  for (const provider::Message& message : history) {
+    if (message.role != provider::Role::Assistant) continue;
+    if (message.tool_calls.empty() && message.text == placeholder) ++count;  // a native answer
+    for (const provider::ToolCall& call : message.tool_calls)
+      if (call.name == kStructuredOutputTool && call.arguments == placeholder) ++count;
+  }
+  return count;
 }
 
 Result<std::vector<provider::Message>> read_session(const std::string& path) {
@@ -179,7 +194,7 @@ Result<std::vector<provider::Message>> read_session(const std::string& path) {
   return messages;
 }
 
-SessionLog::SessionLog(std::string path) : path_(std::move(path)) {
+SessionLog::SessionLog(std::string path, Answers answers) : path_(std::move(path)), answers_(answers) {
   std::error_code ec;
   fs::create_directories(fs::path(path_).parent_path(), ec);
   if (ec) {
@@ -225,7 +240,7 @@ void SessionLog::on_prompt(const provider::Message& message) {
 provider::Message SessionLog::redact_native_answer(const provider::Message& message) const {
   // With --mechanism native the payload is the text of an answer without
   // tool calls (SPEC §2.6 applies to it as to structured_output arguments).
-  if (!native_ || !message.tool_calls.empty() || message.text.empty()) return message;
+  if (answers_ == Answers::Kept || !native_ || !message.tool_calls.empty() || message.text.empty()) return message;
   provider::Message redacted = message;
   redacted.text = json::serialize(redacted_payload());
   return redacted;

@@ -81,6 +81,11 @@ Status read_settings_file(const std::string& path, Settings& settings) {
     }
     settings.mechanism = mechanism->as_string();
   }
+  if (const json::Value* keep = doc->find("keepAnswers")) {
+    if (!keep->is_bool())
+      return Error{ErrorCode::Config, "Settings file \"" + path + "\": keepAnswers must be true or false.", path};
+    settings.keep_answers = keep->as_bool();
+  }
   if (const json::Value* servers = doc->find("mcpServers")) {
     if (Status s = parse_mcp_servers(*servers, path, settings.mcp_servers); !s) return s;
   }

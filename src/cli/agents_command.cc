@@ -1,17 +1,21 @@
 // `weld agents check [FILE]` and `weld agents export --claude-code DIR`
-// (SPEC §3.5). check: compiles a registry strictly, exit 0 / 52. export:
+// (docs/proxy.md). check: compiles a registry strictly, exit 0 / 52. export:
 // one Claude Code sub-agent file per agent (model: <base>__schema=<agent>)
-// and a skill that lists the shapes and when to dispatch each.
+// and a skill that lists the shapes and when to dispatch each; it replaces
+// only files it wrote (--force: any), never through a link out of DIR.
 
 #include <CLI/CLI.hpp>
 
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
+#include <optional>
+#include <vector>
 
 #include "commands.h"
 #include "usage.h"
+#include "weld/agent/files_beneath.h"
 #include "weld/json/serialize.h"
 #include "weld/proxy/registry.h"
 
@@ -76,21 +80,21 @@ std::string shape_of(const json::Value& schema, int depth = 0) {
 // YAML double-quoted scalar.
 std::string yaml_quote(std::string_view s) { return json::quote(s); }
 
-Status write_file(const std::filesystem::path& path, const std::string& text) {
-  std::error_code ec;
-  std::filesystem::create_directories(path.parent_path(), ec);
-  if (ec) return Error{ErrorCode::Io, "cannot create " + path.parent_path().string() + ": " + ec.message(), path.string()};
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) return Error{ErrorCode::Io, "cannot write " + path.string(), path.string()};
-  return Ok{};
+// The line that marks a file as weld's (a YAML comment in the front
+// matter): export overwrites such files, and refuses any other unless --force.
+constexpr std::string_view kWrittenByWeld =
+    "# Written by `weld agents export`: the next export replaces this file; your own edits belong in agents.json.";
+
+bool written_by_weld(std::string_view text) {
+  // In the front matter: "---\n" then the marker line.
+  return text.substr(0, 4) == "---\n" && text.substr(4, kWrittenByWeld.size()) == kWrittenByWeld;
 }
 
 std::string agent_file(const proxy::Agent& agent, const std::string& base_model) {
   std::string shape = shape_of(agent.input_schema);
   std::string description = agent.description.empty() ? "Structured answer shaped as " + agent.name : agent.description;
   std::string out = "---\n";
+  out += std::string(kWrittenByWeld) + "\n";
   out += "name: " + agent.name + "\n";
   out += "description: " + yaml_quote(description + " Returns JSON only: " + shape) + "\n";
   out += "model: " + yaml_quote(base_model + "__schema=" + agent.name) + "\n";
@@ -106,8 +110,29 @@ std::string agent_file(const proxy::Agent& agent, const std::string& base_model)
   return out;
 }
 
-std::string skill_file(const proxy::Registry& registry, const std::string& base_model) {
+// How to export again with the same registry, folder and base model: the
+// command the skill names must work as written (a bare `--claude-code DIR`
+// fails without a base model).
+struct ExportCommand {
+  std::string registry;  // "" for the built-in one
+  std::string folder;
+  std::string base_model;
+};
+
+std::string shell_word(const std::string& text) {
+  bool plain = !text.empty();
+  for (char c : text) {
+    plain = plain && (std::isalnum(static_cast<unsigned char>(c)) || std::string_view("-_./=:@+,").find(c) != std::string_view::npos);
+  }
+  if (plain) return text;
+  std::string out = "'";
+  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+std::string skill_file(const proxy::Registry& registry, const std::string& base_model, const ExportCommand& again) {
   std::string out = "---\n";
+  out += std::string(kWrittenByWeld) + "\n";
   out += "name: structured-dispatch\n";
   out += "description: " +
          yaml_quote("Dispatch a structured sub-agent when a sub-task only needs a decision, a classification, a choice "
@@ -141,9 +166,24 @@ std::string skill_file(const proxy::Registry& registry, const std::string& base_
   out += "- Or, from your own harness, send the request with `model: <base>__schema=<agent>` or an `X-Agent-Name: <agent>` header.\n";
   out += "- The reply is the JSON document itself; parse it as JSON.\n\n";
   out += "## Adding or changing a shape\n\n";
-  out += "Edit the proxy's `agents.json` (one key per agent: `description`, `input_schema`, and optionally `max_retries`,\n";
-  out += "`clamp`, `mode`), check it with `weld agents check agents.json`, and re-run `weld agents export --claude-code DIR`.\n";
-  out += "The proxy reloads the file on change or on SIGHUP and keeps the old registry if the new one is invalid.\n";
+  const bool built_in = again.registry.empty();
+  const std::string registry_file = built_in ? std::string("agents.json") : again.registry;
+  if (built_in) {
+    out += "These are the proxy's built-in shapes. To change them, write an `agents.json` (one key per agent:\n";
+    out += "`description`, `input_schema`, and optionally `max_retries`, `clamp`, `mode`), give it to the proxy with\n";
+    out += "`--agents agents.json`, check it, and export again:\n\n";
+  } else {
+    out += "Edit the proxy's registry, `" + registry_file + "` (one key per agent: `description`, `input_schema`, and\n";
+    out += "optionally `max_retries`, `clamp`, `mode`), check it, and export again:\n\n";
+  }
+  out += "```sh\n";
+  out += "weld agents check " + shell_word(registry_file) + "\n";
+  out += "weld agents export --claude-code " + shell_word(again.folder) + " --agents " + shell_word(registry_file) +
+         " --base-model " + shell_word(again.base_model) + "\n";
+  out += "```\n\n";
+  out += "The export replaces the files it wrote (they say so in their first line) and refuses to replace any other\n";
+  out += "(`--force` does). The proxy reloads the registry on change or on SIGHUP and keeps the old one if the new one\n";
+  out += "is invalid.\n";
   return out;
 }
 
@@ -171,27 +211,74 @@ int check(const std::string& file, bool as_json) {
   return 0;
 }
 
-int export_claude_code(const std::string& file, const std::string& dir, const std::string& base_model) {
+// An error about `relative` beneath `root`, in the export's words.
+Error export_error(const std::string& root, const std::string& relative, const Error& error) {
+  const std::string shown = (std::filesystem::path(root) / relative).string();
+  if (error.code == ErrorCode::Outside) {
+    return Error{ErrorCode::Outside,
+                 "weld agents export: " + shown + " leads out of " + root +
+                     " through a symbolic link; nothing is written outside the target folder.",
+                 shown};
+  }
+  return Error{error.code, "weld agents export: " + error.message, shown};
+}
+
+// Why the export must not replace `relative` beneath `root`, or nullopt: a
+// link out of the folder (always), a file weld did not write (unless
+// --force).
+std::optional<Error> refusal(const std::string& root, const std::string& relative, bool force) {
+  constexpr std::uint64_t kMaxExisting = 4u << 20;
+  Result<std::optional<std::string>> existing = agent::read_beneath(root, relative, kMaxExisting);
+  if (!existing) {
+    if (existing.error().code == ErrorCode::Outside || !force) return export_error(root, relative, existing.error());
+    return std::nullopt;
+  }
+  if (*existing && !written_by_weld(**existing) && !force) {
+    const std::string shown = (std::filesystem::path(root) / relative).string();
+    return Error{ErrorCode::Io,
+                 "weld agents export: " + shown +
+                     " exists and was not written by weld agents export; not replaced (pass --force to replace it).",
+                 shown};
+  }
+  return std::nullopt;
+}
+
+int export_claude_code(const std::string& file, const std::string& dir, const std::string& base_model, bool force) {
   auto registry = load(file);
   if (!registry) {
     std::cerr << registry.error().message << "\n";
     return 52;
   }
-  std::filesystem::path root(dir);
-  for (const proxy::Agent& agent : (*registry)->agents()) {
-    std::filesystem::path path = root / "agents" / (agent.name + ".md");
-    if (Status s = write_file(path, agent_file(agent, base_model)); !s) {
-      std::cerr << s.error().message << "\n";
-      return 1;
-    }
-    std::cout << path.string() << "\n";
-  }
-  std::filesystem::path skill = root / "skills" / "structured-dispatch" / "SKILL.md";
-  if (Status s = write_file(skill, skill_file(**registry, base_model)); !s) {
-    std::cerr << s.error().message << "\n";
+  // The target folder itself is the user's choice (a link is followed);
+  // below it, nothing leads out.
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec || !std::filesystem::is_directory(dir)) {
+    std::cerr << "weld agents export: cannot create " << dir << ": " << (ec ? ec.message() : "not a directory") << "\n";
     return 1;
   }
-  std::cout << skill.string() << "\n";
+  // Every file is checked before any is written: a refusal leaves the
+  // folder as it was.
+  std::vector<std::pair<std::string, std::string>> files;
+  for (const proxy::Agent& agent : (*registry)->agents())
+    files.emplace_back("agents/" + agent.name + ".md", agent_file(agent, base_model));
+  files.emplace_back("skills/structured-dispatch/SKILL.md",
+                     skill_file(**registry, base_model, ExportCommand{file, dir, base_model}));
+  for (const auto& [relative, text] : files) {
+    if (std::optional<Error> refused = refusal(dir, relative, force)) {
+      std::cerr << refused->message << "\n";
+      return 1;
+    }
+  }
+  // Written atomically (a temporary file renamed over the entry), and
+  // never through a link out of the folder (checked again as it is written).
+  for (const auto& [relative, text] : files) {
+    if (Status written = agent::write_beneath(dir, relative, text); !written) {
+      std::cerr << export_error(dir, relative, written.error()).message << "\n";
+      return 1;
+    }
+    std::cout << (std::filesystem::path(dir) / relative).string() << "\n";
+  }
   return 0;
 }
 
@@ -212,6 +299,8 @@ int agents_main(int argc, char** argv) {
   export_cmd->add_option("--claude-code", export_dir, "Target folder, e.g. .claude")->required();
   export_cmd->add_option("--agents", export_file, "Registry (default: the built-in one)");
   export_cmd->add_option("--base-model", base_model, "Model the upstream serves (default: $ANTHROPIC_MODEL; one of them is required)");
+  bool force = false;
+  export_cmd->add_flag("--force", force, "Replace files in the folder that weld agents export did not write");
   if (std::optional<int> code = parse_command_line(app, argc, argv)) return *code;
   if (check_cmd->parsed()) return check(check_file, as_json);
   // Issue 17: each sub-agent's `model` is what Claude Code sends, and weld
@@ -223,7 +312,7 @@ int agents_main(int argc, char** argv) {
                  "Run 'weld agents export --help' for usage.\n";
     return 1;
   }
-  return export_claude_code(export_file, export_dir, base_model);
+  return export_claude_code(export_file, export_dir, base_model, force);
 }
 
 }  // namespace weld::cli

@@ -276,7 +276,7 @@ int batch_command(int argc, char** argv) {
   worker_options.max_rps = flags.max_rps;
   worker_options.fibers = !tools_asked;
   Result<batch::Workers> workers = batch::make_workers(flags.model, env, worker_options, offline_model_factory(flags.model));
-  if (!workers) return fail(52, workers.error().message);
+  if (!workers) return fail(agent::model_choice_exit_code(workers.error()), workers.error().message);
   const ModelChoice& first = workers->first;
   batch::RequestGate& gate = *workers->gate;
   std::vector<std::unique_ptr<provider::Model>>& models = workers->models;

@@ -109,9 +109,10 @@ int proxy_main(int argc, char** argv) {
   if (telemetry) {
     telemetry->add_metric_source([&proxy = **server](telemetry::MetricsSnapshot& out) { proxy.collect_metrics(out); });
   }
+  // The address bound, not the one asked for: ":8799" is every interface,
+  // and the log says so ("0.0.0.0:8799").
   std::string listening = "{\"event\":\"listening\",\"address\":";
-  std::string host = config.listen.substr(0, config.listen.rfind(':'));
-  json::write_string(listening, host + ":" + std::to_string((*server)->port()));
+  json::write_string(listening, (*server)->address());
   listening += ",\"port\":" + std::to_string((*server)->port());
   listening += ",\"upstream\":";
   json::write_string(listening, config.upstream);

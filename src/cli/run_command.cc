@@ -49,6 +49,7 @@ struct RunFlags {
   bool continue_session = false;
   std::optional<std::string> resume;
   bool no_session_persistence = false;
+  bool keep_answers = false;
   ModelFlagText model_text;
   std::optional<std::string> price_input;
   std::optional<std::string> price_output;
@@ -95,6 +96,9 @@ void add_flags(CLI::App& app, RunFlags& f) {
   app.add_flag("-c,--continue", f.continue_session, "Resume the newest session of this directory");
   app.add_option("-r,--resume", f.resume, "Resume the session with this id");
   app.add_flag("--no-session-persistence", f.no_session_persistence, "Do not record this run's transcript");
+  app.add_flag("--keep-answers", f.keep_answers,
+               "Keep the answers in the session transcript (mode 0600), so --continue/--resume give the model what it "
+               "answered (default: redacted; also settings \"keepAnswers\")");
   app.add_option("--price-input", f.price_input,
                  "USD per million input tokens: the envelope then has total_cost_usd (with --price-output)")
       ->type_name("USD");
@@ -303,6 +307,15 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
     }
     Result<std::vector<provider::Message>> history = agent::read_session(agent::session_path(home, cwd, id));
     if (!history) return early.fail(1, "No session \"" + id + "\" for " + cwd + ": " + history.error().message);
+    // The model sees a placeholder where its answers were redacted: say so,
+    // and how to give it what it answered (docs/run.md, "Sessions and
+    // privacy").
+    if (std::size_t redacted = agent::redacted_answers(*history); redacted > 0) {
+      write_stderr("weld: note: session " + id + " holds " + std::to_string(redacted) + " redacted answer" +
+                   (redacted == 1 ? "" : "s") +
+                   ": the model sees a placeholder, not what it answered. To refine an answer, pass it in the "
+                   "prompt, or record sessions with --keep-answers (settings \"keepAnswers\").\n");
+    }
     options.history = std::move(*history);
     options.session_id = id;
     early.set_session_id(id);
@@ -310,7 +323,7 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
 
   // The model (SPEC §4, §5).
   Result<ModelChoice> choice = choose_model(flags.model);
-  if (!choice) return early.fail(52, choice.error().message);
+  if (!choice) return early.fail(agent::model_choice_exit_code(choice.error()), choice.error().message);
   for (const auto& note : choice->notes) write_stderr(note + "\n");
   if (choice->offline) {
     write_stderr(offline_notice(*choice));
@@ -354,7 +367,9 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
     }
   }
   if (!flags.no_session_persistence && !home.empty()) {
-    log = std::make_unique<agent::SessionLog>(agent::session_path(home, cwd, options.session_id));
+    const bool keep = flags.keep_answers || policy.settings.keep_answers.value_or(false);
+    log = std::make_unique<agent::SessionLog>(agent::session_path(home, cwd, options.session_id),
+                                              keep ? agent::Answers::Kept : agent::Answers::Redacted);
   }
   std::vector<agent::RunObserver*> observers{&writer};
   if (log) observers.push_back(log.get());

@@ -133,8 +133,7 @@ using agent::offline_notice;
 provider::ModelFactory offline_model_factory(const ModelFlags& flags);
 
 /// agent::choose_model with the process environment and the offline model
-/// (`hooks`: e.g. a transport wrapper). Errors are configuration errors
-/// (exit 52).
+/// (`hooks`: e.g. a transport wrapper). Errors: agent::model_choice_exit_code.
 Result<ModelChoice> choose_model(const ModelFlags& flags, const provider::ModelHooks& hooks = {});
 
 /// Turns SIGINT/SIGTERM into cancellation (SPEC §2.5: exit 130 within a

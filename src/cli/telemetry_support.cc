@@ -21,10 +21,11 @@ std::unique_ptr<telemetry::Telemetry> start_telemetry(const std::optional<std::s
       [](const char* name) -> const char* { return std::getenv(name); }, WELD_VERSION);
   if (file) config.file = *file;
   config.sender = sender;
+  // A bad setting that leaves nothing to export (a scheme weld cannot send
+  // to) is said too: telemetry that silently does nothing is the failure.
+  const std::vector<std::string> config_warnings = config.warnings;
   std::unique_ptr<telemetry::Telemetry> started = telemetry::Telemetry::start(std::move(config), WELD_VERSION);
-  if (started) {
-    for (const auto& warning : started->warnings()) warn("telemetry: " + warning);
-  }
+  for (const auto& warning : started ? started->warnings() : config_warnings) warn("telemetry: " + warning);
   return started;
 }
 

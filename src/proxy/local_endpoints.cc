@@ -1,4 +1,5 @@
-// weld's own endpoints (SPEC §3.5): health, readiness, metrics.
+// weld's own endpoints (docs/proxy.md, "Endpoints"): health, readiness,
+// metrics.
 
 #include "local_endpoints.h"
 
@@ -35,25 +36,33 @@ awaitable<void> LocalEndpoints::serve(Endpoint endpoint, RequestLog& log) {
 
 awaitable<void> LocalEndpoints::serve_ready(RequestLog& log) {
   const UpstreamTarget& up = shared_.upstream;
-  std::string head = "GET " + up.path_prefix + shared_.config.ready_path + " HTTP/1.1\r\nHost: " + up.host_header +
+  std::string head = "GET " + upstream_target(up, shared_.config.ready_path) + " HTTP/1.1\r\nHost: " + up.host_header +
                      "\r\nAccept: application/json\r\n\r\n";
   std::optional<UpstreamParser> parser;
   std::unique_ptr<UpstreamConnection> connection;
   const auto probe_timeout = std::min<std::chrono::milliseconds>(shared_.config.connect_timeout, std::chrono::seconds(5));
   std::optional<Error> error = co_await upstream_.open(head, {}, parser, connection, false, probe_timeout, probe_timeout);
+  int status = 0;
   if (!error) {
-    int status = parser->status();
+    status = parser->status();
     std::string discard;
     error_code ec = co_await upstream_.read_body(*connection, *parser, discard, 1u << 20, probe_timeout);
     if (!ec) upstream_.release(std::move(connection), *parser);
-    if (status < 500) {
+    // Ready means the upstream serves: it answered the models list (or the
+    // ready path) with 2xx. A 404 to everything is a wrong --upstream, a
+    // 401 a missing key: answering at all is not being ready.
+    if (status >= 200 && status < 300) {
       co_await client_.send_simple(200, "application/json",
                                    "{\"status\":\"ready\",\"upstream_status\":" + std::to_string(status) + "}", log);
       co_return;
     }
-    error = Error{ErrorCode::UpstreamStatus, "upstream answered HTTP " + std::to_string(status), ""};
+    error = Error{ErrorCode::UpstreamStatus, "upstream answered HTTP " + std::to_string(status) + " to GET " +
+                                                 upstream_target(up, shared_.config.ready_path),
+                  ""};
   }
-  std::string out = "{\"status\":\"not ready\",\"error\":";
+  std::string out = "{\"status\":\"not ready\",";
+  if (status != 0) out += "\"upstream_status\":" + std::to_string(status) + ",";
+  out += "\"error\":";
   json::write_string(out, error->message);
   out += "}";
   co_await client_.send_simple(503, "application/json", out, log);

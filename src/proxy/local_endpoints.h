@@ -1,7 +1,7 @@
 #pragma once
-// What weld answers itself, without the upstream (SPEC §3.5, docs/proxy.md):
+// What weld answers itself, without the upstream (docs/proxy.md, "Endpoints"):
 // GET or HEAD /healthz (the process is up), /readyz (the upstream answers
-// its ready path below 500) and /metrics (Prometheus text).
+// its ready path with 2xx) and /metrics (Prometheus text).
 
 #include <optional>
 #include <string_view>

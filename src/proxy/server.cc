@@ -163,6 +163,8 @@ class ServerImpl final : public Server {
       if (ec) return listen_error(ec);
     }
     port_ = bind_to.port();
+    address_ = bind_to.address().is_v6() ? "[" + bind_to.address().to_string() + "]:" + std::to_string(port_)
+                                         : bind_to.address().to_string() + ":" + std::to_string(port_);
     for (unsigned idx = 0; idx < threads; ++idx) {
       auto worker = std::make_unique<Worker>(shared_);
       tcp::acceptor& acceptor = worker->acceptor.emplace(worker->io);
@@ -175,6 +177,7 @@ class ServerImpl final : public Server {
   }
 
   std::uint16_t port() const override { return port_; }
+  std::string address() const override { return address_; }
 
   void run() override {
     for (auto& worker : workers_) {
@@ -308,6 +311,7 @@ class ServerImpl final : public Server {
   asio::io_context control_{1};
   std::vector<std::unique_ptr<Worker>> workers_;
   std::uint16_t port_ = 0;
+  std::string address_;
   FileStamp stamp_;
   bool stopping_ = false;
   std::chrono::steady_clock::time_point stop_deadline_;

@@ -26,6 +26,17 @@ std::string without_userinfo(std::string_view url) {
 
 }  // namespace
 
+std::string upstream_target(const UpstreamTarget& upstream, std::string_view target) {
+  std::string_view prefix = upstream.path_prefix;
+  const bool client_v1 = target == "/v1" || target.substr(0, 4) == "/v1/" || target.substr(0, 4) == "/v1?";
+  if (client_v1 && prefix.size() >= 3 && prefix.substr(prefix.size() - 3) == "/v1") prefix.remove_suffix(3);
+  std::string out;
+  out.reserve(prefix.size() + target.size());
+  out += prefix;
+  out += target;
+  return out;
+}
+
 Result<UpstreamTarget> parse_upstream_url(std::string_view url) {
   // Credentials in the URL are refused (they would be sent to nobody and
   // shown everywhere the URL is); every message shows the URL without them.

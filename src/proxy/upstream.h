@@ -30,6 +30,13 @@ struct UpstreamTarget {
 /// Parses "http://host[:port][/prefix]" or "https://…". Errors name the URL.
 Result<UpstreamTarget> parse_upstream_url(std::string_view url);
 
+/// Where a client's request target goes upstream: the prefix, then the
+/// target; a prefix ending in `/v1` does not repeat the `/v1` a client's
+/// target starts with. So `--upstream http://host:8000/v1` (the base URL as
+/// users give it to OPENAI_BASE_URL) sends `/v1/chat/completions` there, not
+/// `/v1/v1/chat/completions`, and a target without `/v1` keeps the prefix's.
+std::string upstream_target(const UpstreamTarget& upstream, std::string_view target);
+
 /// One connection to the upstream, plain or TLS. Each operation has a
 /// deadline that the worker's watchdog enforces (tick.h): when it passes,
 /// the connection is closed and the operation fails with

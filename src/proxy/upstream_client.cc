@@ -23,8 +23,7 @@ std::string UpstreamClient::head(const ClientRequest& req, bool tagged, std::siz
   head.reserve(512);
   head += req.method_string();
   head += ' ';
-  head += up.path_prefix;
-  head += req.target();
+  head += upstream_target(up, req.target());
   head += " HTTP/1.1\r\nHost: ";
   head += up.host_header;
   head += "\r\n";

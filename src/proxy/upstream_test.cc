@@ -24,6 +24,28 @@ TEST(UpstreamUrl, Parses) {
   EXPECT_EQ("9", v6->port);
 }
 
+// `--upstream http://host:port/v1`, the base URL as users give it to
+// OPENAI_BASE_URL, forwarded /v1/chat/completions to /v1/v1/chat/completions.
+TEST(UpstreamUrl, APrefixEndingInV1DoesNotRepeatTheClientsV1) {
+  auto v1 = parse_upstream_url("http://127.0.0.1:8000/v1");
+  ASSERT_TRUE(v1);
+  EXPECT_EQ("/v1/chat/completions", upstream_target(*v1, "/v1/chat/completions"));
+  EXPECT_EQ("/v1/models", upstream_target(*v1, "/v1/models"));
+  EXPECT_EQ("/v1/health", upstream_target(*v1, "/health"));  // a target without /v1 keeps the prefix's
+  auto gateway = parse_upstream_url("https://gw.example/openai/v1/");
+  ASSERT_TRUE(gateway);
+  EXPECT_EQ("/openai/v1/messages?beta=true", upstream_target(*gateway, "/v1/messages?beta=true"));
+  auto plain = parse_upstream_url("http://h:8000/openai");
+  ASSERT_TRUE(plain);
+  EXPECT_EQ("/openai/v1/chat/completions", upstream_target(*plain, "/v1/chat/completions"));
+  auto none = parse_upstream_url("http://h:8000");
+  ASSERT_TRUE(none);
+  EXPECT_EQ("/v1/chat/completions", upstream_target(*none, "/v1/chat/completions"));
+  auto v10 = parse_upstream_url("http://h/v10");
+  ASSERT_TRUE(v10);
+  EXPECT_EQ("/v10/v1/x", upstream_target(*v10, "/v1/x"));  // only a whole /v1 segment
+}
+
 TEST(UpstreamUrl, Refuses) {
   EXPECT_EQ("--upstream \"ftp://x\" must start with http:// or https://", parse_upstream_url("ftp://x").error().message);
   EXPECT_EQ("--upstream \"http://\" has no host", parse_upstream_url("http://").error().message);

@@ -16,6 +16,7 @@
 #include "weld/json/parse.h"
 #include "weld/json/serialize.h"
 #include "weld/json/utf8.h"
+#include "weld/provider/http.h"
 #include "weld/provider/native_probe.h"
 #include "weld/provider/stream_parser.h"
 
@@ -48,20 +49,12 @@ std::string chunk(std::string_view data) {
   return out;
 }
 
-// "upstream answered HTTP 500: <its error message>"
+// "upstream answered HTTP 500: <its error text>" (the run's reading of an
+// error body: one line, an HTML page by its title).
 std::string upstream_status_message(int status, std::string_view body) {
   std::string message = "upstream answered HTTP " + std::to_string(status);
-  Result<json::Value> doc = json::parse(body);
-  if (doc) {
-    const json::Value* error = doc->find("error");
-    const json::Value* text = error ? error->find("message") : nullptr;
-    if (text == nullptr) text = doc->find("message");
-    if (text == nullptr && error != nullptr && error->is_string()) text = error;
-    if (text != nullptr && text->is_string()) {
-      message += ": ";
-      message += json::utf8_prefix(text->as_string(), 500);
-    }
-  }
+  std::string text = provider::error_text_from_body(body, /*with_type=*/false);
+  if (!text.empty()) message += ": " + text;
   return message;
 }
 
@@ -247,7 +240,7 @@ awaitable<void> TaggedExchange::resolve_auto(ClientRequest& req, Exchange& ex, F
       ex.usage += ex.upstream_response.usage;
       native = provider::native_probe_passed(ex.upstream_response);
     } else if (error->code == ErrorCode::UpstreamStatus && ex.upstream_status >= 400 && ex.upstream_status < 500 &&
-               ex.upstream_status != 401 && ex.upstream_status != 403 && ex.upstream_status != 429) {
+               provider::judge_status(ex.upstream_status) == provider::StatusVerdict::Final) {
       native = false;  // the server refuses the field: it does not enforce it
     }
     // Otherwise (network, 5xx, credentials) the probe said nothing: this
@@ -392,16 +385,27 @@ awaitable<std::optional<Error>> TaggedExchange::attempt(ClientRequest& req, Exch
   auto last_event = std::chrono::steady_clock::now();
   bool only_comments = false;  // bytes arrived since the last event, none of them an event
   std::uint64_t received = 0;
+  // Once the reader has the terminal event the answer is whole: the end of
+  // the response is waited for only kAfterTerminalEvent more (an upstream
+  // that keeps the connection open must not cost the stall timeout).
+  std::optional<std::chrono::steady_clock::time_point> ended_at;
   while (!parser->is_done()) {
-    const auto silence =
-        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - last_event);
+    const auto now = std::chrono::steady_clock::now();
+    const auto silence = std::chrono::duration_cast<std::chrono::milliseconds>(now - last_event);
     if (silence >= config.upstream_timeout) {
       ec = beast::error::timeout;
       break;
     }
+    std::chrono::milliseconds wait = config.upstream_timeout - silence;
+    if (reader->ended()) {
+      if (!ended_at) ended_at = now;
+      const auto since = std::chrono::duration_cast<std::chrono::milliseconds>(now - *ended_at);
+      if (since >= provider::kAfterTerminalEvent) break;
+      wait = std::min(wait, provider::kAfterTerminalEvent - since);
+    }
     parser->body().data = buffer.data();
     parser->body().size = buffer.size();
-    ec = co_await connection->read_some(*parser, config.upstream_timeout - silence);
+    ec = co_await connection->read_some(*parser, wait);
     const std::size_t n = buffer.size() - parser->body().size;
     received += n;
     if (received > config.max_response_bytes) break;
@@ -422,16 +426,19 @@ awaitable<std::optional<Error>> TaggedExchange::attempt(ClientRequest& req, Exch
   if (received > config.max_response_bytes) co_return too_large(config.max_response_bytes);
   // A bad stream: dropping the connection cancels the rest.
   if (bad_stream) co_return upstream_answer_error(*bad_stream);
-  if (ec == beast::error::timeout) {
+  // A whole answer: how the connection then ended (or did not) is no matter.
+  const bool whole = reader->ended();
+  if (ec == beast::error::timeout && !whole) {
     if (only_comments) {
       co_return Error{ErrorCode::Timeout, stalled_message(config.upstream_timeout, "nothing but SSE comments"), ""};
     }
     co_return Error{ErrorCode::Timeout, stalled_message(config.upstream_timeout), ""};
   }
-  if (ec) co_return Error{ErrorCode::Truncated, "the upstream closed the stream before the answer was complete", ""};
+  if (ec && !whole) co_return Error{ErrorCode::Truncated, "the upstream closed the stream before the answer was complete", ""};
   Result<provider::Response> response = reader->finish();
   if (!response) co_return upstream_answer_error(response.error());
-  upstream_.release(std::move(connection), *parser);
+  // Only a response read to its end leaves its connection reusable.
+  if (parser->is_done() && !ec) upstream_.release(std::move(connection), *parser);
   ex.upstream_response = std::move(*response);
   co_return std::nullopt;
 }

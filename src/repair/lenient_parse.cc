@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -367,16 +368,35 @@ bool parse_fenced(std::string_view text, LenientParse& out) {
   return false;
 }
 
-// The first object or array inside prose that parses; what follows it is
-// ignored ("Here you go: {…} Let me know…").
-bool parse_in_prose(std::string_view text, LenientParse& out) {
+// The object or array inside prose ("Here you go: {…} Let me know…"). When
+// the prose holds a second complete document of the same kind after it (a
+// model that corrected itself: `{"age":36} … no, {"age":99}`), there is no
+// guessing which one is meant: `ambiguous` says where both are, and the
+// answer is invalid (the model is asked again).
+bool parse_in_prose(std::string_view text, LenientParse& out, std::optional<Error>& ambiguous) {
   std::size_t search = 0;
-  for (int tries = 0; tries < kMaxProseStarts; ++tries) {
+  int tries = 0;
+  for (; tries < kMaxProseStarts; ++tries) {
     std::size_t start = text.find_first_of("{[", search);
     if (start == std::string_view::npos) return false;
     Parser parser(text.substr(start));
     json::Value value;
     if (parser.parse_document(value, /*whole=*/false)) {
+      // Another document of the same kind after this one?
+      const char opener = text[start];
+      for (std::size_t next = text.find(opener, start + parser.position());
+           next != std::string_view::npos && ++tries < kMaxProseStarts; next = text.find(opener, next + 1)) {
+        Parser second(text.substr(next));
+        json::Value other;
+        if (second.parse_document(other, /*whole=*/false)) {
+          ambiguous = Error{ErrorCode::Parse,
+                            "the text holds more than one JSON " + std::string(opener == '{' ? "object" : "array") +
+                                " (at " + line_column(text, start) + " and at " + line_column(text, next) +
+                                "); weld does not guess which one is the answer: send exactly one",
+                            line_column(text, next)};
+          return false;
+        }
+      }
       out.value = std::move(value);
       out.repairs.clear();
       out.repairs.push_back(Repair{"extracted_json", "",
@@ -396,7 +416,9 @@ Result<LenientParse> lenient_parse(std::string_view text) {
   LenientParse out;
   if (parse_whole(text, out)) return out;
   if (parse_fenced(text, out)) return out;
-  if (parse_in_prose(text, out)) return out;
+  std::optional<Error> ambiguous;
+  if (parse_in_prose(text, out, ambiguous)) return out;
+  if (ambiguous) return *ambiguous;
   auto strict = json::parse(text);
   if (!strict) return strict.error();
   // Unreachable in practice (the lenient grammar includes the strict one);

@@ -25,8 +25,10 @@ struct LenientParse {
 /// Recovers a JSON value from `text`: accepts trailing commas, single-quoted
 /// strings, unquoted keys, Python's True/False/None, raw control characters
 /// inside strings, a Markdown code fence around the document, and a document
-/// (object or array) inside surrounding prose. Fails with the strict
-/// parser's error when nothing can be recovered. Never reads past `text`,
+/// (object or array) inside surrounding prose — unless the prose holds a
+/// second complete document of the same kind: then it fails saying where both
+/// are (no guess). Otherwise fails with the strict parser's error when
+/// nothing can be recovered. Never reads past `text`,
 /// nesting is capped at 512 levels, and the work is linear in the text size
 /// times a small constant (at most 64 start positions are tried in prose).
 ///

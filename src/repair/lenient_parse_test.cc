@@ -94,6 +94,27 @@ TEST(LenientParse, JsonInsideProse) {
   EXPECT_EQ("took the JSON document at line 1 column 27 and ignored the text around it", r->repairs[0].detail);
 }
 
+// A model that corrected itself: the first value used to be kept. With more
+// than one complete JSON value in prose, weld does not guess.
+TEST(LenientParse, TwoDocumentsInProseAreNoAnswer) {
+  auto r = lenient_parse("My answer: {\"age\":36}. Wait, that is wrong; it is {\"age\":99}.");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(ErrorCode::Parse, r.error().code);
+  EXPECT_EQ("the text holds more than one JSON object (at line 1 column 12 and at line 1 column 51); weld does not "
+            "guess which one is the answer: send exactly one",
+            r.error().message);
+  EXPECT_EQ("line 1 column 51", r.error().where);
+  auto arrays = lenient_parse("first [1, 2]\nthen [3]");
+  ASSERT_FALSE(arrays);
+  EXPECT_EQ("the text holds more than one JSON array (at line 1 column 7 and at line 2 column 6); weld does not "
+            "guess which one is the answer: send exactly one",
+            arrays.error().message);
+  // What is not a second document of the same kind leaves the answer alone.
+  auto one = lenient_parse("Answer: {\"a\": [1]} (see note [2], and {braces} in prose).");
+  ASSERT_TRUE(one);
+  EXPECT_EQ(R"({"a":[1]})", compact(*one));
+}
+
 TEST(LenientParse, ProseSkipsBracesThatStartNothing) {
   auto r = lenient_parse("Use {braces} and [brackets]: {'a': True}");
   ASSERT_TRUE(r);

@@ -48,7 +48,9 @@ Checked check_arguments(std::string_view text, const schema::Schema& schema, con
   } else if (options.parse) {
     auto lenient = lenient_parse(text);
     if (!lenient) {
-      out.validation = parse_failure(strict.error());
+      // The strict parser's error, or why the text could not be read as
+      // one answer (two JSON documents in prose).
+      out.validation = parse_failure(lenient.error());
       return out;
     }
     out.value = std::move(lenient->value);

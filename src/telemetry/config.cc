@@ -5,7 +5,10 @@
 
 #include "weld/telemetry/config.h"
 
+#include <algorithm>
 #include <charconv>
+
+#include "weld/provider/http.h"
 
 namespace weld::telemetry {
 namespace {
@@ -52,6 +55,22 @@ const char* first_set(const Getenv& getenv, std::initializer_list<const char*> n
 
 bool is_http_url(std::string_view url) { return url.starts_with("http://") || url.starts_with("https://"); }
 
+// A warning, once: the two signals read the same variables, and a bad
+// value must not be reported twice.
+void warn_once(std::vector<std::string>& warnings, std::string text) {
+  if (std::find(warnings.begin(), warnings.end(), text) == warnings.end()) warnings.push_back(std::move(text));
+}
+
+// An endpoint as users mean it: "127.0.0.1:4318" (no scheme, as many
+// collectors' docs and gRPC exporters write it) is http://127.0.0.1:4318,
+// said once. Another scheme stays as given (and is refused below).
+std::string with_scheme(std::string_view variable, std::string url, std::vector<std::string>& warnings) {
+  if (url.empty() || url.find("://") != std::string::npos) return url;
+  warn_once(warnings, std::string(variable) + "=" + provider::url_for_messages(url) + " has no scheme; read as http://" +
+                          provider::url_for_messages(url));
+  return "http://" + url;
+}
+
 // One signal ("TRACES" / "METRICS", path "v1/traces" / "v1/metrics").
 SignalEndpoint read_signal(const Getenv& getenv, const std::string& signal, std::string_view path,
                            std::vector<std::string>& warnings) {
@@ -62,19 +81,21 @@ SignalEndpoint read_signal(const Getenv& getenv, const std::string& signal, std:
     std::string_view value = trim(exporter);
     if (value == "none") return endpoint;
     if (value != "otlp") {
-      warnings.push_back(exporter_var + "=" + std::string(value) + " is not supported (only otlp and none); using otlp");
+      warn_once(warnings, exporter_var + "=" + std::string(value) + " is not supported (only otlp and none); using otlp");
     }
   }
-  if (const char* url = getenv((prefix + "ENDPOINT").c_str()); url != nullptr && *url != '\0') {
-    endpoint.url = trim(url);  // the signal's own endpoint is used as given
+  const std::string signal_variable = prefix + "ENDPOINT";
+  if (const char* url = getenv(signal_variable.c_str()); url != nullptr && *url != '\0') {
+    // The signal's own endpoint is used as given (its path included).
+    endpoint.url = with_scheme(signal_variable, std::string(trim(url)), warnings);
   } else if (const char* base = getenv("OTEL_EXPORTER_OTLP_ENDPOINT"); base != nullptr && *base != '\0') {
-    std::string url(trim(base));
-    if (!url.empty() && url.back() != '/') url += '/';
-    endpoint.url = url + std::string(path);
+    // The signal's path goes after the base's path, before any query.
+    endpoint.url =
+        provider::url_with_path(with_scheme("OTEL_EXPORTER_OTLP_ENDPOINT", std::string(trim(base)), warnings), path);
   }
   if (!endpoint.url.empty() && !is_http_url(endpoint.url)) {
-    warnings.push_back("the OTLP " + std::string(path) + " endpoint must be an http:// or https:// URL; " +
-                       std::string(path) + " are not exported");
+    warn_once(warnings, "the OTLP " + std::string(path).substr(3) + " endpoint " + provider::url_for_messages(endpoint.url) +
+                            " is not an http:// or https:// URL; " + std::string(path).substr(3) + " are not exported");
     endpoint.url.clear();
   }
   if (const char* protocol = first_set(getenv, {(prefix + "PROTOCOL").c_str(), "OTEL_EXPORTER_OTLP_PROTOCOL"})) {
@@ -82,8 +103,8 @@ SignalEndpoint read_signal(const Getenv& getenv, const std::string& signal, std:
     if (value == "http/json") {
       endpoint.protocol = Protocol::HttpJson;
     } else if (value != "http/protobuf") {
-      warnings.push_back("OTEL_EXPORTER_OTLP_PROTOCOL=" + std::string(value) +
-                         " is not supported (http/protobuf or http/json); using http/protobuf");
+      warn_once(warnings, "OTEL_EXPORTER_OTLP_PROTOCOL=" + std::string(value) +
+                              " is not supported (http/protobuf or http/json); using http/protobuf");
     }
   }
   // The general headers, then the signal's own (a temporary's c_str() would
@@ -95,16 +116,16 @@ SignalEndpoint read_signal(const Getenv& getenv, const std::string& signal, std:
     int bad = 0;
     for (auto& header : parse_key_value_list(headers, &bad)) endpoint.headers.push_back(std::move(header));
     // The values may be keys: the warning names the variable, never its text.
-    if (bad > 0) warnings.push_back(name + ": " + std::to_string(bad) + " entr" + (bad == 1 ? "y" : "ies") +
-                                    " without key=value skipped");
+    if (bad > 0) warn_once(warnings, name + ": " + std::to_string(bad) + " entr" + (bad == 1 ? "y" : "ies") +
+                                         " without key=value skipped");
   }
   if (const char* timeout = first_set(getenv, {(prefix + "TIMEOUT").c_str(), "OTEL_EXPORTER_OTLP_TIMEOUT"})) {
     std::string_view value = trim(timeout);
     long long ms = 0;
     auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), ms);
     if (ec != std::errc() || end != value.data() + value.size() || ms <= 0) {
-      warnings.push_back("OTEL_EXPORTER_OTLP_TIMEOUT must be a positive number of milliseconds (got \"" +
-                         std::string(value) + "\"); using 10000");
+      warn_once(warnings, "OTEL_EXPORTER_OTLP_TIMEOUT must be a positive number of milliseconds (got \"" +
+                              std::string(value) + "\"); using 10000");
     } else {
       endpoint.timeout = std::chrono::milliseconds(ms);
     }

@@ -62,13 +62,14 @@ TEST(TelemetryConfig, JsonProtocolHeadersAndTimeout) {
   EXPECT_EQ("x-tenant", config.traces.headers[1].first);
   EXPECT_EQ("t1", config.traces.headers[1].second);
   EXPECT_EQ(std::chrono::milliseconds(2500), config.metrics.timeout);
-  // The malformed entry is reported by the variable's name, never its text.
-  ASSERT_EQ(2u, config.warnings.size());
+  // The malformed entry is reported by the variable's name, never its text,
+  // and once (both signals read the variable; it was reported twice).
+  ASSERT_EQ(1u, config.warnings.size());
   EXPECT_EQ("OTEL_EXPORTER_OTLP_HEADERS: 1 entry without key=value skipped", config.warnings[0]);
 }
 
 TEST(TelemetryConfig, BadValuesWarnAndKeepTheDefault) {
-  Config config = from({{"OTEL_EXPORTER_OTLP_ENDPOINT", "collector:4318"},
+  Config config = from({{"OTEL_EXPORTER_OTLP_ENDPOINT", "grpc://collector:4317"},
                         {"OTEL_EXPORTER_OTLP_METRICS_ENDPOINT", "http://m/v1/metrics"},
                         {"OTEL_EXPORTER_OTLP_PROTOCOL", "grpc"},
                         {"OTEL_BSP_MAX_QUEUE_SIZE", "-3"}});
@@ -77,9 +78,33 @@ TEST(TelemetryConfig, BadValuesWarnAndKeepTheDefault) {
   EXPECT_EQ(2048u, config.max_queue);
   std::string all;
   for (const auto& warning : config.warnings) all += warning + "\n";
-  EXPECT_NE(std::string::npos, all.find("the OTLP v1/traces endpoint must be an http:// or https:// URL"));
-  EXPECT_NE(std::string::npos, all.find("OTEL_EXPORTER_OTLP_PROTOCOL=grpc is not supported"));
-  EXPECT_NE(std::string::npos, all.find("OTEL_BSP_MAX_QUEUE_SIZE must be a positive integer (got \"-3\"); using 2048"));
+  EXPECT_EQ("the OTLP traces endpoint grpc://collector:4317/v1/traces is not an http:// or https:// URL; traces are not "
+            "exported\n"
+            "OTEL_EXPORTER_OTLP_PROTOCOL=grpc is not supported (http/protobuf or http/json); using http/protobuf\n"
+            "OTEL_BSP_MAX_QUEUE_SIZE must be a positive integer (got \"-3\"); using 2048\n",
+            all);  // each once
+}
+
+// "127.0.0.1:4318" exported nothing, silently: read as users mean it.
+TEST(TelemetryConfig, AnEndpointWithoutSchemeIsReadAsHttp) {
+  Config config = from({{"OTEL_EXPORTER_OTLP_ENDPOINT", "127.0.0.1:4318"}});
+  EXPECT_EQ("http://127.0.0.1:4318/v1/traces", config.traces.url);
+  EXPECT_EQ("http://127.0.0.1:4318/v1/metrics", config.metrics.url);
+  ASSERT_EQ(1u, config.warnings.size());
+  EXPECT_EQ("OTEL_EXPORTER_OTLP_ENDPOINT=127.0.0.1:4318 has no scheme; read as http://127.0.0.1:4318", config.warnings[0]);
+  Config own = from({{"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "collector:4318/v1/traces"}});
+  EXPECT_EQ("http://collector:4318/v1/traces", own.traces.url);
+}
+
+// A query in the base endpoint: the signal's path goes before it (it went
+// after), and no message shows it.
+TEST(TelemetryConfig, AQueryStaysAfterTheSignalsPathAndIsNeverShown) {
+  Config config = from({{"OTEL_EXPORTER_OTLP_ENDPOINT", "https://otlp.example/base/?api-key=k3y-9"}});
+  EXPECT_EQ("https://otlp.example/base/v1/traces?api-key=k3y-9", config.traces.url);
+  EXPECT_EQ("https://otlp.example/base/v1/metrics?api-key=k3y-9", config.metrics.url);
+  Config bad = from({{"OTEL_EXPORTER_OTLP_ENDPOINT", "c:4318?api-key=k3y-9"}});
+  ASSERT_EQ(1u, bad.warnings.size());
+  EXPECT_EQ("OTEL_EXPORTER_OTLP_ENDPOINT=c:4318?… has no scheme; read as http://c:4318?…", bad.warnings[0]);
 }
 
 TEST(TelemetryConfig, ResourceAttributesAndServiceName) {

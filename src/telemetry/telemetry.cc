@@ -27,19 +27,6 @@ class StatusSink : public provider::ResponseSink {
   int status_ = 0;
 };
 
-// The URL without user info or query, for messages (either may hold a key).
-std::string printable_url(std::string_view url) {
-  std::size_t scheme = url.find("://");
-  std::size_t host = scheme == std::string_view::npos ? 0 : scheme + 3;
-  std::size_t path = url.find_first_of("/?#", host);
-  std::string_view authority = url.substr(host, path == std::string_view::npos ? url.npos : path - host);
-  std::size_t at = authority.rfind('@');
-  if (at != std::string_view::npos) authority.remove_prefix(at + 1);
-  std::string_view rest = path == std::string_view::npos ? std::string_view() : url.substr(path);
-  rest = rest.substr(0, rest.find_first_of("?#"));
-  return std::string(url.substr(0, host)) + std::string(authority) + std::string(rest);
-}
-
 }  // namespace
 
 // --- Span ------------------------------------------------------------------
@@ -369,7 +356,7 @@ void Telemetry::send(std::vector<Export>& exports, std::optional<Clock::time_poi
                   : transport_->perform_all(calls, cancel_);
   std::lock_guard lock(mutex_);
   for (std::size_t i = 0; i < exports.size(); ++i) {
-    const std::string where = "POST " + printable_url(exports[i].request.url) + ": ";
+    const std::string where = "POST " + provider::url_for_messages(exports[i].request.url) + ": ";
     std::string error;
     switch (outcomes[i].kind) {
       case Kind::Complete:

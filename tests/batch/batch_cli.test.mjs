@@ -151,6 +151,18 @@ test('exit 52: a bad schema or provider configuration writes nothing', async () 
   assert.equal(fs.readFileSync(out, 'utf8'), 'not a result line\n');
 });
 
+// A job whose secret is missing went green on sampled data: with nothing
+// configured the batch ends before any row, saying how to choose.
+test('exit 52: no provider configured, nothing written', async () => {
+  const dir = tempDir();
+  const input = writeRows(dir, 'in.jsonl', dataRows(3));
+  const out = path.join(dir, 'out.jsonl');
+  const r = await runWeld(['batch', '--json-schema', SCHEMA_TEXT, '-p', 'Assess', input, '-o', out]);
+  assert.equal(r.code, 52, r.stderr);
+  assert.match(r.stderr, /^no model provider configured\. Choose one: .*pass --provider offline \(or WELD_PROVIDER=offline\)/);
+  assert.equal(fs.existsSync(out), false);
+});
+
 test('exit 1: usage errors name the flag', async () => {
   const dir = tempDir();
   const input = writeRows(dir, 'in.jsonl', dataRows(2));

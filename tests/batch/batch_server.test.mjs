@@ -151,3 +151,25 @@ test('--max-rps spaces the request starts', async () => {
     assert.ok(at.at(-1) - at[0] >= 300, `6 requests at 10/s took ${at.at(-1) - at[0]} ms`);
   } finally { await server.close(); }
 });
+
+// A stream that ends without its terminal event became a final errored row
+// (exit 1): it is sent again like after a 5xx, and when every attempt is cut
+// the batch stops with 75 and the rerun finishes it (docs/protocols.md, "End
+// of stream").
+test('a stream cut before its terminal event is retried; cut every time, the batch stops with 75', async () => {
+  const server = await startServer([so(OK), { ...so(OK), end_after: 3 }, so(OK), { ...so(OK), end_after: 3 }],
+    { repeatLast: true });
+  const dir = tempDir();
+  const out = path.join(dir, 'out.jsonl');
+  const rows = dataRows(4);
+  const input = writeRows(dir, 'in.jsonl', rows);
+  const args = ['batch', ...providerArgs('openai', server.port), '--json-schema', SCHEMA_TEXT, '-p', 'x', input, '-o', out,
+    '--concurrency', '1', '--max-retries', '1'];
+  try {
+    const r = await runWeld(args, { env });
+    assert.equal(r.code, 75, r.stderr);
+    assert.match(r.stderr, /the response stream ended early: .* after 2 attempts/);
+    const lines = resultLines(fs.readFileSync(out, 'utf8'));
+    assert.deepEqual(lines.map((l) => l.status), ['succeeded', 'succeeded'], 'the cut row got no final errored line');
+  } finally { await server.close(); }
+});

@@ -39,10 +39,11 @@ export function tempDir(prefix = 'weld-e2e-') {
 }
 
 /** Starts the fake server with `responses`; resolves to a handle. */
-export async function startServer(responses, { repeatLast = false, responseFormat, models } = {}) {
+export async function startServer(responses, { repeatLast = false, responseFormat, models, modelsErrors } = {}) {
   const dir = tempDir('weld-fake-');
   const scriptPath = path.join(dir, 'script.json');
-  fs.writeFileSync(scriptPath, JSON.stringify({ responses, repeat_last: repeatLast, response_format: responseFormat, models }));
+  fs.writeFileSync(scriptPath, JSON.stringify({ responses, repeat_last: repeatLast, response_format: responseFormat, models,
+    models_errors: modelsErrors }));
   const child = spawn(process.execPath, [SERVER, '--script', scriptPath, '--port', '0'], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -59,12 +60,17 @@ export async function startServer(responses, { repeatLast = false, responseForma
     });
     child.on('exit', (code) => reject(new Error(`fake server exited with ${code}`)));
   });
+  const allRequests = async () => {
+    const res = await fetch(`http://127.0.0.1:${port}/__requests`, { signal: AbortSignal.timeout(5000) });
+    return res.json();
+  };
   return {
     port,
     async requests() {
-      const res = await fetch(`http://127.0.0.1:${port}/__requests`, { signal: AbortSignal.timeout(5000) });
-      return (await res.json()).filter((r) => r.method === 'POST');
+      return (await allRequests()).filter((r) => r.method === 'POST');
     },
+    /** Every request received, GET /v1/models included. */
+    allRequests,
     async close() {
       child.kill('SIGTERM');
       await new Promise((resolve) => {

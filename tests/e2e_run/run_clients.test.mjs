@@ -111,14 +111,48 @@ test('a bare base URL (no provider, no model) says which defaults it took', asyn
   } finally { await server.close(); }
 });
 
-test('a server whose models list cannot be read: exit 52 with the reason', async () => {
+// A Kubernetes Job started while vLLM loads its weights failed for good
+// (52 "Pass --model"): a models list that cannot be had is retried like any
+// request, then a temporary failure (75) the scheduler retries.
+test('a server whose models list cannot be reached: retried, then exit 75', async () => {
   const server = await startServer([so(PAYLOAD)]);
   const port = server.port;
   await server.close();  // nothing listens there any more
-  const r = await runWeld(['--provider', 'openai', '--base-url', `http://127.0.0.1:${port}/v1`, '--max-retries', '0',
+  const r = await runWeld(['--provider', 'openai', '--base-url', `http://127.0.0.1:${port}/v1`, '--max-retries', '1',
     '-p', 'x', '--json-schema', SCHEMA_TEXT], { env });
-  assert.equal(r.code, 52, r.stderr);
-  assert.match(r.stderr, /^no model given, and the server's models list could not be read: could not connect: .*\(GET http:\/\/127\.0\.0\.1:\d+\/v1\/models\)\. Pass --model \(or set WELD_MODEL\)\.\n$/);
+  assert.equal(r.code, 75, r.stderr);
+  assert.match(r.stderr, /^no model given, and the server's models list could not be read: could not connect after 2 attempts: .*\(GET http:\/\/127\.0\.0\.1:\d+\/v1\/models\)\. Retry later, or pass --model \(or set WELD_MODEL\)\.\n$/);
+});
+
+test('a models list that answers 503 while the server loads: retried, and the run goes on', async () => {
+  const server = await startServer([so(PAYLOAD)], { modelsErrors: [503, 503] });
+  try {
+    const r = await runWeld(['--provider', 'openai', '--base-url', `http://127.0.0.1:${server.port}/v1`,
+      '-p', 'x', '--json-schema', SCHEMA_TEXT], { env });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, PAYLOAD + '\n');
+    assert.match(r.stderr, /no model given; using "fake-model", the only model/);
+    const all = await server.allRequests();
+    assert.deepEqual(all.map((q) => `${q.method} ${q.path}`),
+      ['GET /v1/models', 'GET /v1/models', 'GET /v1/models', 'POST /v1/chat/completions']);
+  } finally { await server.close(); }
+  // Still 503 after the retries: 75, nothing sent to the model.
+  const busy = await startServer([so(PAYLOAD)], { modelsErrors: [503, 503, 503, 503] });
+  try {
+    const r = await runWeld(['--provider', 'openai', '--base-url', `http://127.0.0.1:${busy.port}/v1`, '--max-retries', '1',
+      '-p', 'x', '--json-schema', SCHEMA_TEXT, '-o', 'json'], { env });
+    assert.equal(r.code, 75, r.stderr);
+    assert.equal(JSON.parse(r.stdout).at(-1).is_error, true);
+    assert.equal((await busy.requests()).length, 0);
+  } finally { await busy.close(); }
+  // A server with no models list (404) is a configuration matter: 52.
+  const none = await startServer([so(PAYLOAD)], { modelsErrors: [404] });
+  try {
+    const r = await runWeld(['--provider', 'openai', '--base-url', `http://127.0.0.1:${none.port}/v1`,
+      '-p', 'x', '--json-schema', SCHEMA_TEXT], { env });
+    assert.equal(r.code, 52, r.stderr);
+    assert.match(r.stderr, /HTTP 404 Not Found: fake model server: models list answered 404 \(server_error\) \(GET .*\)\. Pass --model/);
+  } finally { await none.close(); }
 });
 
 test('issue 17: a bad WELD_* variable is an error with the offline model too', async () => {
@@ -127,7 +161,7 @@ test('issue 17: a bad WELD_* variable is an error with the offline model too', a
     ['WELD_CONNECT_TIMEOUT', '-1', 'WELD_CONNECT_TIMEOUT must be between 0 and 86400 seconds'],
     ['WELD_MAX_RETRIES', 'many', 'WELD_MAX_RETRIES must be a whole number, got "many"'],
   ]) {
-    const r = await runWeld(['-p', 'hi'], { env: { [name]: value } });
+    const r = await runWeld(['--provider', 'offline', '-p', 'hi'], { env: { [name]: value } });
     assert.equal(r.code, 52, `${name}=${value}: ${r.stderr}`);
     assert.equal(r.stdout, '');
     assert.equal(r.stderr, message + '\n');
@@ -144,7 +178,7 @@ test('prices: one without the other, or not a number, is a usage error', async (
 });
 
 test('-o result with the offline model: jq reads the payload', async () => {
-  const r = await runWeld(['-p', 'hi', '--json-schema', SCHEMA_TEXT, '-o', 'result']);
+  const r = await runWeld(['--provider', 'offline', '-p', 'hi', '--json-schema', SCHEMA_TEXT, '-o', 'result']);
   assert.equal(r.code, 0, r.stderr);
   const consumer = jqConsumer(r.stdout, '.structured_output.risk_level');
   assert.equal(consumer.status, 0);
@@ -228,7 +262,7 @@ for (const api of APIS) {
 }
 
 test('without --include-partial-messages there are no partial_result lines', async () => {
-  const r = await runWeld(['-p', 'x', '--json-schema', SCHEMA_TEXT, '-o', 'stream-json']);
+  const r = await runWeld(['--provider', 'offline', '-p', 'x', '--json-schema', SCHEMA_TEXT, '-o', 'stream-json']);
   assert.equal(r.code, 0, r.stderr);
   assert.ok(!r.stdout.includes('"partial_result"'));
 });

@@ -4,12 +4,12 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  APIS, API_KEY, SCHEMA, SCHEMA_TEXT, firstUserText, parseLines, providerArgs, runWeld, so, startServer, tempDir,
-  walkFiles,
+  APIS, API_KEY, SCHEMA, SCHEMA_TEXT, SOURCE_DIR, WELD, firstUserText, parseLines, providerArgs, runWeld, so, startServer,
+  tempDir, walkFiles,
 } from './lib.mjs';
 
 const env = { WELD_API_KEY: API_KEY };
@@ -148,9 +148,41 @@ for (const api of APIS) {
   });
 }
 
-test('offline: the README command works with nothing configured', async () => {
-  const r = await runWeld(['-p', 'Assess the risk of this change', '--json-schema',
-    '{"type":"object","properties":{"summary":{"type":"string"},"risk_level":{"enum":["low","medium","high"]}},"required":["summary","risk_level"]}']);
+// With nothing configured weld answered from the offline model and exited 0:
+// a CI job whose secret is missing went green on sampled data.
+test('no provider configured: exit 52 saying how to choose, nothing answered', async () => {
+  const message = 'no model provider configured. Choose one: --provider openai, openai-responses or anthropic (or ' +
+    'WELD_PROVIDER), with --base-url (or WELD_BASE_URL) for a server of your own such as vLLM, llama.cpp or Ollama; ' +
+    'or set OPENAI_API_KEY, OPENAI_BASE_URL, ANTHROPIC_API_KEY or ANTHROPIC_BASE_URL. To try weld without a model, ' +
+    'pass --provider offline (or WELD_PROVIDER=offline): it answers with a sampled schema-valid instance, not a ' +
+    'language model\'s answer. See docs/run.md, "Pointing weld at a model".';
+  const r = await runWeld(['-p', 'Assess', '--json-schema', SCHEMA_TEXT]);
+  assert.equal(r.code, 52, r.stderr);
+  assert.equal(r.stdout, '');
+  assert.equal(r.stderr, message + '\n');
+  // A key alone names no provider either; the JSON modes get their envelope.
+  const j = await runWeld(['-p', 'Assess', '--json-schema', SCHEMA_TEXT, '-o', 'json'], { env: { WELD_API_KEY: 'sk-x-123456' } });
+  assert.equal(j.code, 52, j.stderr);
+  const envelope = JSON.parse(j.stdout).at(-1);
+  assert.equal(envelope.is_error, true);
+  assert.equal(envelope.error.message, message);
+  // WELD_PROVIDER=offline chooses it as --provider offline does.
+  const chosen = await runWeld(['-p', 'Assess', '--json-schema', SCHEMA_TEXT], { env: { WELD_PROVIDER: 'offline' } });
+  assert.equal(chosen.code, 0, chosen.stderr);
+  assert.equal(chosen.stderr, 'weld: using the built-in offline model (samples a schema-valid instance; not a language model).\n');
+});
+
+// The README's first command, as written there (after the build).
+test('offline: the README\'s first command works as written', async () => {
+  const readme = fs.readFileSync(path.join(SOURCE_DIR, 'README.md'), 'utf8');
+  const line = readme.split('\n').find((l) => l.includes('./build/src/cli/weld '));
+  assert.ok(line, 'the README runs ./build/src/cli/weld');
+  const command = line.slice(line.indexOf('./build/src/cli/weld ') + './build/src/cli/weld '.length);
+  assert.match(command, /^--provider offline /, 'the first command chooses the offline model');
+  const home = tempDir('weld-home-');
+  const r = spawnSync('sh', ['-c', `"$WELD_UNDER_TEST" ${command}`],
+    { cwd: home, encoding: 'utf8', timeout: 30000, env: { PATH: process.env.PATH, HOME: home, WELD_UNDER_TEST: WELD } });
+  r.code = r.status;
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stderr, /offline model/);
   assert.ok(r.stdout.endsWith('\n'));

@@ -135,3 +135,91 @@ test('a "type": "sse" entry is a configuration error naming the transport', asyn
   assert.equal(r.code, 52);
   assert.match(r.stderr, /mcpServers\.old\.type is "sse", the HTTP\+SSE transport of 2024-11-05, which weld does not speak/);
 });
+
+// A server that pings the client inside a tools/call stream and waits for
+// each reply (as the SDK's servers do) got them only after its response —
+// which never came: the call hung until its timeout. Each ping is answered as
+// it comes, on its own connection, inside the call's timeout.
+test('pings inside a tools/call stream are answered as they come', async () => {
+  const mcp = await startMcp();
+  const p = project({ remote: { url: mcp.url, timeout: 8000 } });
+  const server = await startServer([
+    { tool_calls: [{ name: 'remote_pings', arguments: { count: 5 }, id: 'call_pings' }] },
+    so(OK),
+  ]);
+  try {
+    const started = Date.now();
+    const r = await runWeld([...providerArgs('openai', server.port), '-p', 'x', '--json-schema', SCHEMA_TEXT],
+      { env, home: p.home, cwd: p.cwd });
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(Date.now() - started < 6000, `${Date.now() - started} ms`);
+    const requests = await server.requests();
+    assert.deepEqual(toolResults(requests[1], 'openai').map((x) => x.content), ['pinged 5 times']);
+  } finally { await server.close(); await mcp.close(); }
+});
+
+// 100,000 pings in one answer gave 100,000 POSTs after it and an 18 s call
+// with an 8 s timeout: the server's requests are bounded per call.
+test('a server flooding a call with requests of its own has the call abandoned, within its timeout', async () => {
+  const http = await import('node:http');
+  let posts = 0;
+  const flood = http.createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      posts++;
+      if (req.method !== 'POST') { res.writeHead(200).end(); return; }  // the session's DELETE
+      const message = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      if (message.id === undefined || message.result !== undefined || message.error !== undefined) {
+        res.writeHead(202).end();  // a notification, or weld's reply to a ping
+        return;
+      }
+      const reply = (result) => JSON.stringify({ jsonrpc: '2.0', id: message.id, result });
+      if (message.method === 'initialize') {
+        res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 's1' })
+          .end(reply({ protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'flood', version: '1' } }));
+      } else if (message.method === 'tools/list') {
+        res.writeHead(200, { 'content-type': 'application/json' })
+          .end(reply({ tools: [{ name: 'flood', description: 'Floods.', inputSchema: { type: 'object' } }] }));
+      } else {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        let frames = '';
+        for (let i = 0; i < 100000; i++) frames += `data: {"jsonrpc":"2.0","id":"p${i}","method":"ping"}\n\n`;
+        res.write(frames);
+        res.end(`data: ${reply({ content: [{ type: 'text', text: 'flooded' }] })}\n\n`);
+      }
+    });
+  });
+  await new Promise((r) => flood.listen(0, '127.0.0.1', r));
+  const p = project({ flood: { url: `http://127.0.0.1:${flood.address().port}/mcp`, timeout: 8000 } });
+  const server = await startServer([
+    { tool_calls: [{ name: 'flood', arguments: {}, id: 'call_flood' }] },
+    so(OK),
+  ]);
+  try {
+    const started = Date.now();
+    const r = await runWeld([...providerArgs('openai', server.port), '-p', 'x', '--json-schema', SCHEMA_TEXT],
+      { env, home: p.home, cwd: p.cwd });
+    const elapsed = Date.now() - started;
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(elapsed < 8000, `${elapsed} ms`);
+    assert.ok(posts <= 4 + 256 + 1, `${posts} requests`);  // initialize, initialized, tools/list, the call, ≤ 256 replies, DELETE
+    const [result] = toolResults((await server.requests())[1], 'openai');
+    assert.match(result.content, /made more than 256 requests of its own while answering one call; the call was abandoned/);
+  } finally { await server.close(); flood.close(); }
+});
+
+// The token redaction was exact: a server echoing the token upper-cased leaked it.
+test('the token is kept out of every message in any letter case', async () => {
+  const mcp = await startMcp(['--token', TOKEN, '--echo-token']);
+  const wrong = 'wrong-T0k3n-1234';
+  const p = project({ remote: { url: mcp.url, headers: { Authorization: `Bearer ${wrong}` } } });
+  const server = await startServer([so(OK)]);
+  try {
+    const r = await runWeld([...providerArgs('openai', server.port), '-p', 'x', '--json-schema', SCHEMA_TEXT],
+      { env, home: p.home, cwd: p.cwd });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /the server refused the credentials: HTTP 401 Unauthorized: unauthorized: BEARER \[REDACTED\]/);
+    assert.ok(!r.stderr.toLowerCase().includes(wrong.toLowerCase()), r.stderr);
+  } finally { await server.close(); await mcp.close(); }
+});

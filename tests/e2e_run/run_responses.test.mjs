@@ -74,12 +74,14 @@ test('openai-responses: native mechanism: text.format json_schema, the output te
   } finally { await server.close(); }
 });
 
-test('openai-responses: a stream cut before response.completed is a protocol error, not an answer', async () => {
-  const server = await startServer([{ tool_calls: [{ name: 'structured_output', arguments: OK }], truncate_after: 6 }]);
+test('openai-responses: a stream cut before response.completed is not an answer: sent again, then exit 75', async () => {
+  const server = await startServer([{ tool_calls: [{ name: 'structured_output', arguments: OK }], truncate_after: 6 }],
+    { repeatLast: true });
   try {
-    const r = await runWeld([...args(server.port), '-p', 'assess', '--json-schema', SCHEMA_TEXT], { env });
-    assert.notEqual(r.code, 0);
+    const r = await runWeld([...args(server.port), '--max-retries', '1', '-p', 'assess', '--json-schema', SCHEMA_TEXT], { env });
+    assert.equal(r.code, 75, r.stderr);
     assert.equal(r.stdout, '');
-    assert.match(r.stderr, /the response stream ended early/);
+    assert.match(r.stderr, /the response stream ended early: the connection closed after 2 attempts/);
+    assert.equal((await server.requests()).length, 2);
   } finally { await server.close(); }
 });

@@ -148,7 +148,7 @@ for (const [sig, ignoreSigint] of [['SIGINT', false], ['SIGTERM', false], ['SIGI
 
 test('issue 13.8: --resume on a transcript that is a link to /dev/zero, or a FIFO, ends with a clear error', async () => {
   const home = tempDir('weld-home-');
-  const first = await runWeld(['-p', 'x', '--json-schema', SCHEMA_TEXT], { home });
+  const first = await runWeld(['--provider', 'offline', '-p', 'x', '--json-schema', SCHEMA_TEXT], { home });
   assert.equal(first.code, 0, first.stderr);
   const transcript = walkFiles(home).find((f) => f.endsWith('.jsonl'));
   assert.ok(transcript, 'the offline run recorded its session');
@@ -182,7 +182,7 @@ test('issue 13.8: /dev/zero as standard input is refused with a message naming t
 test('issue 13: a missing HOME is not created', async () => {
   const parent = tempDir('weld-home-parent-');
   const home = path.join(parent, 'missing');
-  const r = await runWeld(['-p', 'x', '--json-schema', SCHEMA_TEXT], { home, cwd: parent });
+  const r = await runWeld(['--provider', 'offline', '-p', 'x', '--json-schema', SCHEMA_TEXT], { home, cwd: parent });
   assert.equal(r.code, 0, r.stderr);
   assert.equal(fs.existsSync(home), false);
   assert.match(r.stderr, /weld: warning: HOME \(".*missing"\) is not a directory; the session is not recorded\.\n/);

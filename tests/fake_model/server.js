@@ -350,11 +350,13 @@ const gates = [];
 // Writes SSE frames, optionally cut into byte chunks of `chunk_bytes` (to
 // split UTF-8 sequences and lines across reads), truncated after
 // `truncate_after` frames, or stalled after `stall_after` frames, or held
-// after `gate_after` frames until POST /__release.
+// after `gate_after` frames until POST /__release, or ended cleanly after
+// `end_after` frames, or never ended (`hold_open`).
 function writeStream(res, frames, r) {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   let limit = frames.length;
   if (r.truncate_after !== undefined) limit = Math.min(limit, r.truncate_after);
+  if (r.end_after !== undefined) limit = Math.min(limit, r.end_after);
   if (r.stall_after !== undefined) limit = Math.min(limit, r.stall_after);
   const bytes = Buffer.from(frames.slice(0, limit).join(''), 'utf8');
   const size = r.chunk_bytes || bytes.length || 1;
@@ -380,6 +382,8 @@ function writeStream(res, frames, r) {
       res.socket.end();  // flush, then close mid-stream: no terminating chunk
     } else if (r.stall_after !== undefined && r.stall_after < frames.length) {
       setTimeout(() => { if (!res.destroyed) res.socket.destroy(); }, r.stall_ms || 60000);
+    } else if (r.hold_open) {
+      // every frame sent, the response never ended: the connection stays open
     } else {
       res.end();
     }
@@ -461,6 +465,13 @@ const server = http.createServer((req, res) => {
     received.push(entry);
     if (args.record) fs.appendFileSync(args.record, JSON.stringify(entry) + '\n');
     if (req.method === 'GET' && (url === '/v1/models' || url === '/models')) {
+      // `models_errors`: statuses answered to the first models requests, one each.
+      const errors = script.models_errors || [];
+      const failed = received.filter((e) => e.method === 'GET' && /\/models$/.test(e.path.split('?')[0])).length;
+      if (failed <= errors.length) {
+        const status = errors[failed - 1];
+        return sendJson(res, status, { error: { message: `fake model server: models list answered ${status}`, type: 'server_error' } });
+      }
       const ids = script.models || ['fake-model'];
       return sendJson(res, 200, { object: 'list', data: ids.map((id) => ({ id, object: 'model', created: 1700000000, owned_by: 'weld-tests' })) });
     }

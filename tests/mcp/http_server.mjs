@@ -2,7 +2,7 @@
 // A real remote MCP server (the official TypeScript SDK's
 // StreamableHTTPServerTransport, stateful sessions) for weld's end-to-end
 // tests of MCP over Streamable HTTP (tests/e2e_run/run_mcp_http.test.mjs).
-//   node http_server.mjs [--token T] [--json] [--log FILE]
+//   node http_server.mjs [--token T] [--json] [--log FILE] [--echo-token]
 // Prints {"port":N} once listening on 127.0.0.1. --token: every request must
 // carry "Authorization: Bearer T" (401 otherwise). --json: answer with JSON
 // bodies instead of SSE streams. --log: one JSON line per HTTP request
@@ -13,15 +13,16 @@ import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { EmptyResultSchema, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 
-const args = { token: null, json: false, log: null };
+const args = { token: null, json: false, log: null, echoToken: false };
 for (let i = 2; i < process.argv.length; i++) {
   const a = process.argv[i];
   if (a === '--token') args.token = process.argv[++i];
   else if (a === '--json') args.json = true;
   else if (a === '--log') args.log = process.argv[++i];
+  else if (a === '--echo-token') args.echoToken = true;
   else throw new Error(`unknown argument ${a}`);
 }
 const log = (entry) => { if (args.log) fs.appendFileSync(args.log, JSON.stringify(entry) + '\n'); };
@@ -40,6 +41,17 @@ function newServer() {
     log({ tool: 'remote_fail', args: {} });
     return { content: [{ type: 'text', text: 'remote broke' }], isError: true };
   });
+  // Pings the client `count` times while answering, waiting for each reply
+  // before the next (as a server checking its client is still there does);
+  // the replies come on the same stream's request (related requests).
+  server.registerTool('remote_pings', {
+    description: 'Pings the client, then answers.',
+    inputSchema: { count: z.number() },
+  }, async ({ count }, extra) => {
+    log({ tool: 'remote_pings', args: { count } });
+    for (let i = 0; i < count; i++) await extra.sendRequest({ method: 'ping' }, EmptyResultSchema, { timeout: 20000 });
+    return { content: [{ type: 'text', text: `pinged ${count} times` }] };
+  });
   return server;
 }
 
@@ -49,7 +61,10 @@ const httpServer = http.createServer(async (req, res) => {
   const authorized = args.token === null || req.headers.authorization === `Bearer ${args.token}`;
   log({ method: req.method, session: session ?? null, protocol_version: req.headers['mcp-protocol-version'] ?? null, authorized });
   if (!authorized) {
-    res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'unauthorized' }));
+    // --echo-token: the refusal quotes what it got, upper-cased (a server
+    // weld must not let leak the token in any case).
+    const said = args.echoToken ? `unauthorized: ${String(req.headers.authorization).toUpperCase()}` : 'unauthorized';
+    res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: said }));
     return;
   }
   const chunks = [];

@@ -142,15 +142,26 @@ TEST_P(FakeServerTest, UnauthorizedIsAuthWithoutRetry) {
   EXPECT_EQ(server.requests().size(), 1u);
 }
 
-TEST_P(FakeServerTest, TruncatedStreamIsAProtocolError) {
+// A connection closed mid-answer is sent again like after a 5xx, and is a
+// temporary failure (exit 75) when every attempt is cut.
+TEST_P(FakeServerTest, ATruncatedStreamIsSentAgain) {
   FakeModelServer server(R"({"responses":[{"tool_calls":[{"name":"structured_output","arguments":"{\"summary\":\"abcdefghijklmnop\"}"}],
-    "fragment_size":3,"truncate_after":5}]})");
+    "fragment_size":3,"truncate_after":5},{"text":"whole"}]})");
   REQUIRE_SERVER(server);
   Outcome r = run(config(server));
+  ASSERT_TRUE(r.result) << r.result.error().message;
+  EXPECT_EQ(r.result->message.text, "whole");
+  EXPECT_EQ(server.requests().size(), 2u);
+
+  FakeModelServer cut(R"({"responses":[{"text":"abcdefghijklmnop","fragment_size":3,"truncate_after":5}],"repeat_last":true})");
+  REQUIRE_SERVER(cut);
+  r = run(config(cut));
   ASSERT_FALSE(r.result);
   EXPECT_EQ(r.result.error().code, ErrorCode::Protocol);
-  EXPECT_EQ(r.result.error().message.rfind("the response stream ended early", 0), 0u) << r.result.error().message;
-  EXPECT_EQ(server.requests().size(), 1u);
+  EXPECT_TRUE(r.result.error().temporary);
+  EXPECT_EQ(r.result.error().message.rfind("the response stream ended early: the connection closed after 3 attempts", 0), 0u)
+      << r.result.error().message;
+  EXPECT_EQ(cut.requests().size(), 3u);
 }
 
 TEST_P(FakeServerTest, StallIsAnIdleTimeout) {
@@ -231,6 +242,85 @@ TEST_P(FakeServerTest, ConsecutiveRequestsReuseTheModel) {
 
 INSTANTIATE_TEST_SUITE_P(BothApis, FakeServerTest, ::testing::Values("openai", "anthropic"),
                          [](const auto& info) { return info.param; });
+
+// Where a response ends, in the three protocols (docs/protocols.md, "End of
+// stream"): at its terminal event, whatever the connection does after it;
+// a stream that ended without it is sent again like after a 5xx.
+class StreamEnd : public ::testing::TestWithParam<std::string> {
+ protected:
+  ProviderConfig config(const FakeModelServer& server) const {
+    ProviderConfig c;
+    c.provider = GetParam();
+    c.model = "fake-model";
+    c.base_url = GetParam() == "anthropic" ? server.url() : server.url() + "/v1";
+    c.api_key = kKey;
+    c.connect_timeout = 2s;
+    c.idle_timeout = 20s;
+    c.retry.max_retries = 2;
+    c.retry.initial_backoff = 10ms;
+    return c;
+  }
+  struct Run {
+    Result<Response> result = Error{ErrorCode::Io, "unset", ""};
+    int restarts = 0;
+    std::chrono::milliseconds elapsed{0};
+  };
+  Run run(const FakeModelServer& server) {
+    auto model = make_model(config(server));
+    EXPECT_TRUE(model) << model.error().message;
+    Request request;
+    request.messages.push_back(Message{Role::User, "Summarise.", {}, {}});
+    Run out;
+    StreamObserver observer;
+    observer.on_restart = [&] { ++out.restarts; };
+    CancelToken cancel;
+    auto start = std::chrono::steady_clock::now();
+    out.result = (*model)->complete(request, observer, cancel);
+    out.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
+    return out;
+  }
+};
+
+TEST_P(StreamEnd, AStreamEndedBeforeItsTerminalEventIsSentAgain) {
+  FakeModelServer server(R"({"responses":[{"text":"half an answer","end_after":3},{"text":"the whole answer"}]})");
+  REQUIRE_SERVER(server);
+  Run r = run(server);
+  ASSERT_TRUE(r.result) << r.result.error().message;
+  EXPECT_EQ(r.result->message.text, "the whole answer");
+  EXPECT_EQ(r.restarts, 1);  // the observer was told to forget the first attempt's events
+  EXPECT_EQ(server.requests().size(), 2u);
+}
+
+TEST_P(StreamEnd, AStreamEndedBeforeItsTerminalEventIsTemporaryOnceTheRetriesAreSpent) {
+  FakeModelServer server(R"({"responses":[{"text":"half an answer","end_after":3}],"repeat_last":true})");
+  REQUIRE_SERVER(server);
+  Run r = run(server);
+  ASSERT_FALSE(r.result);
+  EXPECT_EQ(r.result.error().code, ErrorCode::Protocol);
+  EXPECT_TRUE(r.result.error().temporary);  // exit 75, as after a 5xx
+  EXPECT_EQ(r.result.error().message.rfind("the response stream ended early: ", 0), 0u) << r.result.error().message;
+  EXPECT_NE(r.result.error().message.find(" after 3 attempts (POST " + server.url()), std::string::npos)
+      << r.result.error().message;
+  EXPECT_EQ(server.requests().size(), 3u);
+}
+
+TEST_P(StreamEnd, AWholeAnswerOnAConnectionThatStaysOpenIsTheAnswer) {
+  FakeModelServer server(R"({"responses":[{"tool_calls":[{"name":"structured_output","arguments":"{\"a\":1}"}],"hold_open":true}]})");
+  REQUIRE_SERVER(server);
+  Run r = run(server);
+  ASSERT_TRUE(r.result) << r.result.error().message;
+  ASSERT_EQ(r.result->message.tool_calls.size(), 1u);
+  EXPECT_EQ(r.result->message.tool_calls[0].arguments, "{\"a\":1}");
+  EXPECT_LT(r.elapsed, 5s);  // not the 20 s idle timeout
+  EXPECT_EQ(server.requests().size(), 1u);
+}
+
+INSTANTIATE_TEST_SUITE_P(ThreeProtocols, StreamEnd, ::testing::Values("openai", "anthropic", "openai-responses"),
+                         [](const auto& info) {
+                           std::string name = info.param;
+                           for (char& c : name) c = c == '-' ? '_' : c;
+                           return name;
+                         });
 
 }  // namespace
 }  // namespace weld::provider

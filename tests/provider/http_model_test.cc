@@ -277,30 +277,58 @@ TEST(HttpModelNetwork, ConnectionRefusedIsRetriedThenNetworkError) {
             std::string::npos);
 }
 
-TEST(HttpModelNetwork, TruncatedOpenAiStreamIsAProtocolError) {
+// A stream cut before its terminal event is sent again like after a 5xx
+// (the observer is told to forget what it saw), and is a temporary failure
+// (exit 75) once the retries are spent.
+TEST(HttpModelNetwork, ATruncatedStreamIsSentAgain) {
   std::string text = transcript("openai_two_tool_calls.sse");
   std::string cut = text.substr(0, text.find("\"index\":1,"));  // ends inside an event
-  LoopbackServer server({testing::sse_response({cut}, 0ms, /*terminate=*/false)});
+  LoopbackServer server({testing::sse_response({cut}, 0ms, /*terminate=*/false), testing::sse_response({text})});
   auto model = model_for(config_for("openai", server));
-  Outcome r = run(*model, simple_request());
-  ASSERT_FALSE(r.result);
-  EXPECT_EQ(r.result.error().code, ErrorCode::Protocol);
-  EXPECT_EQ(r.result.error().message.rfind("the response stream ended early", 0), 0u)
-      << r.result.error().message;
-  EXPECT_EQ(server.requests().size(), 1u);  // not retried: the observer saw events
+  int restarts = 0;
+  StreamObserver observer;
+  observer.on_restart = [&] { ++restarts; };
+  CancelToken cancel;
+  Result<Response> r = model->complete(simple_request(), observer, cancel);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->message.tool_calls.size(), 2u);
+  EXPECT_EQ(restarts, 1);
+  EXPECT_EQ(server.requests().size(), 2u);
 }
 
-TEST(HttpModelNetwork, CleanlyClosedStreamWithoutTerminatorIsAProtocolError) {
+TEST(HttpModelNetwork, CleanlyClosedStreamWithoutTerminatorIsRetriedThenTemporary) {
   std::string text = transcript("anthropic_text_and_tools.sse");
   std::string cut = text.substr(0, text.find("event: message_delta"));
-  LoopbackServer server({testing::sse_response({cut})});  // chunked body properly ended
+  std::vector<ScriptedResponse> script(4, testing::sse_response({cut}));  // chunked body properly ended
+  LoopbackServer server(script);
   auto model = model_for(config_for("anthropic", server));
   Outcome r = run(*model, simple_request());
   ASSERT_FALSE(r.result);
   EXPECT_EQ(r.result.error().code, ErrorCode::Protocol);
+  EXPECT_TRUE(r.result.error().temporary);
   EXPECT_EQ(r.result.error().message,
-            "the response stream ended early: no `message_stop` event (POST " + server.url() +
+            "the response stream ended early: no `message_stop` event after 4 attempts (POST " + server.url() +
                 "/v1/messages)");
+  EXPECT_EQ(server.requests().size(), 4u);
+}
+
+// A whole answer whose server keeps the connection open: the terminal event
+// ends the response (it used to be thrown away after the idle timeout).
+TEST(HttpModelNetwork, AWholeAnswerOnAConnectionThatStaysOpenIsTheAnswer) {
+  for (const char* name : {"openai_two_tool_calls.sse", "anthropic_text_and_tools.sse"}) {
+    SCOPED_TRACE(name);
+    ScriptedResponse open = testing::sse_response({transcript(name)}, 0ms, /*terminate=*/false);
+    open.actions.push_back({testing::Action::Kind::Pause, "", 30s});
+    LoopbackServer server({open});
+    auto config = config_for(std::string(name).rfind("openai", 0) == 0 ? "openai" : "anthropic", server);
+    config.idle_timeout = 20s;
+    auto model = model_for(config);
+    Outcome r = run(*model, simple_request());
+    ASSERT_TRUE(r.result) << r.result.error().message;
+    EXPECT_FALSE(r.result->message.tool_calls.empty());
+    EXPECT_LT(r.elapsed, 5s);
+    EXPECT_EQ(server.requests().size(), 1u);
+  }
 }
 
 TEST(HttpModelNetwork, StallIsAnIdleTimeout) {

@@ -198,3 +198,63 @@ test('an upstream SSE event that is not JSON → 502 naming it', async () => {
   assert.equal(o.json.error.message, 'the upstream\'s answer: malformed JSON in stream chunk 1 '
     + '(unexpected end of input at line 1 column 7): "{\\"id\\":"');
 });
+
+// Where an upstream answer ends, in the three protocols (docs/protocols.md,
+// "End of stream"): at its terminal event. A complete answer whose upstream
+// kept the connection open was thrown away after --upstream-timeout (504);
+// one that ended without its terminal event is a broken stream: 502, not
+// final, so the client's SDK sends it again (as the run retries it).
+const bodies = {
+  '/v1/messages': (model) => ({ model, max_tokens: 50, messages: [{ role: 'user', content: 'x' }] }),
+  '/v1/chat/completions': (model) => ({ model, messages: [{ role: 'user', content: 'x' }] }),
+  '/v1/responses': (model) => ({ model, input: 'x' }),
+};
+
+test('the terminal event ends an upstream answer whose connection stays open (three protocols)', async () => {
+  const f = await startFake({ responses: [] });
+  const p = await startProxy(f.url, ['--upstream-timeout', '20']);
+  try {
+    for (const [route, body] of Object.entries(bodies)) {
+      await f.reset({ responses: [call({ hold_open: true })] });
+      const started = Date.now();
+      const r = await postJson(`${p.url}${route}`, body('m__schema=router'));
+      const elapsed = Date.now() - started;
+      assert.equal(r.status, 200, `${route}: ${r.text}`);
+      assert.match(r.text, /refund/);
+      assert.ok(elapsed < 5000, `${route}: ${elapsed} ms`);
+    }
+  } finally {
+    await p.stop();
+    f.stop();
+  }
+});
+
+test('an upstream stream that ends without its terminal event is a 502 the client may send again (three protocols)', async () => {
+  for (const [route, body] of Object.entries(bodies)) {
+    await fake.reset({ responses: [call({ end_after: 3 })] });
+    const r = await postJson(`${proxy.url}${route}`, body('m__schema=router'));
+    assert.equal(r.status, 502, `${route}: ${r.text}`);
+    assert.match(r.json.error.message, /^the upstream's answer: the response stream ended early: /);
+    assert.equal(r.headers.get('x-should-retry'), null);  // not final: temporary, like a 5xx
+  }
+});
+
+// One rule for what is worth sending again (the run's, docs/protocols.md
+// "Errors and retries"): an upstream status weld would not retry reaches the
+// client as final, so its SDK does not retry it either.
+test('upstream statuses weld would not retry are final for the client; the others are not', async () => {
+  for (const [status, final] of [[501, true], [409, true], [400, true], [503, false], [429, false], [401, false]]) {
+    await fake.reset({ responses: [{ status }] });
+    const r = await postJson(`${proxy.url}/v1/chat/completions`, openaiBody());
+    assert.equal(r.headers.get('x-should-retry'), final ? 'false' : null, `upstream ${status} → ${r.status}`);
+  }
+});
+
+// An error page is one line of its text, never the page.
+test('an upstream HTML error page is named by its title', async () => {
+  await fake.reset({ responses: [{ status: 502, content_type: 'text/html',
+    raw_body: '<html>\n<head><title>502 Bad Gateway</title></head>\n<body>\n<center><h1>502 Bad Gateway</h1></center>\n</body>\n</html>\n' }] });
+  const r = await postJson(`${proxy.url}/v1/chat/completions`, openaiBody());
+  assert.equal(r.status, 502);
+  assert.equal(r.json.error.message, 'upstream answered HTTP 502: an HTML page: 502 Bad Gateway');
+});

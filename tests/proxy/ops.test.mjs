@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { test } from 'node:test';
-import { postJson, runWeld, sleep, sourceDir, startFake, startProxy, tmpdir, until } from './harness.mjs';
+import { postJson, runWeld, sleep, sourceDir, startFake, startProxy, startRawUpstream, tmpdir, until } from './harness.mjs';
 
 const colorAgent = {
   color: { description: 'Pick a color', input_schema: { type: 'object', properties: { color: { enum: ['red', 'blue'] } }, required: ['color'] } },
@@ -53,6 +53,95 @@ test('healthz, readyz and metrics', async () => {
     assert.match(text, /# TYPE weld_proxy_upstream_latency_seconds histogram/);
   } finally {
     await p.stop();
+    fake.stop();
+  }
+});
+
+// Ready means the upstream serves: a 2xx to its models list (or the ready
+// path). An upstream that answers 404 to everything (a wrong --upstream) or
+// 401 (a missing key) was reported ready.
+test('readyz is ready only on a 2xx from the ready path', async () => {
+  let status = 404;
+  const raw = await startRawUpstream((socket) => {
+    const body = JSON.stringify({ error: { message: `status ${status}` } });
+    socket.write(`HTTP/1.1 ${status} X\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`);
+  });
+  const p = await startProxy(raw.url);
+  try {
+    for (const code of [404, 401, 500]) {
+      status = code;
+      const ready = await fetch(`${p.url}/readyz`);
+      assert.equal(ready.status, 503, `upstream ${code}`);
+      assert.deepEqual(await ready.json(),
+        { status: 'not ready', upstream_status: code, error: `upstream answered HTTP ${code} to GET /v1/models` });
+    }
+    status = 200;
+    const ready = await fetch(`${p.url}/readyz`);
+    assert.equal(ready.status, 200);
+    assert.deepEqual(await ready.json(), { status: 'ready', upstream_status: 200 });
+    assert.match(raw.state.requests.at(-1).head, /^GET \/v1\/models HTTP\/1\.1\r\n/);
+  } finally {
+    await p.stop();
+    raw.stop();
+  }
+  // --ready-path: the upstream's own health route.
+  const fake = await startFake({ responses: [] });
+  const q = await startProxy(fake.url, ['--ready-path', '/nothing-here']);
+  try {
+    assert.equal((await fetch(`${q.url}/readyz`)).status, 503);
+  } finally {
+    await q.stop();
+    fake.stop();
+  }
+});
+
+// The base URL as users give it to OPENAI_BASE_URL: it used to forward to
+// /v1/v1/chat/completions.
+test('--upstream with /v1 is the base URL as users type it: never /v1/v1', async () => {
+  const fake = await startFake({ responses: [{ tool_calls: [{ name: 'router', arguments: { action: 'refund' } }] }, { text: 'plain' }] });
+  const p = await startProxy(`${fake.url}/v1`);
+  try {
+    const ready = await fetch(`${p.url}/readyz`);
+    assert.equal(ready.status, 200);
+    const welded = await postJson(`${p.url}/v1/chat/completions`, { model: 'm__schema=router', messages: [{ role: 'user', content: 'x' }] });
+    assert.equal(welded.status, 200, JSON.stringify(welded.json));
+    const plain = await postJson(`${p.url}/v1/chat/completions`, { model: 'm', messages: [{ role: 'user', content: 'x' }] });
+    assert.equal(plain.status, 200);
+    const paths = (await fake.requests()).map((r) => `${r.method} ${r.path}`);
+    assert.deepEqual(paths, ['GET /v1/models', 'POST /v1/chat/completions', 'POST /v1/chat/completions']);
+  } finally {
+    await p.stop();
+    fake.stop();
+  }
+  // A prefix before /v1 is kept (a gateway's route).
+  const raw = await startRawUpstream((socket) => socket.write('HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}'));
+  const q = await startProxy(`${raw.url}/gateway/openai/v1/`);
+  try {
+    await fetch(`${q.url}/v1/models`);
+    await fetch(`${q.url}/other`);
+    assert.match(raw.state.requests[0].head, /^GET \/gateway\/openai\/v1\/models HTTP\/1\.1/);
+    assert.match(raw.state.requests[1].head, /^GET \/gateway\/openai\/v1\/other HTTP\/1\.1/);
+  } finally {
+    await q.stop();
+    raw.stop();
+  }
+});
+
+// `--listen :PORT` binds every interface; the log said ":PORT".
+test('--listen logs the address actually bound', async () => {
+  const fake = await startFake({ responses: [] });
+  const p = await startProxy(fake.url, [], { listen: ':0' });
+  try {
+    assert.equal(p.listening.address, `0.0.0.0:${p.port}`);
+    assert.equal((await fetch(`http://127.0.0.1:${p.port}/healthz`)).status, 200);
+  } finally {
+    await p.stop();
+  }
+  const q = await startProxy(fake.url, [], { listen: '[::1]:0' }).catch(() => null);  // no IPv6 on some machines
+  try {
+    if (q) assert.equal(q.listening.address, `[::1]:${q.port}`);
+  } finally {
+    if (q) await q.stop();
     fake.stop();
   }
 });
@@ -128,7 +217,7 @@ test('issue 17: --listen takes a host name (localhost:0)', async () => {
   const fake = await startFake({ responses: [] });
   const p = await startProxy(fake.url, [], { listen: 'localhost:0' });
   try {
-    assert.equal(p.listening.address, `localhost:${p.port}`);
+    assert.equal(p.listening.address, `127.0.0.1:${p.port}`);  // the address bound, not the name
     assert.ok(p.port > 0);
     assert.equal((await fetch(`http://127.0.0.1:${p.port}/healthz`)).status, 200);
   } finally {
@@ -219,12 +308,88 @@ test('weld agents export --claude-code writes sub-agents and a skill', async () 
   const router = fs.readFileSync(path.join(dir, 'agents', 'router.md'), 'utf8');
   assert.ok(router.includes('{"action": "search"|"calculator"|"translate"|"refund"}'), router);
   const skill = fs.readFileSync(path.join(dir, 'skills', 'structured-dispatch', 'SKILL.md'), 'utf8');
-  assert.match(skill, /^---\nname: structured-dispatch\ndescription: ".+"\n---\n/);
+  assert.match(skill, /^---\n# Written by `weld agents export`[^\n]*\nname: structured-dispatch\ndescription: ".+"\n---\n/);
   for (const name of names) assert.ok(skill.includes(`| \`${name}\` |`), skill);
   assert.ok(skill.includes('`{"options": [{"label": string, "confidence": number 0..1, "reason": string (at most 80 chars)}] (1-3 items), "summary": string (at most 120 chars)}`'), skill);
   // Claude Code's sub-agent tool is called Agent today (Task before 2.1).
   assert.ok(skill.includes('Use the Agent tool with `subagent_type`'), skill);
   assert.ok(!/\bTask tool\b/.test(skill), skill);
+});
+
+// A hand-written sub-agent was overwritten without a word.
+test('weld agents export replaces only the files it wrote, unless --force', async () => {
+  const dir = tmpdir();
+  const mine = path.join(dir, 'agents', 'router.md');
+  fs.mkdirSync(path.dirname(mine), { recursive: true });
+  fs.writeFileSync(mine, '---\nname: router\n---\nmy own router\n');
+  const r = await runWeld(['agents', 'export', '--claude-code', dir, '--base-model', 'm']);
+  assert.equal(r.code, 1);
+  assert.equal(r.stderr, `weld agents export: ${mine} exists and was not written by weld agents export; not replaced (pass --force to replace it).\n`);
+  assert.equal(fs.readFileSync(mine, 'utf8'), '---\nname: router\n---\nmy own router\n');
+  assert.equal(fs.existsSync(path.join(dir, 'agents', 'advisor.md')), false, 'a refusal writes nothing');
+  const forced = await runWeld(['agents', 'export', '--claude-code', dir, '--base-model', 'm', '--force']);
+  assert.equal(forced.code, 0, forced.stderr);
+  assert.match(fs.readFileSync(mine, 'utf8'), /^model: "m__schema=router"$/m);
+  // Its own files it replaces without --force (an export is re-run after each registry change).
+  const again = await runWeld(['agents', 'export', '--claude-code', dir, '--base-model', 'm2']);
+  assert.equal(again.code, 0, again.stderr);
+  assert.match(fs.readFileSync(mine, 'utf8'), /^model: "m2__schema=router"$/m);
+  assert.deepEqual(fs.readdirSync(path.join(dir, 'agents')).sort(), ['advisor.md', 'brief.md', 'router.md', 'ticket.md']);
+});
+
+// A link planted in the target folder led the export to write outside it.
+test('weld agents export never writes through a link out of the target folder, even with --force', async () => {
+  const outside = tmpdir();
+  const victim = path.join(outside, 'victim.md');
+  fs.writeFileSync(victim, 'precious\n');
+  for (const plant of [
+    (dir) => { fs.mkdirSync(path.join(dir, 'agents')); fs.symlinkSync(victim, path.join(dir, 'agents', 'router.md')); },
+    (dir) => { fs.mkdirSync(path.join(dir, 'agents')); fs.symlinkSync(path.join(outside, 'new.md'), path.join(dir, 'agents', 'advisor.md')); },
+    (dir) => { fs.symlinkSync(outside, path.join(dir, 'agents')); },
+    (dir) => { fs.mkdirSync(path.join(dir, 'skills')); fs.symlinkSync('../../' + path.basename(outside), path.join(dir, 'skills', 'structured-dispatch')); },
+  ]) {
+    const dir = tmpdir();
+    plant(dir);
+    for (const force of [[], ['--force']]) {
+      const r = await runWeld(['agents', 'export', '--claude-code', dir, '--base-model', 'm', ...force]);
+      assert.equal(r.code, 1, r.stdout);
+      assert.match(r.stderr, /^weld agents export: .* leads out of .* through a symbolic link; nothing is written outside the target folder\.\n$/);
+      assert.equal(fs.readFileSync(victim, 'utf8'), 'precious\n');
+      assert.deepEqual(fs.readdirSync(outside).sort(), ['victim.md']);
+    }
+  }
+  // A link that stays inside the folder is followed.
+  const dir = tmpdir();
+  fs.mkdirSync(path.join(dir, 'agents'));
+  fs.symlinkSync('elsewhere.md', path.join(dir, 'agents', 'router.md'));
+  const r = await runWeld(['agents', 'export', '--claude-code', dir, '--base-model', 'm']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(fs.readFileSync(path.join(dir, 'agents', 'elsewhere.md'), 'utf8'), /^model: "m__schema=router"$/m);
+  // Atomic writes: no temporary file is left behind.
+  assert.deepEqual(fs.readdirSync(path.join(dir, 'agents')).filter((n) => n.startsWith('.')), []);
+});
+
+// The skill told `weld agents export --claude-code DIR`, which fails without
+// a base model: the commands it names are run here as written.
+test('the SKILL.md weld agents export writes names commands that work', async () => {
+  const dir = tmpdir();
+  const registry = path.join(dir, 'agents.json');
+  fs.copyFileSync(path.join(sourceDir, 'config/agents.json'), registry);
+  const out = path.join(dir, '.claude');
+  const r = await runWeld(['agents', 'export', '--claude-code', out, '--agents', registry, '--base-model', 'qwen3-8b']);
+  assert.equal(r.code, 0, r.stderr);
+  const skill = fs.readFileSync(path.join(out, 'skills', 'structured-dispatch', 'SKILL.md'), 'utf8');
+  const block = /```sh\n([^`]*)```/.exec(skill);
+  assert.ok(block, skill);
+  const commands = block[1].trim().split('\n');
+  assert.equal(commands.length, 2);
+  assert.equal(commands[1], `weld agents export --claude-code ${out} --agents ${registry} --base-model qwen3-8b`);
+  for (const command of commands) {
+    const words = command.split(' ');
+    assert.equal(words[0], 'weld');
+    const run = await runWeld(words.slice(1), { env: { PATH: process.env.PATH } });
+    assert.equal(run.code, 0, `${command}: ${run.stderr}`);
+  }
 });
 
 test('issue 17: weld agents export without --base-model or ANTHROPIC_MODEL refuses instead of writing a guess', async () => {

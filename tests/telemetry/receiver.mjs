@@ -102,7 +102,8 @@ export async function startReceiver({ mode = 'ok' } = {}) {
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
-      const kind = req.url === '/v1/traces' ? 'traces' : req.url === '/v1/metrics' ? 'metrics' : 'unknown';
+      const route = req.url.split('?')[0];
+      const kind = route === '/v1/traces' ? 'traces' : route === '/v1/metrics' ? 'metrics' : 'unknown';
       const entry = { path: req.url, kind, headers: req.headers, body, contentType: req.headers['content-type'] };
       try {
         entry.decoded = decode(kind, entry.contentType, body);

@@ -230,3 +230,64 @@ test('a hanging collector delays the exit by the bounded flush only', async () =
     await model.close();
   }
 });
+
+// OTEL_EXPORTER_OTLP_ENDPOINT=127.0.0.1:4318 (no scheme) exported nothing,
+// silently: it is read as users mean it (http://), and said once.
+test('a scheme-less endpoint is read as http://, with one warning', async () => {
+  const model = await startServer(SCRIPT);
+  const receiver = await startReceiver();
+  try {
+    const hostPort = `127.0.0.1:${receiver.port}`;
+    const r = await weldRun('openai', model, { OTEL_EXPORTER_OTLP_ENDPOINT: hostPort });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stderr, `weld: warning: telemetry: OTEL_EXPORTER_OTLP_ENDPOINT=${hostPort} has no scheme; read as http://${hostPort}\n`);
+    assert.equal(receiver.spans().length, 9);
+  } finally {
+    await receiver.close();
+    await model.close();
+  }
+});
+
+// Every telemetry warning was printed twice (once per signal); a setting
+// that leaves nothing to export was not printed at all.
+test('each telemetry warning is printed once, even when nothing is exported', async () => {
+  const model = await startServer(SCRIPT);
+  const receiver = await startReceiver();
+  try {
+    const r = await weldRun('openai', model, { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc', OTEL_EXPORTER_OTLP_TIMEOUT: 'soon', OTEL_EXPORTER_OTLP_HEADERS: 'novalue' });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stderr,
+      'weld: warning: telemetry: OTEL_EXPORTER_OTLP_PROTOCOL=grpc is not supported (http/protobuf or http/json); using http/protobuf\n' +
+      'weld: warning: telemetry: OTEL_EXPORTER_OTLP_HEADERS: 1 entry without key=value skipped\n' +
+      'weld: warning: telemetry: OTEL_EXPORTER_OTLP_TIMEOUT must be a positive number of milliseconds (got "soon"); using 10000\n');
+    const fresh = await startServer(SCRIPT);
+    const none = await weldRun('openai', fresh, { OTEL_EXPORTER_OTLP_ENDPOINT: 'grpc://127.0.0.1:4317' });
+    await fresh.close();
+    assert.equal(none.code, 0, none.stderr);
+    assert.equal(none.stderr,
+      'weld: warning: telemetry: the OTLP traces endpoint grpc://127.0.0.1:4317/v1/traces is not an http:// or https:// URL; traces are not exported\n' +
+      'weld: warning: telemetry: the OTLP metrics endpoint grpc://127.0.0.1:4317/v1/metrics is not an http:// or https:// URL; metrics are not exported\n');
+  } finally {
+    await receiver.close();
+    await model.close();
+  }
+});
+
+// A query in the endpoint (a collector's key): v1/traces went after it, and
+// the query was printed in errors.
+test('a query in the endpoint stays after the signal path and is never printed', async () => {
+  const model = await startServer(SCRIPT);
+  const receiver = await startReceiver({ mode: 'fail' });
+  try {
+    const r = await weldRun('openai', model, { OTEL_EXPORTER_OTLP_ENDPOINT: `${receiver.endpoint}/?key=otel-Q-5521` });
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual([...new Set(receiver.requests.map((x) => x.path))].sort(),
+      ['/v1/metrics?key=otel-Q-5521', '/v1/traces?key=otel-Q-5521']);
+    assert.match(r.stderr, /POST http:\/\/127\.0\.0\.1:\d+\/v1\/(traces|metrics)\?…: HTTP 503/);
+    assert.ok(!r.stderr.includes('otel-Q-5521'), r.stderr);
+  } finally {
+    await receiver.close();
+    await model.close();
+  }
+});

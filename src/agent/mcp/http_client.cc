@@ -9,9 +9,11 @@
 // transport and SSE decoder (no second HTTP client or SSE reader in weld).
 
 #include <atomic>
+#include <functional>
 #include <mutex>
 
 #include "connection.h"
+#include "weld/agent/subprocess.h"
 #include "weld/base/ascii.h"
 #include "weld/json/parse.h"
 #include "weld/json/serialize.h"
@@ -22,14 +24,22 @@ namespace weld::agent {
 namespace {
 
 constexpr std::size_t kMaxBody = 64u << 20;
-// An SSE consumer stops the transfer with this once the response is in.
+// Most requests of its own a server may make while answering one call
+// (pings): each is answered as it comes, and a server that keeps asking
+// (100,000 pings) has its call abandoned instead of holding the run.
+constexpr std::size_t kMaxServerRequests = 256;
+
+// What a reader does with a request the server makes inside its answer.
+using ServerRequestHandler = std::function<Status(const JsonRpcMessage&)>;
 
 // Reads one POST's answer: a JSON body, or an SSE stream of JSON-RPC
-// messages. Keeps the response to `id` and hands server requests back.
+// messages. Keeps the response to `id`; hands each server request to
+// `on_request` as it arrives (an error stops the transfer).
 class AnswerReader : public provider::BodyConsumer {
  public:
-  AnswerReader(std::optional<std::int64_t> id, McpConnection::Clock::time_point deadline)
-      : id_(id), deadline_(deadline) {}
+  AnswerReader(std::optional<std::int64_t> id, McpConnection::Clock::time_point deadline,
+               ServerRequestHandler on_request = {})
+      : id_(id), deadline_(deadline), on_request_(std::move(on_request)) {}
 
   void on_start(const provider::HttpHeaders& headers) override {
     const std::string* type = provider::find_header(headers, "content-type");
@@ -49,19 +59,21 @@ class AnswerReader : public provider::BodyConsumer {
     for (const provider::SseEvent& event : events_) {
       if (event.data.empty()) continue;
       take(parse_jsonrpc_message(event.data));
+      if (failed_) return *failed_;
       if (response_) return Error{ErrorCode::Answered, "", ""};
     }
     return Ok{};
   }
 
   /// After the transfer: the JSON body (if not SSE) is read here.
-  void finish() {
-    if (sse_ || body_.empty()) return;
+  Status finish() {
+    if (sse_ || body_.empty()) return Ok{};
     take(parse_jsonrpc_message(body_));
+    if (failed_) return *failed_;
+    return Ok{};
   }
 
   std::optional<JsonRpcMessage> response_;
-  std::vector<JsonRpcMessage> server_requests_;
   std::string session_id_;
   std::string invalid_;
 
@@ -72,7 +84,9 @@ class AnswerReader : public provider::BodyConsumer {
         if (id_ && message.id.is_integer() && message.id.as_integer() == *id_) response_ = std::move(message);
         break;
       case JsonRpcMessage::Kind::Request:
-        server_requests_.push_back(std::move(message));
+        if (on_request_ && !failed_) {
+          if (Status answered = on_request_(message); !answered) failed_ = answered.error();
+        }
         break;
       case JsonRpcMessage::Kind::Notification:
         break;  // progress, logging, list_changed: nothing a run needs
@@ -84,6 +98,8 @@ class AnswerReader : public provider::BodyConsumer {
 
   std::optional<std::int64_t> id_;
   McpConnection::Clock::time_point deadline_;
+  ServerRequestHandler on_request_;
+  std::optional<Error> failed_;
   bool sse_ = false;
   std::string body_;
   provider::SseDecoder decoder_;
@@ -95,10 +111,12 @@ class McpHttpClient : public McpConnection {
   explicit McpHttpClient(McpServerConfig config)
       : config_(std::move(config)), transport_(provider::make_curl_transport({})) {
     // The value of an Authorization header is the secret to keep out of
-    // messages (the transport's own error texts may quote the request).
+    // messages (the transport's own error texts may quote the request), of
+    // tool results and of children, in any letter case.
     for (const auto& [key, value] : config_.headers) {
       if (ascii_iequals(key, "authorization")) secret_ = value.substr(value.find(' ') == std::string::npos ? 0 : value.find(' ') + 1);
     }
+    protect_secret(secret_);
   }
   ~McpHttpClient() override { stop(); }
 
@@ -176,24 +194,41 @@ class McpHttpClient : public McpConnection {
     provider::HttpRequest request = base_request("POST", deadline);
     request.headers.emplace_back("Content-Type", "application/json");
     request.body = json::serialize(message);
-    AnswerReader reader(id, deadline);
     provider::CancelToken local;
     // The transport only reads the flag; the run's token is not const.
     provider::CancelToken& token = cancel != nullptr ? const_cast<provider::CancelToken&>(*cancel) : local;
-    Status sent = provider::send_with_retries(
-        send_context(), request, [&]() -> provider::BodyConsumer& { return reader; }, token);
-    if (!sent && sent.error().code != ErrorCode::Answered) return failure(sent.error());
-    reader.finish();
-    if (!reader.session_id_.empty()) session_id_ = reader.session_id_;
-    // Requests the server made while answering (ping) get their replies.
-    for (const JsonRpcMessage& server_request : reader.server_requests_) {
+    // Requests the server makes while answering (ping) are answered as they
+    // come, over a second connection, within the call's deadline: a server
+    // that waits for the answer before it goes on must get it now, not
+    // after a response that would never come.
+    std::size_t server_requests = 0;
+    const AnswerReader* reading = nullptr;
+    auto answer = [&](const JsonRpcMessage& server_request) -> Status {
+      if (reading != nullptr && !reading->session_id_.empty()) session_id_ = reading->session_id_;
+      if (++server_requests > kMaxServerRequests) {
+        return Error{ErrorCode::Mcp,
+                     "made more than " + std::to_string(kMaxServerRequests) +
+                         " requests of its own while answering one call; the call was abandoned",
+                     ""};
+      }
+      if (Clock::now() >= deadline) return Error{ErrorCode::Timeout, "timed out", ""};
       provider::HttpRequest reply = base_request("POST", deadline);
       reply.headers.emplace_back("Content-Type", "application/json");
       reply.body = json::serialize(reply_to_server_request(server_request));
+      if (!replies_) replies_ = provider::make_curl_transport({});
+      provider::SendContext context = send_context();
+      context.transport = replies_.get();
       AnswerReader ignored(std::nullopt, deadline);
-      (void)provider::send_with_retries(send_context(), reply,
-                                        [&]() -> provider::BodyConsumer& { return ignored; }, token);
-    }
+      (void)provider::send_with_retries(context, reply, [&]() -> provider::BodyConsumer& { return ignored; }, token);
+      return Ok{};
+    };
+    AnswerReader reader(id, deadline, answer);
+    reading = &reader;
+    Status sent = provider::send_with_retries(
+        send_context(), request, [&]() -> provider::BodyConsumer& { return reader; }, token);
+    if (!sent && sent.error().code != ErrorCode::Answered) return failure(sent.error());
+    if (Status read = reader.finish(); !read) return failure(read.error());
+    if (!reader.session_id_.empty()) session_id_ = reader.session_id_;
     if (reader.response_ || !id) return std::move(reader.response_);
     if (!reader.invalid_.empty()) return Error{ErrorCode::Mcp, "sent a message that is not JSON-RPC: " + reader.invalid_, ""};
     // The spec lets a server answer on a later stream, which weld does not
@@ -213,6 +248,8 @@ class McpHttpClient : public McpConnection {
 
   McpServerConfig config_;
   std::unique_ptr<provider::Transport> transport_;
+  // Replies to the server's own requests, sent while `transport_` streams.
+  std::unique_ptr<provider::Transport> replies_;
   std::string secret_;
   std::mutex mutex_;
   std::atomic<bool> stopped_{false};

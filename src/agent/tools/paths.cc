@@ -1,4 +1,5 @@
 #include "paths.h"
+#include "weld/agent/files_beneath.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -538,3 +539,29 @@ bool glob_match(std::string_view pattern, std::string_view path) {
 }
 
 }  // namespace weld::agent::tools
+
+namespace weld::agent {
+
+Result<std::optional<std::string>> read_beneath(const std::string& root, std::string_view relative,
+                                                std::uint64_t max_bytes) {
+  std::error_code ec;
+  const std::string absolute_root = std::filesystem::absolute(root, ec).lexically_normal().string();
+  Result<tools::WorkspacePath> path = tools::workspace_path(absolute_root, relative);
+  if (!path) return path.error();
+  Result<std::string> text = tools::read_in_workspace(absolute_root, *path, max_bytes);
+  if (!text && text.error().code == ErrorCode::NotFound) return std::optional<std::string>();
+  if (!text) return text.error();
+  return std::optional<std::string>(std::move(*text));
+}
+
+Status write_beneath(const std::string& root, std::string_view relative, std::string_view content) {
+  std::error_code ec;
+  const std::string absolute_root = std::filesystem::absolute(root, ec).lexically_normal().string();
+  Result<tools::WorkspacePath> path = tools::workspace_path(absolute_root, relative);
+  if (!path) return path.error();
+  Result<tools::WriteOutcome> written = tools::write_in_workspace(absolute_root, *path, content);
+  if (!written) return written.error();
+  return Ok{};
+}
+
+}  // namespace weld::agent

@@ -19,14 +19,21 @@ constexpr std::size_t kMaxGlobResults = 1000;
 constexpr std::size_t kMaxGrepMatches = 300;
 constexpr std::uint64_t kMaxGrepFileBytes = 4 * 1024 * 1024;
 constexpr std::size_t kMaxLineChars = 500;
+// The large files a grep names (the rest are counted).
+constexpr std::size_t kNamedLargeFiles = 5;
 
 // What a walk left out, as lines for the tool's result (so the model knows
-// the answer may be incomplete, issue 13).
-std::string skip_notes(const tools::WalkSkips& skips, std::size_t large_files) {
+// the answer may be incomplete, and which files to read another way).
+std::string skip_notes(const tools::WalkSkips& skips, const std::vector<std::string>& large_files) {
   std::string out;
-  if (large_files > 0) {
-    out += "[" + std::to_string(large_files) + " file(s) larger than " + std::to_string(kMaxGrepFileBytes / (1024 * 1024)) +
-           " MiB not searched]\n";
+  if (!large_files.empty()) {
+    out += "[" + std::to_string(large_files.size()) + " file(s) larger than " +
+           std::to_string(kMaxGrepFileBytes / (1024 * 1024)) + " MiB not searched: ";
+    for (std::size_t i = 0; i < large_files.size() && i < kNamedLargeFiles; ++i)
+      out += (i > 0 ? ", " : "") + large_files[i];
+    if (large_files.size() > kNamedLargeFiles)
+      out += ", and " + std::to_string(large_files.size() - kNamedLargeFiles) + " more";
+    out += "; read_file reads them in parts]\n";
   }
   if (skips.outside_links > 0) {
     out += "[" + std::to_string(skips.outside_links) +
@@ -79,7 +86,7 @@ class GlobTool final : public Tool {
     });
     if (!skips) return tool_error("glob: " + skips.error().message);
     std::sort(found.begin(), found.end());
-    std::string notes = skip_notes(*skips, 0);
+    std::string notes = skip_notes(*skips, {});
     if (found.empty()) return {"No files match \"" + **pattern + "\" under " + shown + "." + (notes.empty() ? "" : "\n" + notes), false};
     std::string out = std::to_string(found.size()) + " file(s) match \"" + **pattern + "\" under " + shown + ":\n";
     for (std::size_t i = 0; i < found.size() && i < kMaxGlobResults; ++i) out += found[i] + "\n";
@@ -126,7 +133,7 @@ class GrepSearchTool final : public Tool {
 
     std::vector<std::string> matches;
     std::size_t total = 0;
-    std::size_t large_files = 0;
+    std::vector<std::string> large_files;  // relative paths, in walk order
     auto search_text = [&](const std::string& text, const tools::WorkspacePath& file) {
       std::size_t pos = 0;
       std::size_t line_no = 1;
@@ -152,7 +159,7 @@ class GrepSearchTool final : public Tool {
     tools::WalkSkips skips;
     if (S_ISREG(st->st_mode)) {
       auto data = tools::read_in_workspace(context.cwd, *root, kMaxGrepFileBytes);
-      if (!data && data.error().code == ErrorCode::TooLarge) ++large_files;
+      if (!data && data.error().code == ErrorCode::TooLarge) large_files.push_back(root->relative);
       else if (!data) return tool_error("grep_search: " + data.error().message);
       else if (!tools::looks_binary(*data)) search_text(*data, *root);
     } else if (S_ISDIR(st->st_mode)) {
@@ -160,7 +167,7 @@ class GrepSearchTool final : public Tool {
       auto walked = tools::walk_workspace(context.cwd, *root, context.cancel, [&](int fd, const tools::WorkspacePath& file) {
         if (*include && !tools::glob_match(**include, file.relative.substr(prefix))) return true;
         auto data = tools::read_fd_bounded(fd, file.absolute, kMaxGrepFileBytes);
-        if (data && !*data) ++large_files;
+        if (data && !*data) large_files.push_back(file.relative);
         if (!data || !*data || tools::looks_binary(**data)) return true;
         search_text(**data, file);
         return true;

@@ -95,6 +95,23 @@ TEST(GlobMatch, Segments) {
   EXPECT_TRUE(tools::glob_match("s?c/[mn]ain.cc", "src/main.cc"));
 }
 
+// "1 file(s) larger than 4 MiB not searched" left the model to guess which:
+// the files are named (up to a few), so it can read them another way.
+TEST_F(ToolsTest, GrepSearchNamesTheLargeFilesItSkipped) {
+  const std::string big(4 * 1024 * 1024 + 1, 'x');
+  for (const char* name : {"big1.log", "src/big2.log", "src/deep/big3.log", "z4.log", "z5.log", "z6.log", "z7.log"})
+    std::ofstream(root_ / name) << big;
+  auto out = call(make_grep_search_tool(), R"({"pattern":"TODO"})");
+  EXPECT_FALSE(out.is_error);
+  EXPECT_EQ(out.content,
+            "1 match(es) for \"TODO\":\nsrc/deep/x.cc:1: // TODO fix\n"
+            "[7 file(s) larger than 4 MiB not searched: big1.log, src/big2.log, src/deep/big3.log, z4.log, z5.log, and 2 "
+            "more; read_file reads them in parts]\n");
+  out = call(make_grep_search_tool(), R"({"pattern":"TODO","path":"src/big2.log"})");
+  EXPECT_EQ(out.content, "No matches for \"TODO\" under " + (root_ / "src/big2.log").string() +
+                             ".\n[1 file(s) larger than 4 MiB not searched: src/big2.log; read_file reads them in parts]\n");
+}
+
 TEST_F(ToolsTest, GrepSearchFindsLinesAndRejectsBadRegex) {
   auto out = call(make_grep_search_tool(), R"({"pattern":"TODO|main","include":"**/*.cc"})");
   EXPECT_EQ(out.content, "2 match(es) for \"TODO|main\":\nsrc/deep/x.cc:1: // TODO fix\nsrc/main.cc:1: int main() { return 0; }\n");

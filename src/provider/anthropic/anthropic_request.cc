@@ -6,6 +6,7 @@
 
 #include "weld/json/parse.h"
 #include "weld/provider/anthropic.h"
+#include "weld/provider/http.h"
 #include "weld/provider/sampling.h"
 
 namespace weld::provider {
@@ -23,12 +24,15 @@ json::Value input_to_send(const std::string& arguments) {
 
 }  // namespace
 
-std::string anthropic_messages_url(std::string_view base_url) {
-  std::string base(base_url);
-  while (!base.empty() && base.back() == '/') base.pop_back();
-  if (base.size() >= 3 && base.compare(base.size() - 3, 3, "/v1") == 0) return base + "/messages";
-  return base + "/v1/messages";
+std::string anthropic_url(std::string_view base_url, std::string_view endpoint) {
+  // The host, or the host with /v1 (as ANTHROPIC_BASE_URL is sometimes given).
+  std::string_view path = base_url.substr(0, base_url.find_first_of("?#"));
+  while (!path.empty() && path.back() == '/') path.remove_suffix(1);
+  const bool has_v1 = path.size() >= 3 && path.substr(path.size() - 3) == "/v1";
+  return url_with_path(base_url, (has_v1 ? "" : "v1/") + std::string(endpoint));
 }
+
+std::string anthropic_messages_url(std::string_view base_url) { return anthropic_url(base_url, "messages"); }
 
 json::Value anthropic_input_schema(const json::Value& schema) {
   if (!schema.is_object()) return json::Object{{"type", "object"}};

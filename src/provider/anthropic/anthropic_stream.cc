@@ -175,6 +175,8 @@ Status AnthropicStreamParser::apply(std::string_view sse_type, const json::Value
   return Ok{};  // unknown events are ignored, as the API's versioning policy asks
 }
 
+bool AnthropicStreamParser::ended() const { return done_; }
+
 Result<Response> AnthropicStreamParser::finish() {
   // A last event whose lines are complete but that lacks its blank line is
   // dispatched by this one line end (a cut-off line stays cut off).
@@ -184,7 +186,7 @@ Result<Response> AnthropicStreamParser::finish() {
     std::string message = "the response stream ended early: no `message_stop` event";
     if (!started_) message += " (not even `message_start`)";
     if (partial) message += "; the last event was cut off";
-    return Error{ErrorCode::Protocol, message, ""};
+    return Error{.code = ErrorCode::Protocol, .message = message, .where = {}, .http_status = 0, .temporary = true};
   }
   Response response = std::move(response_);
   response.message.role = Role::Assistant;

@@ -106,10 +106,7 @@ Result<ProviderConfig> resolve_provider_config(const ProviderFlags& flags, const
     config.provider = "openai";  // a bare base URL is most often an OpenAI-compatible server
     config.provider_defaulted = true;
   } else {
-    return Error{ErrorCode::Config,
-                 "no model provider configured: pass --provider openai|openai-responses|anthropic|offline or set "
-                 "WELD_PROVIDER (or OPENAI_API_KEY / ANTHROPIC_API_KEY)",
-                 "--provider"};
+    return Error{ErrorCode::Config, std::string(kNoProviderMessage), "--provider"};
   }
   if (config.provider != "openai" && config.provider != "openai-responses" && config.provider != "anthropic" &&
       config.provider != "offline")
@@ -160,7 +157,7 @@ Result<ProviderConfig> resolve_provider_config(const ProviderFlags& flags, const
     std::string lower = ascii_lower(config.base_url);
     if (lower.rfind("http://", 0) != 0 && lower.rfind("https://", 0) != 0)
       return Error{ErrorCode::Config,
-                   base_where + " must be an http:// or https:// URL, got \"" + config.base_url + "\"",
+                   base_where + " must be an http:// or https:// URL, got \"" + url_for_messages(config.base_url) + "\"",
                    base_where};
   }
 

@@ -77,9 +77,16 @@ TEST(ResolveProviderConfig, EmptyVariablesCountAsUnset) {
 TEST(ResolveProviderConfig, Errors) {
   Error e = resolve_error({}, {});
   EXPECT_EQ(e.code, ErrorCode::Config);
+  // The library's run and the command say the same: how to choose, and how
+  // to try weld without a model.
   EXPECT_EQ(e.message,
-            "no model provider configured: pass --provider openai|openai-responses|anthropic|offline or set WELD_PROVIDER "
-            "(or OPENAI_API_KEY / ANTHROPIC_API_KEY)");
+            "no model provider configured. Choose one: --provider openai, openai-responses or anthropic (or "
+            "WELD_PROVIDER), with --base-url (or WELD_BASE_URL) for a server of your own such as vLLM, llama.cpp or "
+            "Ollama; or set OPENAI_API_KEY, OPENAI_BASE_URL, ANTHROPIC_API_KEY or ANTHROPIC_BASE_URL. To try weld "
+            "without a model, pass --provider offline (or WELD_PROVIDER=offline): it answers with a sampled "
+            "schema-valid instance, not a language model's answer. See docs/run.md, \"Pointing weld at a model\".");
+  // A key alone names no provider.
+  EXPECT_EQ(resolve_error({}, {{"WELD_API_KEY", "sk-x"}}).message, e.message);
   e = resolve_error({}, {{"WELD_PROVIDER", "gemini"}});
   EXPECT_EQ(e.message, "WELD_PROVIDER: unknown provider \"gemini\" (expected openai, openai-responses, anthropic or offline)");
   EXPECT_EQ(e.where, "WELD_PROVIDER");

@@ -304,7 +304,11 @@ void CurlMulti::check_idle() {
     curl_easy_getinfo(p.transfer.easy, CURLINFO_CONNECT_TIME_T, &connect_us);
     if (connect_us <= 0) {
       p.transfer.last_activity = now;
-    } else if (now - p.transfer.last_activity > p.idle_timeout) {
+    } else if (now - p.transfer.last_activity >
+               (p.transfer.sink->complete() ? std::min(p.idle_timeout, kAfterTerminalEvent) : p.idle_timeout)) {
+      // A whole answer whose server keeps the connection open ends here
+      // too; send_with_retries reads an idle end after a complete body as
+      // the end of the response.
       curl_multi_remove_handle(static_cast<CURLM*>(multi_), p.transfer.easy);
       p.state.idle = true;
       finish(p, outcome_of(p.transfer, p.state, false));

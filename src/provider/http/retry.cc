@@ -1,8 +1,9 @@
-// The retry policy around one streaming request (issue 3, SPEC §4): retry
-// 408/409/429/5xx and connection failures with exponential backoff and
-// jitter, honour Retry-After (seconds or HTTP date, capped), never retry
-// 401/403, and never retry once a 2xx body has started to reach the consumer
-// (the observer has seen those events; a replay would duplicate them).
+// The retry policy around one streaming request (docs/protocols.md, "Errors
+// and retries"): `judge_status` is the one rule that says which statuses are
+// retried (and so end as temporary failures, exit 75) and which are final;
+// connection failures are retried; backoff is exponential with jitter and
+// honours Retry-After (seconds or HTTP date, capped). A stream that ends
+// without its terminal event is retried like a 5xx (its consumer says so).
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -25,10 +26,6 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-bool retryable_status(int status) {
-  return status == 408 || status == 409 || status == 429 || status >= 500;
-}
-
 std::string reason_phrase(int status) {
   switch (status) {
     case 400: return "Bad Request";
@@ -41,9 +38,11 @@ std::string reason_phrase(int status) {
     case 422: return "Unprocessable Entity";
     case 429: return "Too Many Requests";
     case 500: return "Internal Server Error";
+    case 501: return "Not Implemented";
     case 502: return "Bad Gateway";
     case 503: return "Service Unavailable";
     case 504: return "Gateway Timeout";
+    case 505: return "HTTP Version Not Supported";
     case 529: return "Overloaded";
     default: return "";
   }
@@ -115,6 +114,7 @@ class AttemptSink : public ResponseSink {
   }
 
   bool success() const { return status_ >= 200 && status_ < 300; }
+  bool complete() const override { return consumer_ != nullptr && consumer_->complete(); }
 
   static constexpr std::size_t kMaxErrorBody = 64 * 1024;
   const std::function<BodyConsumer&()>& new_consumer_;
@@ -133,6 +133,33 @@ class AttemptSink : public ResponseSink {
 };
 
 }  // namespace
+
+StatusVerdict judge_status(int status, const HttpHeaders& headers) {
+  if (status >= 200 && status < 300) return StatusVerdict::Success;
+  if (status == 401 || status == 403) return StatusVerdict::Refused;
+  // The server's own word (the header the official OpenAI and Anthropic SDKs
+  // obey; weld's proxy sends "false" on the answers it decides itself).
+  if (const std::string* should_retry = find_header(headers, "x-should-retry")) {
+    if (ascii_iequals(trim(*should_retry), "false")) return StatusVerdict::Final;
+    if (ascii_iequals(trim(*should_retry), "true")) return StatusVerdict::Temporary;
+  }
+  switch (status) {
+    case 408:  // Request Timeout
+    case 429:  // Too Many Requests
+    case 500:  // Internal Server Error
+    case 502:  // Bad Gateway
+    case 503:  // Service Unavailable
+    case 504:  // Gateway Timeout
+    case 520: case 521: case 522: case 523: case 524:  // a CDN that could not reach the server
+    case 529:  // Anthropic: overloaded
+      return StatusVerdict::Temporary;
+    default:
+      // Other 4xx (the request itself is wrong: sending it again gets the
+      // same answer), 501/505 (the server does not do this at all), and any
+      // other status.
+      return StatusVerdict::Final;
+  }
+}
 
 std::vector<TransportOutcome> Transport::perform_all(const std::vector<HttpCall>& calls, CancelToken& cancel) {
   std::vector<TransportOutcome> outcomes;
@@ -201,45 +228,112 @@ std::optional<milliseconds> parse_retry_after(std::string_view value,
   tm.tm_hour = hour;
   tm.tm_min = minute;
   tm.tm_sec = second;
-  std::time_t when = timegm(&tm);
+  // Compared in whole seconds of time_t, never as a time_point: a date past
+  // 2262 does not fit system_clock's nanoseconds, and converting it would
+  // wrap into the past (no wait at all). A wait longer than the longest
+  // delta-seconds accepted above is that (the caller caps it anyway).
+  const std::time_t when = timegm(&tm);
+  const std::time_t now_seconds = std::chrono::system_clock::to_time_t(now);
+  if (when <= now_seconds) return milliseconds(0);
+  constexpr std::time_t kLongest = 1'000'000'000;
+  if (when - now_seconds > kLongest) return milliseconds(std::int64_t{kLongest} * 1000);
   auto target = std::chrono::system_clock::from_time_t(when);
   if (target <= now) return milliseconds(0);
   return std::chrono::duration_cast<milliseconds>(target - now);
 }
 
 std::string redact(std::string_view text, std::string_view secret) {
-  std::string out(text);
-  if (secret.size() < 4) return out;
-  std::size_t pos = 0;
-  while ((pos = out.find(secret, pos)) != std::string::npos) {
-    out.replace(pos, secret.size(), "[REDACTED]");
-    pos += 10;
+  if (secret.size() < 4) return std::string(text);
+  // In any letter case: a server that echoes a token upper-cased (or a
+  // header value lower-cased) must not leak it. ASCII folding keeps every
+  // byte where it was, so positions in the folded text are positions in
+  // the original.
+  const std::string folded_text = ascii_lower(std::string(text));
+  const std::string folded_secret = ascii_lower(std::string(secret));
+  std::string out;
+  out.reserve(text.size());
+  std::size_t from = 0;
+  for (std::size_t pos = folded_text.find(folded_secret); pos != std::string::npos;
+       pos = folded_text.find(folded_secret, pos + secret.size())) {
+    out.append(text.substr(from, pos - from));
+    out += "[REDACTED]";
+    from = pos + secret.size();
   }
+  out.append(text.substr(from));
   return out;
 }
 
-std::string error_text_from_body(std::string_view body) {
+namespace {
+
+// `text` on one line: every run of white space (line ends included) one
+// space, cut to about `max_bytes` at a character boundary.
+std::string one_line(std::string_view text, std::size_t max_bytes) {
+  std::string out;
+  bool space = false;
+  for (char c : trim(text)) {
+    if (std::isspace(static_cast<unsigned char>(c)) || static_cast<unsigned char>(c) < 0x20) {
+      space = true;
+      continue;
+    }
+    if (space && !out.empty()) out += ' ';
+    space = false;
+    out += c;
+    if (out.size() > max_bytes + 4) break;
+  }
+  if (out.size() <= max_bytes) return out;
+  std::size_t cut = max_bytes;
+  while (cut > 0 && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80) --cut;  // not inside a character
+  out.resize(cut);
+  return out + "…";
+}
+
+// The text between <title> and </title> (any case), or "".
+std::string_view html_title(std::string_view page) {
+  std::string lower = ascii_lower(std::string(page.substr(0, 64 * 1024)));
+  std::size_t open = lower.find("<title");
+  if (open == std::string::npos) return {};
+  open = lower.find('>', open);
+  std::size_t close = open == std::string::npos ? open : lower.find("</title", open);
+  if (close == std::string::npos) return {};
+  return page.substr(open + 1, close - open - 1);
+}
+
+}  // namespace
+
+std::string error_text_from_body(std::string_view body, bool with_type) {
+  constexpr std::size_t kMaxText = 300;
   auto doc = json::parse(body);
   if (doc) {
     const json::Value* message = nullptr;
     std::string type;
     if (const auto* error = doc->find("error")) {
-      if (error->is_string()) return error->as_string();
+      if (error->is_string()) return one_line(error->as_string(), kMaxText);
       message = error->find("message");
       if (const auto* t = error->find("type"); t && t->is_string()) type = t->as_string();
     }
     if (!message) message = doc->find("message");
     if (message && message->is_string()) {
-      std::string text = message->as_string();
-      if (!type.empty()) text += " (" + type + ")";
+      std::string text = one_line(message->as_string(), kMaxText);
+      if (with_type && !type.empty()) text += " (" + one_line(type, 60) + ")";
       return text;
     }
     if (const auto* detail = doc->find("detail"); detail && detail->is_string())
-      return detail->as_string();
+      return one_line(detail->as_string(), kMaxText);
   }
   std::string_view text = trim(body);
-  if (text.size() > 500) return std::string(text.substr(0, 500)) + "…";
-  return std::string(text);
+  if (text.empty()) return {};
+  if (text.front() == '<') {
+    // An HTML error page (a load balancer's, a CDN's): its title says it all;
+    // the page itself would fill the terminal.
+    std::string title = one_line(html_title(text), kMaxText);
+    if (!title.empty()) return "an HTML page: " + title;
+    return "an HTML page of " + std::to_string(body.size()) + " bytes";
+  }
+  // Plain text: its first line.
+  std::size_t end = text.find_first_of("\r\n");
+  std::string line = one_line(text.substr(0, end), kMaxText);
+  if (end != std::string_view::npos && line.size() <= kMaxText) line += " …";
+  return line;
 }
 
 std::optional<milliseconds> retry_after_of(const HttpHeaders& headers, std::chrono::system_clock::time_point now) {
@@ -251,6 +345,25 @@ std::optional<milliseconds> retry_after_of(const HttpHeaders& headers, std::chro
   return std::nullopt;
 }
 
+namespace {
+
+// Whether a consumer's error asks for the request to be sent again: an
+// in-stream error the server calls transient, or a stream cut before its
+// terminal event (a temporary error).
+bool asks_for_retry(const Error& error) { return error.code == ErrorCode::RetryableStream || error.temporary; }
+
+// That error as the attempt's failure (temporary: exit 75 once the retries
+// are spent; a transient in-stream error reads as an HTTP failure).
+Error retried_consumer_error(const Error& error, const std::string& after) {
+  return Error{.code = error.code == ErrorCode::RetryableStream ? ErrorCode::Http : error.code,
+               .message = error.message + after,
+               .where = {},
+               .http_status = 0,
+               .temporary = true};
+}
+
+}  // namespace
+
 Status send_with_retries(const SendContext& context, const HttpRequest& request,
                          const std::function<BodyConsumer&()>& new_consumer, CancelToken& cancel) {
   auto random = [&]() -> double {
@@ -261,11 +374,13 @@ Status send_with_retries(const SendContext& context, const HttpRequest& request,
     thread_local std::mt19937_64 engine{std::random_device{}()};
     return std::uniform_real_distribution<double>(0.0, 1.0)(engine);
   };
-  const std::string target = " (" + request.method + " " + request.url + ")";
+  // The URL as messages show it: never its query (a gateway's key may be there).
+  const std::string where = request.method + " " + url_for_messages(request.url);
+  const std::string target = " (" + where + ")";
   auto make_error = [&](ErrorCode code, std::string message, bool temporary = false) {
     return Error{.code = code,
                  .message = redact(message + target, context.secret),
-                 .where = redact(request.method + " " + request.url, context.secret),
+                 .where = redact(where, context.secret),
                  .temporary = temporary};
   };
   const int attempts_allowed = std::max(0, context.policy.max_retries) + 1;
@@ -283,48 +398,44 @@ Status send_with_retries(const SendContext& context, const HttpRequest& request,
       case Kind::Cancelled:
         return make_error(ErrorCode::Cancelled, "the request was cancelled");
       case Kind::Aborted:
-        if (sink.consumer_error_) {
-          if (sink.consumer_error_->code == ErrorCode::RetryableStream) {
-            retry = can_retry;
-            failure = Error{.code = ErrorCode::Http,
-                            .message = sink.consumer_error_->message + after,
-                            .where = {},
-                            .http_status = 0,
-                            .temporary = true};
-          } else {
-            return make_error(sink.consumer_error_->code, sink.consumer_error_->message);
-          }
-        } else {
-          return make_error(ErrorCode::Network, "the transfer was aborted: " + outcome.detail);
-        }
+        if (!sink.consumer_error_) return make_error(ErrorCode::Network, "the transfer was aborted: " + outcome.detail);
+        if (!asks_for_retry(*sink.consumer_error_))
+          return make_error(sink.consumer_error_->code, sink.consumer_error_->message, sink.consumer_error_->temporary);
+        retry = can_retry;
+        failure = retried_consumer_error(*sink.consumer_error_, after);
         break;
       case Kind::Complete: {
         int status = sink.status_;
-        if (sink.success()) return Ok{};
+        if (sink.success()) {
+          // The consumer has the whole body: a stream that ended without
+          // its terminal event asks for a retry like a 5xx.
+          Status ended = sink.consumer_ ? sink.consumer_->on_end() : Status(Ok{});
+          if (ended) return Ok{};
+          if (!asks_for_retry(ended.error()))
+            return make_error(ended.error().code, ended.error().message, ended.error().temporary);
+          retry = can_retry;
+          failure = retried_consumer_error(ended.error(), after);
+          break;
+        }
         std::string phrase = reason_phrase(status);
         std::string head = "HTTP " + std::to_string(status) + (phrase.empty() ? "" : " " + phrase);
         std::string server = error_text_from_body(sink.error_body_);
         std::string text = head + after + (server.empty() ? "" : ": " + server);
-        if (status == 401 || status == 403) {
+        const StatusVerdict verdict = judge_status(status, sink.headers_);
+        if (verdict == StatusVerdict::Refused) {
           Error refused = make_error(ErrorCode::Auth, "the provider refused the credentials: " + text);
           refused.http_status = status;
           return refused;
         }
-        const std::string* should_retry = find_header(sink.headers_, "x-should-retry");
-        bool retryable = retryable_status(status);
-        if (should_retry && ascii_iequals(trim(*should_retry), "false")) retryable = false;
-        if (should_retry && ascii_iequals(trim(*should_retry), "true")) retryable = true;
-        if (status < 200 && status != 0) retryable = false;
-        retry = retryable && can_retry;
-        // Temporary (exit 75) unless the server said the answer is final
-        // (x-should-retry: false, as weld's own proxy does for a structured
-        // output failure, SPEC §3.3).
-        const bool final_answer = should_retry && ascii_iequals(trim(*should_retry), "false");
+        // One verdict decides both: what is retried is temporary (exit 75
+        // once the retries are spent), what is not is final (exit 1).
+        const bool temporary = verdict == StatusVerdict::Temporary;
+        retry = temporary && can_retry;
         failure = Error{.code = ErrorCode::Http,
                         .message = text,
                         .where = {},
                         .http_status = status,
-                        .temporary = (status == 408 || status == 429 || status >= 500) && !final_answer};
+                        .temporary = temporary};
         retry_after = retry_after_of(sink.headers_, std::chrono::system_clock::now());
         break;
       }
@@ -346,6 +457,12 @@ Status send_with_retries(const SendContext& context, const HttpRequest& request,
                         .temporary = true};
         break;
       case Kind::IdleTimeout:
+        if (sink.complete()) {
+          // The answer was whole; only the end of the response never came.
+          Status ended = sink.consumer_->on_end();
+          if (ended) return Ok{};
+          return make_error(ended.error().code, ended.error().message, ended.error().temporary);
+        }
         if (sink.body_started_)
           return make_error(ErrorCode::Timeout,
                             "no data received for " + seconds_text(request.idle_timeout) +
@@ -359,9 +476,23 @@ Status send_with_retries(const SendContext& context, const HttpRequest& request,
                         .temporary = true};
         break;
       case Kind::ConnectionLost:
-        if (sink.body_started_)
-          return make_error(ErrorCode::Protocol,
-                            "the response stream ended early: the connection closed (" + outcome.detail + ")", true);
+        if (sink.body_started_) {
+          // A whole answer whose connection then broke is still whole.
+          if (sink.complete()) {
+            Status ended = sink.consumer_->on_end();
+            if (ended) return Ok{};
+            return make_error(ended.error().code, ended.error().message, ended.error().temporary);
+          }
+          // Cut mid-answer: sent again, like after a 5xx.
+          retry = can_retry;
+          failure = Error{.code = ErrorCode::Protocol,
+                          .message = "the response stream ended early: the connection closed" + after + " (" +
+                                     outcome.detail + ")",
+                          .where = {},
+                          .http_status = 0,
+                          .temporary = true};
+          break;
+        }
         retry = can_retry;
         failure = Error{.code = ErrorCode::Network,
                         .message = "the connection closed before a response" + after + ": " + outcome.detail,

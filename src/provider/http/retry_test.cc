@@ -148,6 +148,23 @@ TEST(SendWithRetries, RetryAfterHttpDate) {
   EXPECT_FALSE(parse_retry_after("Sun, 06 Foo 1994 08:49:42 GMT", now));
 }
 
+// A date past 2262 does not fit system_clock's nanoseconds: converting it
+// wrapped into the past, and the run and the batch retried at once instead
+// of waiting the cap.
+TEST(SendWithRetries, RetryAfterDatesFarInTheFutureWaitTheCap) {
+  auto now = std::chrono::system_clock::from_time_t(1700000000);  // 2023
+  for (const char* date : {"Fri, 01 Jan 2300 00:00:00 GMT", "Fri, 31 Dec 9999 23:59:59 GMT",
+                           "Sat, 12 Apr 2262 00:00:00 GMT"}) {
+    SCOPED_TRACE(date);
+    std::optional<milliseconds> wait = parse_retry_after(date, now);
+    ASSERT_TRUE(wait);
+    EXPECT_EQ(*wait, milliseconds(std::int64_t{1'000'000'000} * 1000));  // the longest wait read
+  }
+  Harness h({status(429, {{"Retry-After", "Fri, 31 Dec 9999 23:59:59 GMT"}}), status(200)});
+  ASSERT_TRUE(h.send());
+  EXPECT_EQ(h.sleeps, (std::vector<milliseconds>{20000ms}));  // the cap
+}
+
 TEST(SendWithRetries, UnauthorizedIsNeverRetried) {
   Harness h({status(401, {}, R"({"error":{"message":"Invalid key sk-SECRET-KEY","type":"authentication_error"}})"),
              status(200)});
@@ -265,12 +282,172 @@ TEST(ErrorTextFromBody, KnownShapes) {
             "vllm says");
   EXPECT_EQ(error_text_from_body(R"({"error":"ollama says"})"), "ollama says");
   EXPECT_EQ(error_text_from_body(R"({"detail":"Not Found"})"), "Not Found");
-  EXPECT_EQ(error_text_from_body("  <html>gateway</html>\n"), "<html>gateway</html>");
-  EXPECT_EQ(error_text_from_body(std::string(600, 'x')), std::string(500, 'x') + "…");
+  EXPECT_EQ(error_text_from_body(R"({"error":{"message":"m","type":"t"}})", /*with_type=*/false), "m");
+  EXPECT_EQ(error_text_from_body(std::string(600, 'x')), std::string(300, 'x') + "…");
+}
+
+// An error body is cut to one line of its text: a load balancer's HTML page
+// was printed whole on stderr (14 lines).
+TEST(ErrorTextFromBody, OneLineAndNeverAnHtmlPage) {
+  const std::string page =
+      "<!DOCTYPE html>\n<html>\n<head>\n  <title>502 Bad Gateway</title>\n</head>\n<body>\n"
+      "<center><h1>502 Bad Gateway</h1></center>\n<hr><center>nginx/1.22.1</center>\n</body>\n</html>\n";
+  EXPECT_EQ(error_text_from_body(page), "an HTML page: 502 Bad Gateway");
+  EXPECT_EQ(error_text_from_body("<html><body><p>oops</p></body></html>"), "an HTML page of 37 bytes");
+  EXPECT_EQ(error_text_from_body("  upstream connect error\r\nreset reason: overflow\n"), "upstream connect error …");
+  EXPECT_EQ(error_text_from_body(R"({"object":"error","message":"1 validation error:\n  field required\n","code":400})"),
+            "1 validation error: field required");
+  // Cut at a character boundary, never inside one.
+  std::string accents;
+  for (int i = 0; i < 200; ++i) accents += "é";
+  EXPECT_EQ(error_text_from_body(accents), std::string(accents, 0, 300) + "…");
+  EXPECT_EQ(error_text_from_body("x" + accents), "x" + std::string(accents, 0, 298) + "…");
+  EXPECT_EQ(error_text_from_body(""), "");
+}
+
+TEST(SendWithRetries, AnHtmlErrorPageIsNamedByItsTitle) {
+  Harness h({status(505, {{"Content-Type", "text/html"}},
+                    "<html>\n<head><title>505 HTTP Version Not Supported</title></head>\n<body>\n<h1>no</h1>\n</body>\n</html>")});
+  Status st = h.send();
+  ASSERT_FALSE(st);
+  EXPECT_EQ(st.error().message,
+            "HTTP 505 HTTP Version Not Supported: an HTML page: 505 HTTP Version Not Supported (POST "
+            "http://h/v1/chat/completions)");
+}
+
+// One rule says what is retried, and what is retried is exactly what ends
+// as temporary (exit 75): 409 was retried and then final, 501 retried four
+// times though permanent.
+TEST(SendWithRetries, OneVerdictPerStatusDecidesRetryAndExit) {
+  for (int code : {408, 429, 500, 502, 503, 504, 529}) {
+    SCOPED_TRACE(code);
+    EXPECT_EQ(judge_status(code), StatusVerdict::Temporary);
+    Harness h({status(code), status(code), status(code), status(code)});
+    Status st = h.send();
+    ASSERT_FALSE(st);
+    EXPECT_TRUE(st.error().temporary);
+    EXPECT_EQ(h.transport.calls, 4);
+  }
+  for (int code : {400, 404, 409, 413, 422, 501, 505}) {
+    SCOPED_TRACE(code);
+    EXPECT_EQ(judge_status(code), StatusVerdict::Final);
+    Harness h({status(code), status(200)});
+    Status st = h.send();
+    ASSERT_FALSE(st);
+    EXPECT_FALSE(st.error().temporary);
+    EXPECT_EQ(st.error().http_status, code);
+    EXPECT_EQ(h.transport.calls, 1);
+    EXPECT_TRUE(h.sleeps.empty());
+  }
+  EXPECT_EQ(judge_status(401), StatusVerdict::Refused);
+  EXPECT_EQ(judge_status(403, {{"x-should-retry", "true"}}), StatusVerdict::Refused);
+  EXPECT_EQ(judge_status(204), StatusVerdict::Success);
+  EXPECT_EQ(judge_status(409, {{"X-Should-Retry", " true "}}), StatusVerdict::Temporary);
+  EXPECT_EQ(judge_status(503, {{"x-should-retry", "false"}}), StatusVerdict::Final);
+  Harness told({status(409, {{"x-should-retry", "true"}}), status(200, {}, "ok")});
+  ASSERT_TRUE(told.send());
+  EXPECT_EQ(told.transport.calls, 2);
+}
+
+// A stream that ends without its terminal event is sent again like after a
+// 5xx, and is temporary once the retries are spent.
+class EndChecked : public BodyConsumer {
+ public:
+  Status on_data(std::string_view chunk) override {
+    body += chunk;
+    return Ok{};
+  }
+  Status on_end() override {
+    if (body.find("END") != std::string::npos) return Ok{};
+    return Error{.code = ErrorCode::Protocol, .message = "the response stream ended early", .where = {}, .http_status = 0, .temporary = true};
+  }
+  bool complete() const override { return body.find("END") != std::string::npos; }
+  std::string body;
+};
+
+TEST(SendWithRetries, AStreamCutBeforeItsTerminalEventIsRetriedThenTemporary) {
+  Harness h({status(200, {}, "part"), status(200, {}, "part"), status(200, {}, "whole END")});
+  EndChecked consumer;
+  CancelToken cancel;
+  int attempts = 0;
+  auto send = [&] {
+    return send_with_retries(h.context, h.request, [&]() -> BodyConsumer& {
+      ++attempts;
+      consumer = EndChecked{};
+      return consumer;
+    }, cancel);
+  };
+  ASSERT_TRUE(send());
+  EXPECT_EQ(attempts, 3);
+  EXPECT_EQ(consumer.body, "whole END");
+  EXPECT_EQ(h.sleeps, (std::vector<milliseconds>{750ms, 1500ms}));
+
+  Harness cut({status(200, {}, "a"), status(200, {}, "b")});
+  cut.context.policy.max_retries = 1;
+  Status st = send_with_retries(cut.context, cut.request, [&]() -> BodyConsumer& {
+    consumer = EndChecked{};
+    return consumer;
+  }, cancel);
+  ASSERT_FALSE(st);
+  EXPECT_EQ(st.error().code, ErrorCode::Protocol);
+  EXPECT_TRUE(st.error().temporary);
+  EXPECT_EQ(st.error().message, "the response stream ended early after 2 attempts (POST http://h/v1/chat/completions)");
+  EXPECT_EQ(cut.transport.calls, 2);
+
+  // Cut by the connection mid-answer: the same.
+  Scripted lost{TransportOutcome::Kind::ConnectionLost, 200, {}, {"data: x"}, "reset"};
+  Harness reset({lost, status(200, {}, "END")});
+  st = send_with_retries(reset.context, reset.request, [&]() -> BodyConsumer& {
+    consumer = EndChecked{};
+    return consumer;
+  }, cancel);
+  ASSERT_TRUE(st);
+  EXPECT_EQ(reset.transport.calls, 2);
+}
+
+// A whole answer followed by a connection that never closes (or breaks) is
+// an answer, not a stall.
+TEST(SendWithRetries, AWholeAnswerEndsTheResponseWhateverTheConnectionDoesAfter) {
+  for (auto kind : {TransportOutcome::Kind::IdleTimeout, TransportOutcome::Kind::ConnectionLost}) {
+    Harness h({Scripted{kind, 200, {}, {"answer END"}, "after"}});
+    EndChecked consumer;
+    CancelToken cancel;
+    Status st = send_with_retries(h.context, h.request, [&]() -> BodyConsumer& { return consumer; }, cancel);
+    ASSERT_TRUE(st) << st.error().message;
+    EXPECT_EQ(h.transport.calls, 1);
+  }
+}
+
+// A gateway that takes its key in the query: the API path went after the
+// query, and messages printed it.
+TEST(Urls, APathGoesBeforeTheQueryAndMessagesNeverShowIt) {
+  EXPECT_EQ(url_with_path("https://gw/v1?api-key=k", "chat/completions"), "https://gw/v1/chat/completions?api-key=k");
+  EXPECT_EQ(url_with_path("https://gw/v1/?api-key=k#f", "/models"), "https://gw/v1/models?api-key=k#f");
+  EXPECT_EQ(url_with_path("http://h:8000/v1/", "chat/completions"), "http://h:8000/v1/chat/completions");
+  EXPECT_EQ(url_with_path("http://h:4318", "v1/traces"), "http://h:4318/v1/traces");
+  EXPECT_EQ(url_with_path("http://h:4318?k=v", "v1/traces"), "http://h:4318/v1/traces?k=v");
+  EXPECT_EQ(url_for_messages("https://gw/v1/chat/completions?api-key=k"), "https://gw/v1/chat/completions?…");
+  EXPECT_EQ(url_for_messages("https://user:pw@gw/v1"), "https://gw/v1");
+  EXPECT_EQ(url_for_messages("http://h:8000/v1/models"), "http://h:8000/v1/models");
+  EXPECT_EQ(url_for_messages("http://h?k"), "http://h?…");
+}
+
+TEST(SendWithRetries, AQueryInTheUrlIsNeverInAMessage) {
+  Harness h({status(404, {}, R"({"error":{"message":"no such route"}})")});
+  h.request.url = "http://h/v1/chat/completions?key=gw-SECRET";
+  Status st = h.send();
+  ASSERT_FALSE(st);
+  EXPECT_EQ(st.error().message, "HTTP 404 Not Found: no such route (POST http://h/v1/chat/completions?…)");
+  EXPECT_EQ(st.error().where, "POST http://h/v1/chat/completions?…");
 }
 
 TEST(Redact, ReplacesEveryOccurrenceOfLongSecrets) {
   EXPECT_EQ(redact("a sk-1234 b sk-1234", "sk-1234"), "a [REDACTED] b [REDACTED]");
+  // In any case: a server echoing the token upper-cased leaked it.
+  EXPECT_EQ(redact("token MCP-SECRET-T0K3N rejected; mcp-secret-t0k3n", "mcp-secret-T0k3n"),
+            "token [REDACTED] rejected; [REDACTED]");
+  EXPECT_EQ(redact("aaaa", "aa" "aa"), "[REDACTED]");
+  EXPECT_EQ(redact("héllo SK-ABCD é", "sk-abcd"), "héllo [REDACTED] é");
   EXPECT_EQ(redact("abc", ""), "abc");
   EXPECT_EQ(redact("xyz", "xy"), "xyz");
 }

@@ -27,6 +27,7 @@ class ParserConsumer : public BodyConsumer {
     parser_ = parser;
     json_mode_ = false;
     json_body_.clear();
+    response_.reset();
   }
   void on_start(const HttpHeaders& headers) override {
     const std::string* type = find_header(headers, "content-type");
@@ -40,13 +41,25 @@ class ParserConsumer : public BodyConsumer {
     json_body_.append(chunk);
     return Ok{};
   }
+  // The stream is judged inside the retry loop, so that one cut before its
+  // terminal event is sent again like after a 5xx (docs/protocols.md).
+  Status on_end() override {
+    if (json_mode_) return Ok{};
+    response_.emplace(parser_->finish());
+    if (!*response_) return response_->error();
+    return Ok{};
+  }
+  bool complete() const override { return !json_mode_ && parser_ != nullptr && parser_->ended(); }
   bool json_mode() const { return json_mode_; }
   const std::string& json_body() const { return json_body_; }
+  /// The stream's response once on_end ran.
+  std::optional<Result<Response>>& response() { return response_; }
 
  private:
   StreamParser* parser_ = nullptr;
   bool json_mode_ = false;
   std::string json_body_;
+  std::optional<Result<Response>> response_;
 };
 
 class HttpModel : public Model {
@@ -78,8 +91,18 @@ class HttpModel : public Model {
     HttpRequest http = build(request);
     std::unique_ptr<StreamParser> parser;
     ParserConsumer consumer;
+    // Counts the events this attempt showed the observer: when an attempt
+    // that showed some is sent again, the observer is told to forget them.
+    std::size_t events_shown = 0;
+    StreamObserver counted = observer;
+    counted.on_event = [&](const json::Value& event) {
+      ++events_shown;
+      if (observer.on_event) observer.on_event(event);
+    };
     auto new_consumer = [&]() -> BodyConsumer& {
-      parser = make_stream_parser(protocol_, &observer);
+      if (events_shown > 0 && observer.on_restart) observer.on_restart();
+      events_shown = 0;
+      parser = make_stream_parser(protocol_, &counted);
       consumer.reset(parser.get());
       return consumer;
     };
@@ -97,15 +120,17 @@ class HttpModel : public Model {
       if (!response) return scrub(response.error(), http);
       return response;
     }
-    Result<Response> response = parser->finish();
+    if (!consumer.response()) return scrub(Error{ErrorCode::Protocol, "the response stream was not read to its end", ""}, http);
+    Result<Response> response = std::move(*consumer.response());
     if (!response) return scrub(response.error(), http);
     return response;
   }
 
  private:
   Error scrub(Error error, const HttpRequest& http) const {
-    error.message = redact(error.message + " (" + http.method + " " + http.url + ")", config_.api_key);
-    error.where = redact(error.where.empty() ? http.method + " " + http.url : error.where, config_.api_key);
+    const std::string where = http.method + " " + url_for_messages(http.url);
+    error.message = redact(error.message + " (" + where + ")", config_.api_key);
+    error.where = redact(error.where.empty() ? where : error.where, config_.api_key);
     return error;
   }
 

@@ -27,13 +27,8 @@ class BodyCollector : public BodyConsumer {
 }  // namespace
 
 std::string models_url(const ProviderConfig& config) {
-  if (config.provider == "anthropic") {
-    std::string messages = anthropic_messages_url(config.base_url);
-    return messages.substr(0, messages.size() - std::string_view("messages").size()) + "models";
-  }
-  std::string base = config.base_url;
-  while (!base.empty() && base.back() == '/') base.pop_back();
-  return base + "/models";
+  if (config.provider == "anthropic") return anthropic_url(config.base_url, "models");
+  return url_with_path(config.base_url, "models");
 }
 
 Result<std::vector<std::string>> parse_models_list(std::string_view body) {
@@ -75,7 +70,8 @@ Result<std::vector<std::string>> list_models(const ProviderConfig& config, Cance
       context, request, [&]() -> BodyConsumer& { collector = {}; return collector; }, cancel);
   if (!sent) return sent.error();
   Result<std::vector<std::string>> ids = parse_models_list(collector.body_);
-  if (!ids) return Error{ErrorCode::Protocol, ids.error().message + " (GET " + request.url + ")", "GET " + request.url};
+  const std::string shown = "GET " + url_for_messages(request.url);
+  if (!ids) return Error{ErrorCode::Protocol, ids.error().message + " (" + shown + ")", shown};
   return ids;
 }
 

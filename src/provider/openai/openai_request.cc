@@ -7,6 +7,7 @@
 #include "../reader/fields.h"
 #include "weld/base/ascii.h"
 #include "weld/json/parse.h"
+#include "weld/provider/http.h"
 #include "weld/provider/openai.h"
 #include "weld/provider/sampling.h"
 #include "weld/provider/strict_schema.h"
@@ -15,11 +16,7 @@ namespace weld::provider {
 using fields::arguments_to_send;
 using fields::schema_to_send;
 
-std::string openai_chat_url(std::string_view base_url) {
-  std::string base(base_url);
-  while (!base.empty() && base.back() == '/') base.pop_back();
-  return base + "/chat/completions";
-}
+std::string openai_chat_url(std::string_view base_url) { return url_with_path(base_url, "chat/completions"); }
 
 OpenAiDialect openai_dialect_for(std::string_view base_url) {
   OpenAiDialect dialect;

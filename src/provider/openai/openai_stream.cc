@@ -216,7 +216,7 @@ Result<Response> OpenAiStreamParser::finish() {
     std::string message = "the response stream ended early: no `finish_reason` and no `data: [DONE]` after " +
                           std::to_string(chunks_) + " chunk" + (chunks_ == 1 ? "" : "s");
     if (partial) message += " (the last event was cut off)";
-    return Error{ErrorCode::Protocol, message, ""};
+    return Error{.code = ErrorCode::Protocol, .message = message, .where = {}, .http_status = 0, .temporary = true};
   }
   std::stable_sort(slots_.begin(), slots_.end(),
                    [](const Slot& a, const Slot& b) { return a.index < b.index; });
@@ -227,6 +227,8 @@ Result<Response> OpenAiStreamParser::finish() {
   finish_message(response, std::move(text_), has_text_, std::move(calls));
   return response;
 }
+
+bool OpenAiStreamParser::ended() const { return done_ || finished_; }
 
 Result<Response> openai_response_from_json(const json::Value& body) {
   if (!body.is_object()) return Error{ErrorCode::Protocol, "the response body is not a JSON object", ""};

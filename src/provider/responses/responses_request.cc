@@ -6,6 +6,7 @@
 
 #include "../reader/fields.h"
 #include "weld/json/parse.h"
+#include "weld/provider/http.h"
 #include "weld/provider/responses.h"
 #include "weld/provider/sampling.h"
 #include "weld/provider/strict_schema.h"
@@ -14,11 +15,7 @@ namespace weld::provider {
 using fields::arguments_to_send;
 using fields::schema_to_send;
 
-std::string responses_url(std::string_view base_url) {
-  std::string base(base_url);
-  while (!base.empty() && base.back() == '/') base.pop_back();
-  return base + "/responses";
-}
+std::string responses_url(std::string_view base_url) { return url_with_path(base_url, "responses"); }
 
 json::Value responses_request_body(const Request& request) {
   json::Array input;

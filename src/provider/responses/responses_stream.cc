@@ -238,6 +238,8 @@ Status ResponsesStreamParser::apply(std::string_view sse_type, const json::Value
   return Ok{};  // content_part.*, output_text.done, annotations, reasoning deltas…: nothing to keep
 }
 
+bool ResponsesStreamParser::ended() const { return done_; }
+
 Result<Response> ResponsesStreamParser::finish() {
   // A last event whose lines are complete but that lacks its blank line is
   // dispatched by this one line end (a cut-off line stays cut off).
@@ -247,7 +249,7 @@ Result<Response> ResponsesStreamParser::finish() {
     std::string message = "the response stream ended early: no `response.completed` event after " +
                           std::to_string(events_seen_) + " event" + (events_seen_ == 1 ? "" : "s");
     if (partial) message += " (the last event was cut off)";
-    return Error{ErrorCode::Protocol, message, ""};
+    return Error{.code = ErrorCode::Protocol, .message = message, .where = {}, .http_status = 0, .temporary = true};
   }
   Response response = std::move(response_);
   if (final_) {

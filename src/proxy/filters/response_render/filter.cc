@@ -4,6 +4,7 @@
 
 #include "filters/reply.h"
 #include "filters/response_render/pass_back.h"
+#include "weld/provider/http.h"
 
 namespace weld::proxy::filters {
 namespace {
@@ -67,9 +68,22 @@ class ResponseRender final : public Filter {
       if (status == 403) type = "permission_error";
       if (status == 404) type = "not_found_error";
       if (status == 429) type = anthropic ? "rate_limit_error" : "rate_limit_exceeded";
-      return reply_error(ex, Outcome::UpstreamError, status, type, error.message);
+      return upstream_status_reply(ex, status, type, error.message);
     }
+    if (error.code == ErrorCode::UpstreamStatus)
+      return upstream_status_reply(ex, 502, upstream_error_type(ex.api), error.message);
     return reply_error(ex, Outcome::UpstreamError, 502, upstream_error_type(ex.api), error.message);
+  }
+
+ private:
+  // An upstream error status, judged by the run's own rule (judge_status,
+  // docs/protocols.md "Errors and retries"): what weld would not send again
+  // (400, 409, 501, …) goes to the client as final (`x-should-retry: false`),
+  // so its SDK does not send it again either.
+  static FilterAction upstream_status_reply(Exchange& ex, int status, std::string_view type, std::string_view message) {
+    FilterAction action = reply_error(ex, Outcome::UpstreamError, status, type, message);
+    ex.reply.final = provider::judge_status(ex.upstream_status) == provider::StatusVerdict::Final;
+    return action;
   }
 };
 

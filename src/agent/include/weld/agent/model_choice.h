@@ -11,7 +11,7 @@
 ///   weld::agent::ModelRequest request;  request.base_url = "http://127.0.0.1:8000/v1";
 ///   weld::provider::ModelHooks hooks;   hooks.offline = …;  // the offline model's factory, when offered
 ///   auto choice = weld::agent::choose_model(request, weld::provider::process_environment(), hooks);
-///   if (!choice) return 52;             // a configuration error, nothing sent
+///   if (!choice) return weld::agent::model_choice_exit_code(choice.error());  // 52, 41 or 75
 ///   for (const auto& note : choice->notes) std::cerr << note << "\n";
 /// \endcode
 
@@ -52,12 +52,12 @@ struct ModelChoice {
   std::unique_ptr<provider::Model> model;
   /// Model name for requests and the init message.
   std::string model_name;
-  /// True for the built-in offline model (labelled on stderr).
+  /// True for the built-in offline model (labelled on stderr); it answers
+  /// only when chosen.
   bool offline = false;
-  /// True when offline was chosen because nothing was configured.
-  bool offline_by_default = false;
-  /// "openai" / "anthropic" / "offline" and the base URL (the mechanism
-  /// probe cache is keyed by them and the model).
+  /// "openai" / "anthropic" / "offline" and the base URL as messages show
+  /// it (no query: the mechanism probe cache, a file, is keyed by them and
+  /// the model).
   std::string provider;
   std::string base_url;
   /// Defaults weld chose for the user, one stderr line each: whenever a
@@ -69,11 +69,20 @@ struct ModelChoice {
 
 /// Picks the provider and builds its model (`hooks`: the offline model's
 /// factory, a transport wrapper…), from `request` and the environment
-/// `env`. The key, wherever it came from, is protected from children and
-/// tool results (protect_secret). Errors are configuration errors (exit
-/// 52).
+/// `env`. The offline model answers only when chosen (provider "offline"):
+/// with nothing configured the error says how to choose
+/// (provider::kNoProviderMessage). The key, wherever it came from, is
+/// protected from children and tool results (protect_secret). Errors: see
+/// `model_choice_exit_code`.
 Result<ModelChoice> choose_model(const ModelRequest& request, const provider::Environment& env,
                                  const provider::ModelHooks& hooks = {});
+
+/// The exit code of a failed `choose_model`: 52 for configuration (nothing
+/// configured, a bad setting, a models list that names no model or several,
+/// or is no models list), 41 when the server refused the key while weld
+/// asked for its models list, 75 when that list could not be had
+/// (unreachable, timeout, 5xx after the retries: a server still loading).
+int model_choice_exit_code(const Error& error);
 
 /// The mechanism: `given` (the flag or the caller's choice), else
 /// WELD_MECHANISM from `env`, else the settings' "mechanism"; default tool.

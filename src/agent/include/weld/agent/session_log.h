@@ -1,9 +1,11 @@
 #pragma once
 /// \file
-/// Session transcripts (SPEC §2.8): every run is recorded as JSONL under
-/// `~/.weld/projects/<sanitised cwd>/chats/<session-id>.jsonl`, with
-/// `structured_output` arguments redacted (SPEC §2.6). A transcript can be
-/// read back to resume the conversation (`--continue`, `--resume ID`).
+/// Session transcripts (docs/run.md, "Sessions and privacy"): every run is
+/// recorded as JSONL under
+/// `~/.weld/projects/<sanitised cwd>/chats/<session-id>.jsonl`, with the
+/// answers (`structured_output` arguments, a native answer's text) redacted
+/// unless the run keeps them (`--keep-answers`). A transcript can be read
+/// back to resume the conversation (`--continue`, `--resume ID`).
 ///
 /// \code
 ///   weld::agent::SessionLog log(weld::agent::session_path(home, cwd, id));
@@ -41,11 +43,21 @@ Result<std::string> newest_session_id(const std::string& home, const std::string
 /// stay redacted). An Error names the file and line when it is unreadable.
 Result<std::vector<provider::Message>> read_session(const std::string& path);
 
+/// How many answers in `history` are the redaction placeholder (the model
+/// resuming it sees a placeholder, not what it answered).
+std::size_t redacted_answers(const std::vector<provider::Message>& history);
+
+/// Whether a transcript keeps the answers.
+enum class Answers {
+  Redacted,  ///< the default: a transcript may leave the machine; the payload is on stdout
+  Kept,      ///< `--keep-answers`: a resumed run gives the model what it answered
+};
+
 /// Records a run, one JSON line per event, flushed as it goes. Recording
 /// failures (a read-only home) never stop the run: `error()` says what failed.
 class SessionLog : public RunObserver {
  public:
-  explicit SessionLog(std::string path);
+  explicit SessionLog(std::string path, Answers answers = Answers::Redacted);
   ~SessionLog() override;
   SessionLog(const SessionLog&) = delete;
   SessionLog& operator=(const SessionLog&) = delete;
@@ -63,12 +75,14 @@ class SessionLog : public RunObserver {
  private:
   void write(const json::Value& line);
   provider::Message redact_native_answer(const provider::Message& message) const;
+  json::Value message_json(const provider::Message& message) const;
 
   std::string path_;
   std::FILE* file_ = nullptr;
   std::string error_;
   std::string session_id_;
   bool native_ = false;
+  Answers answers_ = Answers::Redacted;
 };
 
 }  // namespace weld::agent

@@ -37,6 +37,9 @@ struct Settings {
   HookSettings hooks;
   /// `mechanism` (SPEC §4): "tool", "native" or "auto" (validated).
   std::optional<std::string> mechanism;
+  /// `keepAnswers`: record the answers in session transcripts (as
+  /// `--keep-answers`); the project file's value wins over the user's.
+  std::optional<bool> keep_answers;
   /// `mcpServers` (SPEC §2.7), in file order; a project server replaces a
   /// user server of the same name.
   std::vector<McpServerConfig> mcp_servers;

@@ -33,6 +33,10 @@ json::Value anthropic_input_schema(const json::Value& schema);
 /// `{base}/v1/messages`; a base already ending in `/v1` is accepted.
 std::string anthropic_messages_url(std::string_view base_url);
 
+/// `{host}/v1/<endpoint>` for an Anthropic base URL (the host, or the host
+/// with /v1), the query kept after the path.
+std::string anthropic_url(std::string_view base_url, std::string_view endpoint);
+
 /// A non-streamed Messages response (`{"type":"message","content":[…]}`) as a
 /// Response (for servers that answer `stream:true` with plain JSON). A
 /// tool_use `input` given as a string is taken as the argument text.
@@ -47,6 +51,7 @@ class AnthropicStreamParser : public StreamParser {
   explicit AnthropicStreamParser(const StreamObserver* observer = nullptr) : observer_(observer) {}
   Status feed(std::string_view bytes) override;
   Result<Response> finish() override;
+  bool ended() const override;
   /// Applies one decoded event (`sse_type` is the SSE `event:` field, used
   /// when the JSON has no "type").
   Status apply(std::string_view sse_type, const json::Value& event);

@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "weld/base/result.h"
 #include "weld/provider/http.h"
@@ -46,6 +47,16 @@ struct ProviderConfig {
   /// "openai".
   bool provider_defaulted = false;
 };
+
+/// The error when nothing names a provider (no flag, no WELD_PROVIDER, no
+/// provider variable, no base URL): how to choose one, and how to try weld
+/// without a model.
+inline constexpr std::string_view kNoProviderMessage =
+    "no model provider configured. Choose one: --provider openai, openai-responses or anthropic (or "
+    "WELD_PROVIDER), with --base-url (or WELD_BASE_URL) for a server of your own such as vLLM, llama.cpp or "
+    "Ollama; or set OPENAI_API_KEY, OPENAI_BASE_URL, ANTHROPIC_API_KEY or ANTHROPIC_BASE_URL. To try weld "
+    "without a model, pass --provider offline (or WELD_PROVIDER=offline): it answers with a sampled "
+    "schema-valid instance, not a language model's answer. See docs/run.md, \"Pointing weld at a model\".";
 
 /// Values given on the command line (unset: not given).
 struct ProviderFlags {

@@ -63,7 +63,17 @@ class ResponseSink {
   /// connection alive (SSE comments) is not, and does not restart the idle
   /// clock (issue 13.6: an endless stream of comments must time out).
   virtual bool last_chunk_was_progress() const { return true; }
+  /// True once the body holds a whole answer (its terminal event arrived):
+  /// a transport then waits only `kAfterTerminalEvent` more for the end of
+  /// the response, and reports it `Complete` if the connection stays open.
+  virtual bool complete() const { return false; }
 };
+
+/// How long a transport waits for the end of a response whose body is
+/// already complete (ResponseSink::complete) before it ends the transfer
+/// itself: a server that keeps the connection open after the terminal event
+/// does not cost the idle timeout (docs/protocols.md, "End of stream").
+inline constexpr std::chrono::milliseconds kAfterTerminalEvent{1000};
 
 /// How a transfer ended, below HTTP semantics.
 struct TransportOutcome {
@@ -159,9 +169,17 @@ class BodyConsumer {
   /// Content-Type of the response (before the first `on_data`).
   virtual void on_start(const HttpHeaders& headers) {}
   /// A body chunk. An error stops the transfer; it is returned as is,
-  /// unless its code is `ErrorCode::RetryableStream`: then the attempt is retried
-  /// like a 5xx (e.g. Anthropic's in-stream `overloaded_error`).
+  /// unless its code is `ErrorCode::RetryableStream` or it is `temporary`:
+  /// then the attempt is retried like a 5xx (e.g. Anthropic's in-stream
+  /// `overloaded_error`).
   virtual Status on_data(std::string_view chunk) = 0;
+  /// The body ended (the response completed, or the connection closed after
+  /// `complete()`). An error is handled as one from `on_data`: a stream that
+  /// ended before its terminal event returns a `temporary` one and is sent
+  /// again.
+  virtual Status on_end() { return Ok{}; }
+  /// True once the body holds a whole answer (ResponseSink::complete).
+  virtual bool complete() const { return false; }
 };
 
 /// Everything `send_with_retries` needs besides the request.
@@ -175,12 +193,28 @@ struct SendContext {
   std::string secret;
 };
 
-/// Sends `request`, retrying 408/409/429/5xx and connection failures (not
-/// after a response body has started to stream), and passes a 2xx body to
-/// the consumer made by `new_consumer` for that attempt. Error codes: "auth"
-/// (401/403, never retried), "http" (other statuses; the message quotes the
-/// server's `error.message`), "network", "timeout", "cancelled", and the
-/// consumer's own errors. Usage:
+/// What an HTTP status means for a request (the one rule, docs/protocols.md
+/// "Errors and retries"; used by the run, the batch, the models list, MCP and
+/// the proxy).
+enum class StatusVerdict {
+  Success,    ///< 2xx
+  Refused,    ///< 401/403: the credentials (exit 41), never retried
+  Temporary,  ///< 408, 429, 500, 502, 503, 504, 520-524, 529: retried, then exit 75
+  Final,      ///< any other status (400, 404, 409, 422, 501, 505, …): not retried, exit 1
+};
+
+/// The verdict on `status`; an `x-should-retry: true|false` header (the one
+/// the official OpenAI and Anthropic SDKs obey, and weld's proxy sends)
+/// overrides it for a status that is not 2xx, 401 or 403.
+StatusVerdict judge_status(int status, const HttpHeaders& headers = {});
+
+/// Sends `request`, retrying what `judge_status` calls temporary, connection
+/// failures, and a stream its consumer found cut (a `temporary` consumer
+/// error); passes a 2xx body to the consumer made by `new_consumer` for that
+/// attempt. Error codes: "auth" (401/403, never retried), "http" (other
+/// statuses; the message quotes the server's error text on one line),
+/// "network", "timeout", "cancelled", and the consumer's own errors. An error
+/// is `temporary` exactly when it was retried. Usage:
 /// \code
 ///   SendContext ctx;
 ///   ctx.transport = transport.get();
@@ -196,14 +230,27 @@ Status send_with_retries(const SendContext& context, const HttpRequest& request,
 /// never repeats the URL.
 bool url_has_credentials(std::string_view url);
 
-/// Replaces each occurrence of `secret` in `text` with "[REDACTED]" (secrets
-/// shorter than 4 bytes are left alone: too short to be keys, too common to
-/// replace).
+/// `base` with `path` ("chat/completions", "/v1/traces") appended to its
+/// path, before any query or fragment: some gateways take the key in the
+/// query (`https://gw/v1?api-key=…` → `https://gw/v1/chat/completions?api-key=…`).
+/// Trailing slashes of the base path are dropped first.
+std::string url_with_path(std::string_view base, std::string_view path);
+
+/// `url` as it may be shown (errors, logs, warnings): without its query and
+/// fragment (shown as "?…" when there was one) and without userinfo — either
+/// may hold a key.
+std::string url_for_messages(std::string_view url);
+
+/// Replaces each occurrence of `secret` in `text`, in any ASCII letter case,
+/// with "[REDACTED]" (secrets shorter than 4 bytes are left alone: too short
+/// to be keys, too common to replace).
 std::string redact(std::string_view text, std::string_view secret);
 
-/// The server's error text from an error body: `error.message` (OpenAI,
-/// Anthropic), a top-level `message` (vLLM), or the body itself (trimmed to
-/// 500 bytes) when it is not JSON.
-std::string error_text_from_body(std::string_view body);
+/// The server's error text from an error body, on one line of at most about
+/// 300 bytes: `error.message` (OpenAI, Anthropic), a top-level `message`
+/// (vLLM) or `detail`; for an HTML page its title ("an HTML page: 502 Bad
+/// Gateway"), never the page; for other text its first line. `with_type`
+/// adds the error's type in parentheses ("model: x (not_found_error)").
+std::string error_text_from_body(std::string_view body, bool with_type = true);
 
 }  // namespace weld::provider

@@ -182,6 +182,10 @@ struct StreamObserver {
   std::function<void(std::size_t call_index, std::string_view name, std::string_view fragment)> on_tool_arguments;
   /// A fragment of the answer's text as it arrives.
   std::function<void(std::string_view fragment)> on_text;
+  /// What streamed so far is void: the request is sent again (the stream
+  /// was cut before its terminal event, or the server sent a transient
+  /// error in it), and the events, fragments and text start over.
+  std::function<void()> on_restart;
 };
 
 /// Cooperative cancellation shared between the run loop and a request in

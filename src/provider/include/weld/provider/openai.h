@@ -57,6 +57,7 @@ class OpenAiStreamParser : public StreamParser {
   explicit OpenAiStreamParser(const StreamObserver* observer = nullptr) : observer_(observer) {}
   Status feed(std::string_view bytes) override;
   Result<Response> finish() override;
+  bool ended() const override;
   /// Applies one decoded chunk (the JSON of one `data:` line).
   Status apply(const json::Value& chunk);
 

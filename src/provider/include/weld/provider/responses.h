@@ -50,6 +50,7 @@ class ResponsesStreamParser : public StreamParser {
   explicit ResponsesStreamParser(const StreamObserver* observer = nullptr) : observer_(observer) {}
   Status feed(std::string_view bytes) override;
   Result<Response> finish() override;
+  bool ended() const override;
   /// Applies one decoded event (`sse_type`: the SSE `event:` field, used when
   /// the JSON has no "type").
   Status apply(std::string_view sse_type, const json::Value& event);

@@ -29,12 +29,13 @@ enum class Protocol {
 };
 
 /// Parses one streamed response. Errors use code `ErrorCode::Protocol`
-/// (malformed or truncated stream) or `ErrorCode::Http` (an error event sent
-/// by the server), or `ErrorCode::RetryableStream` (any `BodyConsumer` may
-/// use it to ask for a retry; it becomes `Http` when no retry is left) for a
-/// transient server error that arrived before
-/// any content (the request may be retried). After an error the parser is
-/// not fed again.
+/// (malformed or truncated stream; a stream that ended before its terminal
+/// event is also `temporary`: the request is sent again, like after a 5xx) or
+/// `ErrorCode::Http` (an error event sent by the server), or
+/// `ErrorCode::RetryableStream` (any `BodyConsumer` may use it to ask for a
+/// retry; it becomes `Http` when no retry is left) for a transient server
+/// error that arrived before any content (the request may be retried). After
+/// an error the parser is not fed again.
 class StreamParser {
  public:
   virtual ~StreamParser() = default;
@@ -45,6 +46,11 @@ class StreamParser {
   /// A last event whose lines are complete but that lacks its blank line
   /// (servers that close right after it) is still read.
   virtual Result<Response> finish() = 0;
+  /// True once the terminal event arrived (OpenAI `finish_reason` or
+  /// `[DONE]`, `message_stop`, `response.completed`/`.incomplete`): the
+  /// answer is whole, and a connection that stays open after it is not
+  /// waited for (docs/protocols.md, "End of stream").
+  virtual bool ended() const = 0;
 };
 
 /// The streaming reader of `protocol`; `observer` (may be null, must outlive

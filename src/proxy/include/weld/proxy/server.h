@@ -33,7 +33,8 @@ namespace weld::proxy {
 
 /// Everything `weld proxy` can be told.
 struct ServerConfig {
-  /// "host:port" to listen on (port 0: any free port, see `Server::port()`).
+  /// "host:port" to listen on (port 0: any free port, see `Server::port()`;
+  /// an empty host, ":8787", is every IPv4 interface).
   std::string listen = "127.0.0.1:8787";
   /// Upstream base URL, http:// or https://, optionally with a path prefix.
   std::string upstream = "http://127.0.0.1:8000";
@@ -108,6 +109,9 @@ class Server {
   virtual ~Server() = default;
   /// The bound port.
   virtual std::uint16_t port() const = 0;
+  /// The address actually bound, "0.0.0.0:8787" or "[::1]:8787": an empty
+  /// host in `listen` is every IPv4 interface, a host name its address.
+  virtual std::string address() const = 0;
   /// Serves until `stop()` (or SIGTERM/SIGINT); returns after in-flight
   /// requests finished or the shutdown timeout passed.
   virtual void run() = 0;
