@@ -24,6 +24,11 @@ class GateSink : public provider::ResponseSink {
     inner_.on_headers(status, headers);
   }
   bool on_body(std::string_view chunk) override { return inner_.on_body(chunk); }
+  // What the transport asks of the sink passes through: keep-alive bytes are
+  // not progress, and a whole answer ends the response (docs/protocols.md,
+  // "End of stream").
+  bool last_chunk_was_progress() const override { return inner_.last_chunk_was_progress(); }
+  bool complete() const override { return inner_.complete(); }
 
  private:
   provider::ResponseSink& inner_;

@@ -173,3 +173,21 @@ test('a stream cut before its terminal event is retried; cut every time, the bat
     assert.deepEqual(lines.map((l) => l.status), ['succeeded', 'succeeded'], 'the cut row got no final errored line');
   } finally { await server.close(); }
 });
+
+// The batch's request gate wraps each response: what the transport asks of
+// the response (a whole answer, keep-alive bytes) must pass through it. A
+// complete answer on a connection that stays open cost each row the idle
+// timeout.
+test('rows whose answers arrive whole on connections that stay open end at once', async () => {
+  const server = await startServer([{ ...so(OK), hold_open: true }], { repeatLast: true });
+  try {
+    const dir = tempDir();
+    const rows = dataRows(3);
+    const input = writeRows(dir, 'in.jsonl', rows);
+    const r = await runWeld(['batch', ...providerArgs('openai', server.port), '--json-schema', SCHEMA_TEXT, '-p', 'x', input,
+      '-o', path.join(dir, 'out.jsonl'), '--idle-timeout', '30'], { env });
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(r.ms < 10000, `${r.ms} ms: a row waited for the idle timeout`);
+    assertExactlyOnce(resultLines(fs.readFileSync(path.join(dir, 'out.jsonl'), 'utf8')), rows.map((x) => x.id));
+  } finally { await server.close(); }
+});
