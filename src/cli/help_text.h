@@ -18,15 +18,18 @@ Exit codes (the same in every subcommand):
   1    usage error (unknown flag, missing argument, conflicting flags); an invalid instance or
        schema for `weld schema`; a run's plain-text answer, exhausted retries, or a provider error
   41   the provider refused the credentials (401/403)
-  52   schema or configuration error (nothing was sent to the model)
+  52   schema or configuration error, or no provider configured (nothing was sent to the model)
   53   --max-session-turns reached
   55   --max-tool-calls or --max-wall-time exceeded
-  75   temporary failure: the model server could not be reached or kept failing; retry later
+  75   temporary failure: the model server (or its models list) could not be reached, kept
+       answering 408/429/500/502/503/504, or cut its answers short, after weld's retries; retry later
   130  interrupted (SIGINT or SIGTERM)
 
 Environment:
   WELD_PROVIDER, WELD_MODEL, WELD_BASE_URL, WELD_API_KEY
-                        provider, model, server and key when the flags do not give them
+                        provider, model, server and key when the flags do not give them;
+                        with none of these, nor the provider's own variables, weld exits 52;
+                        WELD_PROVIDER=offline (--provider offline) tries weld without a model
   OPENAI_API_KEY, OPENAI_BASE_URL, ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL
                         the provider's own variables, read after the WELD_ ones
   WELD_MECHANISM        tool, native or auto (like --mechanism)

@@ -28,7 +28,8 @@ std::optional<double> parse_seconds(const std::string& flag, const std::string& 
 }  // namespace
 
 void add_model_flags(CLI::App& app, ModelFlags& flags, ModelFlagText& text) {
-  app.add_option("--provider", flags.provider, "openai | openai-responses | anthropic | offline");
+  app.add_option("--provider", flags.provider,
+                 "openai | openai-responses | anthropic | offline (the built-in stand-in; answers only when chosen)");
   app.add_option("-m,--model", flags.model, "Model name");
   app.add_option("--base-url", flags.base_url, "API base URL (OpenAI: up to /v1; Anthropic: the host)");
   app.add_option("--seed", flags.seed, "Seed of the offline model");
@@ -43,7 +44,8 @@ void add_model_flags(CLI::App& app, ModelFlags& flags, ModelFlagText& text) {
                  "Seconds of silence inside a response before it is abandoned (default 120; also WELD_IDLE_TIMEOUT)")
       ->type_name("SECONDS");
   app.add_option("--max-retries", text.max_retries,
-                 "Retries of a request after 429/5xx/connection errors (default 3; also WELD_MAX_RETRIES)")
+                 "Retries of a request after a temporary failure: 408/429/500/502/503/504, a connection error, a "
+                 "stream cut short (default 3; also WELD_MAX_RETRIES)")
       ->type_name("N");
   app.add_option("--max-response-bytes", text.max_response_bytes,
                  "Most body bytes of one model response, K/M/G allowed (default 64M; also WELD_MAX_RESPONSE_BYTES)")
