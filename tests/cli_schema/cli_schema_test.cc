@@ -288,7 +288,7 @@ TEST_F(CliSchema, DialectFlag) {
 }
 
 TEST_F(CliSchema, NoStrictFlag) {
-  const char* lenient = R"({"type":"object","markdownDescription":"x"})";
+  const char* lenient = R"({"type":"object","uiWidget":"x"})";
   EXPECT_EQ(run_weld({"schema", "check", lenient}).exit_code, 1);
   Outcome run = run_weld({"schema", "check", "--no-strict", lenient});
   EXPECT_EQ(run.exit_code, 0);
