@@ -1,6 +1,6 @@
-// Bounded reads of files and streams (issue 13.8): `--continue` on a FIFO
+// Bounded reads of files and streams: without them `--continue` on a FIFO
 // transcript, `weld schema validate S /dev/zero` and /dev/zero as standard
-// input used to hang and grow memory without limit.
+// input would hang and grow memory without limit.
 
 #include "weld/base/read_file.h"
 

@@ -146,8 +146,8 @@ TEST(Parse, IntegerBoundaries) {
   EXPECT_EQ(Type::Real, parse("9223372036854775808")->type());
   EXPECT_EQ(Type::Real, parse("-9223372036854775809")->type());
   EXPECT_EQ(Type::Integer, parse("-0")->type());
-  // Beyond int64: a Real whose digits are kept (issue 13: they used to be
-  // written back as 1.8446744073709552e+19).
+  // Beyond int64: a Real whose digits are kept (never written back as
+  // 1.8446744073709552e+19: an id must keep its digits).
   EXPECT_EQ("18446744073709551615", roundtrip("18446744073709551615"));
   EXPECT_EQ("[-9223372036854775809,123456789012345678901234567890]",
             roundtrip("[-9223372036854775809, 123456789012345678901234567890]"));

@@ -273,7 +273,7 @@ class Parser {
         out = Value(i);
         return true;
       }
-      // Too large for int64 (a decision made after the freeze, issue 13):
+      // Too large for int64 (a decision made after the freeze: ids keep their digits):
       // a Real that keeps its digits, within double's range.
       double d;
       if (std::from_chars(first, last, d).ec == std::errc::result_out_of_range) {

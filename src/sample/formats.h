@@ -1,5 +1,5 @@
 #pragma once
-// Example strings for the `format` values weld asserts (SPEC §1.2 list).
+// Example strings for the `format` values weld asserts (docs/schema.md, "What validates").
 // Private to weld_sample.
 
 #include <optional>

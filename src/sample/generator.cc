@@ -1,4 +1,4 @@
-// The sampler's generator (SPEC §5): one candidate instance per call, built
+// The sampler's generator (docs/schema.md, "weld sample"): one candidate instance per call, built
 // from the flattened schema of each place. Choices come from the caller's
 // PRNG only, and object members are visited in document order, so the same
 // seed gives the same instance everywhere.

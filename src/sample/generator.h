@@ -1,5 +1,5 @@
 #pragma once
-// The instance generator behind weld::sample::generate (SPEC §5). Private to
+// The instance generator behind weld::sample::generate (docs/schema.md, "weld sample"). Private to
 // weld_sample: it reads the schema JSON and proposes one candidate; the
 // caller validates it with the schema engine and retries with another seed.
 

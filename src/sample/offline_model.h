@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// The offline model (SPEC §5, `--provider offline`): a stand-in for a
+/// The offline model (`--provider offline`, docs/run.md): a stand-in for a
 /// language model that needs no network. It answers a request that offers
 /// `structured_output` by calling it with an instance sampled from that
 /// tool's parameters schema, deterministic for a seed; after an error tool

@@ -102,7 +102,7 @@ TEST(OfflineModel, CancelledAndUnsampleable) {
 }
 
 // Tool arguments are objects: the empty schema {} gives an object, never a
-// string or number (issue 3: "empty schema {} ... → {}").
+// string or number: a tool's arguments must be an object.
 TEST(OfflineModel, EmptySchemaGivesAnObject) {
   provider::CancelToken cancel;
   for (std::uint64_t seed = 0; seed < 20; ++seed) {

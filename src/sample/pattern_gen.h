@@ -1,6 +1,6 @@
 #pragma once
 // Strings that match an ECMAScript pattern, for `pattern` and
-// `patternProperties` (SPEC §5 "patterns where feasible"). Private to
+// `patternProperties` (where feasible; the sampler validates what it makes). Private to
 // weld_sample.
 
 #include <optional>

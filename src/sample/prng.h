@@ -1,6 +1,6 @@
 #pragma once
-// A small deterministic PRNG for the sampler (SPEC §5: same seed, same
-// instance). splitmix64 is used instead of <random> distributions, whose
+// A small deterministic PRNG for the sampler (same seed, same
+// instance on every machine: docs/schema.md, "weld sample"). splitmix64 is used instead of <random> distributions, whose
 // output is not specified and differs between standard library versions.
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// weld::sample: generate, validate with the schema engine, retry (SPEC §5).
+// weld::sample: generate, validate with the schema engine, retry (docs/schema.md, "weld sample").
 // A generated candidate is never trusted: only an instance the compiled
 // schema accepts is returned.
 

@@ -1,4 +1,4 @@
-// Violation -> text for people and models (SPEC §1.2), Ajv's errorsText
+// Violation -> text for people and models (docs/schema.md, "What validates"), Ajv's errorsText
 // wording: "<dataVar><instancePath> <message>".
 #include "weld/schema/schema.h"
 

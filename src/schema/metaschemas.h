@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// The official dialect meta-schemas, built in (SPEC §1.2: never fetched).
+/// The official dialect meta-schemas, built in (never fetched: docs/schema.md, "References").
 
 #include <string_view>
 

@@ -1,7 +1,7 @@
 #pragma once
 /// \file
-/// Exact decimal arithmetic for `multipleOf` (SPEC §1.2: `multipleOf: 0.01`
-/// must accept 0.07): both numbers are taken in their shortest round-trip
+/// Exact decimal arithmetic for `multipleOf` (`multipleOf: 0.01`
+/// must accept 0.07, docs/schema.md "What validates"): both numbers are taken in their shortest round-trip
 /// decimal form, as written, and divided exactly.
 
 #include "weld/json/value.h"

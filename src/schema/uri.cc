@@ -1,4 +1,4 @@
-// URI reference resolution (RFC 3986 §5.2) for `$id`/`$ref`, SPEC §1.2.
+// URI reference resolution (RFC 3986 §5.2) for `$id`/`$ref` (docs/schema.md, "References").
 #include "weld/schema/uri.h"
 
 #include <cctype>

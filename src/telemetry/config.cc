@@ -1,4 +1,4 @@
-// The OpenTelemetry environment variables (SPEC §8; the names and defaults
+// The OpenTelemetry environment variables (docs/telemetry.md, "Configuration"; the names and defaults
 // are those of the OpenTelemetry specification's "Environment Variable
 // Specification" and "OTLP Exporter Configuration"). Bad values never fail
 // the run: they are skipped with a warning the CLI prints once.

@@ -1,4 +1,4 @@
-// Cumulative metric values for OTLP export (SPEC §8).
+// Cumulative metric values for OTLP export (docs/telemetry.md, "Metrics").
 
 #include "weld/telemetry/metrics.h"
 

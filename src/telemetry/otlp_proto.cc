@@ -27,7 +27,7 @@ using wire::copy_bytes;
 // place after a one-byte length placeholder, which is widened (the message
 // moved up) when the message turns out longer than 127 bytes: no buffer per
 // message and no copy of its bytes into its parent's (what an export of 512
-// spans costs the proxy's CPU, issue 18). The buffer may be a previous
+// spans costs the proxy's CPU). The buffer may be a previous
 // body's storage, written over without being cleared first.
 class Writer {
  public:
@@ -110,7 +110,7 @@ class Writer {
   // in the bytes that many need (one when unknown), and the body is written
   // after it, in place. A message longer or shorter than that width is moved
   // once its length is known (no buffer per message, no copy of its bytes
-  // into its parent's: what an export of 512 spans costs, issue 18); a
+  // into its parent's: what an export of 512 spans costs); a
   // right `expected` (spans and what holds them) moves nothing.
   template <typename Body>
   void message(std::uint32_t field, Body&& body, std::size_t expected = 0) {
@@ -245,7 +245,7 @@ std::size_t span_size(const SpanData& span) {
 // Writes the Span message's fields (`size` bytes, from span_size) at `p`,
 // which has room for them: every length is known before the first byte, so
 // the fields go straight out, with no nesting to resolve (what ending a
-// proxy's span costs its request thread, issue 18).
+// proxy's span costs its request thread).
 char* put_span(char* p, const SpanData& span) {
   p = wire::put_bytes_field(p, 1, id_bytes(span.context.trace_id));
   p = wire::put_bytes_field(p, 2, id_bytes(span.context.span_id));

@@ -189,7 +189,7 @@ TEST(OtlpProto, ABodyWrittenOverAnOlderOneIsTheSameAsAFreshOne) {
   EXPECT_EQ(fresh, encode_traces(one, resource, Protocol::HttpProtobuf, "9", std::move(older)));
 }
 
-// issue 18: the exporter encodes each span when it ends and only wraps
+// The exporter encodes each span when it ends and only wraps
 // the bytes when it sends them: the body must be the one the records make.
 TEST(OtlpProto, SpansEncodedWhenTheyEndMakeTheSameBodyAsTheirRecords) {
   std::vector<SpanData> spans;

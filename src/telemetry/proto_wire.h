@@ -2,7 +2,7 @@
 // Protobuf wire format, the pieces both writers of OTLP protobuf use: the
 // body writer (otlp_proto.cc) and a span recording its attributes as their
 // KeyValue bytes when they are set (span.cc), so that exporting a span
-// copies bytes instead of encoding its attributes again (issue 18).
+// copies bytes instead of encoding its attributes again.
 
 #include <cstdint>
 #include <cstring>
@@ -162,7 +162,7 @@ char* put_key_value(char* p, std::uint32_t field, std::string_view key, const Va
   if (field < 16 && sizes.body < 0x80) [[likely]] {
     // Every tag and length one byte (a KeyValue shorter than 128 bytes: all
     // the attributes the proxy sets), written without asking each varint's
-    // width (what a span's attribute costs the request thread, issue 18).
+    // width (what a span's attribute costs the request thread).
     p[0] = static_cast<char>((field << 3) | kLengthDelimited);
     p[1] = static_cast<char>(sizes.body);
     p[2] = static_cast<char>((1 << 3) | kLengthDelimited);

@@ -4,7 +4,7 @@
 // when traces go out as protobuf only, as their encoded ScopeSpans `spans`
 // fields. The exporter uses one form: a span encoded by the thread that
 // ended it is freed there, while that thread's cache still holds it, and
-// the sender only concatenates bytes (issue 18: handing the 1.3 KB record
+// the sender only concatenates bytes (handing the 1.3 KB record
 // to the sender's core cost the proxy more than recording it).
 
 #include <cstddef>

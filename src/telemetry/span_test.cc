@@ -47,7 +47,7 @@ std::string each_encoded(const SpanData& span) {
   return out;
 }
 
-// issue 18: the exporter copies a usual span's attribute bytes as one run;
+// The exporter copies a usual span's attribute bytes as one run;
 // anything between them takes the attribute-by-attribute way.
 TEST(SpanData, AUsualSpansAttributeBytesAreOneRun) {
   SpanData span;

@@ -1,6 +1,6 @@
-// The telemetry runtime (SPEC §8): a bounded span queue and one sender
+// The telemetry runtime (docs/telemetry.md, "Never slower, never failing"): a bounded span queue and one sender
 // thread, so that a slow, hanging or absent collector never slows or fails
-// the work being observed (issue 18).
+// the work being observed.
 
 #include "weld/telemetry/telemetry.h"
 
@@ -109,7 +109,7 @@ Telemetry::Telemetry(Config config, std::string version, std::unique_ptr<provide
   chunk_ = std::clamp<std::size_t>(std::min(config_.max_batch, config_.max_queue) / 8, 1, 64);
   // Gathering threads wake the sender for two batches when the queue has
   // room for four: each wake-up of the sender, and each request to the
-  // collector, cost the proxy more than the bytes they carry (issue 18).
+  // collector, cost the proxy more than the bytes they carry.
   wake_at_ = chunk_ > 1 && config_.max_queue >= 4 * config_.max_batch ? 2 * config_.max_batch : config_.max_batch;
   if (!config_.file.empty()) {
     file_ = std::fopen(config_.file.c_str(), "a");

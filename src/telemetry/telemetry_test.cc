@@ -106,7 +106,7 @@ TEST(Telemetry, ExportsAChildUnderItsParentWithTheConfiguredHeaders) {
   EXPECT_NE(std::string::npos, text.find("{\"key\":\"error.type\",\"value\":{\"stringValue\":\"timeout\"}}"));
 }
 
-// issue 18: protobuf traces are encoded when each span ends (on its
+// Protobuf traces are encoded when each span ends (on its
 // thread) and wrapped when sent; the body holds each span as it ended.
 TEST(Telemetry, AProtobufExportHoldsEachSpanAsItEnded) {
   auto shared = std::make_shared<FakeCollector::Shared>();
@@ -220,7 +220,7 @@ std::unique_ptr<Telemetry> start_batching(Protocol protocol, const std::shared_p
   return Telemetry::start(config, "0", std::make_unique<FakeCollector>(shared));
 }
 
-// issue 18: with spans ending steadily while an export is in flight, the
+// With spans ending steadily while an export is in flight, the
 // sender sent what had piled up meanwhile at once, so a proxy under load
 // made one small request per export's duration (36 spans a request instead
 // of 512), and the sending cost more than the spans.
@@ -257,7 +257,7 @@ bool received(FakeCollector::Shared& shared, std::size_t n) {
   return false;
 }
 
-// issue 18: a run ends within the first export's schedule; the sender
+// A run ends within the first export's schedule; the sender
 // thread it started cost ~2% of its wall time and sent nothing.
 TEST_P(TelemetryQueue, AWhenNeededSenderIsNotStartedForAShortLife) {
   auto shared = std::make_shared<FakeCollector::Shared>();
@@ -354,7 +354,7 @@ TEST_P(TelemetryQueue, AFailedExportCountsItsSpansAndSaysWhereWithoutTheKey) {
   EXPECT_EQ("POST http://collector:4318/v1/traces?…: HTTP 503", report.last_error);  // the query never shown
 }
 
-// issue 18: a collector that accepts and never answers must not hold the
+// A collector that accepts and never answers must not hold the
 // exit longer than the flush budget.
 TEST_P(TelemetryQueue, AHangingCollectorIsAbandonedWhenTheFlushBudgetRunsOut) {
   auto shared = std::make_shared<FakeCollector::Shared>();
@@ -395,7 +395,7 @@ void end_spans(Telemetry* telemetry, const std::string& prefix, int n) {
   for (const std::string& name : numbered(prefix, n)) start_span(telemetry, name, SpanKind::Internal, nullptr).end();
 }
 
-// issue 18: while the sender runs, each thread gathers the spans it ends
+// While the sender runs, each thread gathers the spans it ends
 // and hands them to the queue a chunk at a time (64 with the default
 // bounds), so that request threads do not share a lock per span.
 // Nothing gathered is lost: threads that have ended, and the thread that
@@ -435,7 +435,7 @@ TEST_P(TelemetryQueue, GatheredSpansGoOnTheScheduleAndTwoFullBatchesAtOnce) {
   ASSERT_TRUE(received(*shared, 1));  // the schedule
   EXPECT_EQ(numbered("few", 5), names_received(*shared));
   // One batch (512 spans, eight chunks) waits: the sender wakes for two
-  // (issue 18: each wake-up and each request cost more than their bytes).
+  // (each wake-up and each request cost more than their bytes).
   end_spans(telemetry.get(), "one", 512);
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
   EXPECT_EQ(1u, requests_received(*shared));

@@ -1,4 +1,4 @@
-// W3C Trace Context (SPEC §8): ids and the traceparent header.
+// W3C Trace Context (docs/telemetry.md): ids and the traceparent header.
 
 #include "weld/telemetry/trace_context.h"
 

@@ -1,6 +1,6 @@
 #pragma once
 // One checker per format family; private to weld_schema_format. Each takes
-// the whole string and returns whether it conforms (SPEC §1.2 format list).
+// the whole string and returns whether it conforms (docs/schema.md, "What validates").
 
 #include <string>
 #include <string_view>

@@ -1,4 +1,4 @@
-// format dispatch (SPEC §1.2: the asserted formats; unknown names pass), plus
+// format dispatch (docs/schema.md, "What validates": the asserted formats; unknown names pass), plus
 // the small formats: uuid, json-pointer, relative-json-pointer, regex.
 
 #include "weld/schema/format.h"

@@ -1,5 +1,5 @@
-// Remote `$ref`s answered from local folders (SPEC §1.2: remote references
-// are not fetched; a user points weld at local copies instead).
+// Remote `$ref`s answered from local folders (docs/schema.md, "References": remote
+// references are not fetched; a user points weld at local copies instead).
 
 #include "weld/schema/directory_resolver.h"
 

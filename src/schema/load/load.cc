@@ -1,4 +1,4 @@
-// SPEC §1.1: the whole load (steps 1-6). Step 6 is the core compiler in
+// The whole load (docs/schema.md, "Reading --json-schema VALUE", steps 1-6). Step 6 is the core compiler in
 // strict mode; its SchemaError names the keyword and the JSON Pointer.
 
 #include "weld/schema/load.h"

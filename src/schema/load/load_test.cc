@@ -1,5 +1,5 @@
-// SPEC §1.1 step 6 and the whole load: strict compile errors carry the SPEC
-// prefix, the keyword and its pointer; warnings come back with the schema.
+// Step 6 (docs/schema.md, "Reading --json-schema VALUE") and the whole load:
+// strict compile errors carry the flag's prefix, the keyword and its pointer; warnings come back with the schema.
 #include <gtest/gtest.h>
 
 #include "weld/json/parse.h"

@@ -1,5 +1,5 @@
-// SPEC §1.1 steps 1-4: trim, @path (stat before open, 4 MiB cap), parse
-// (read_json_argument), must be an object (read_schema_argument). Messages are the spec's, word for word; a file's
+// docs/schema.md, "Reading --json-schema VALUE", steps 1-4: trim, @path (stat before open, 4 MiB cap), parse
+// (read_json_argument), must be an object (read_schema_argument). Messages are the documented ones, word for word; a file's
 // content never appears in one (a secret file must not leak to stderr).
 
 #include <fcntl.h>
@@ -84,7 +84,7 @@ Result<json::Value> read_json_argument(std::string_view value, std::string_view 
     if (!content) return content.error();
     std::string_view body = *content;
     if (body.substr(0, 3) == "\xEF\xBB\xBF") body.remove_prefix(3);  // a UTF-8 byte order mark
-    // Generic on purpose: never quote the file (SPEC §1.1 step 3).
+    // Generic on purpose: never quote the file (it may hold a secret).
     if (!json::is_valid_utf8(body)) return config_error(f + " content of " + quote_path(path) + " is not valid JSON.", path);
     document = json::parse(body);
     if (!document && document.error().code == ErrorCode::Depth) {

@@ -1,4 +1,4 @@
-// SPEC §1.1 steps 1-4, every rule and message.
+// docs/schema.md, "Reading --json-schema VALUE", steps 1-4: every rule and message.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-// SPEC §1.1 step 5: every root shape the spec lists.
+// docs/schema.md, "Reading --json-schema VALUE", step 5: every root shape it names.
 #include <gtest/gtest.h>
 
 #include "weld/json/parse.h"

@@ -1,5 +1,5 @@
 // Regex: RE2 (linear time) when the translated pattern allows it, else PCRE2
-// under a match/depth/heap budget (issue 2 item 4, SPEC §1.2).
+// under a match/depth/heap budget (docs/schema.md, "What validates").
 
 #include "weld/schema/regex.h"
 

@@ -10,7 +10,7 @@
 // - every literal is written as \x{…}, so no engine metacharacter leaks;
 // - capture groups stay numbered in the PCRE2 output (back-references), and
 //   become (?:…) for RE2, which never needs them.
-// Issue 2 item 4; SPEC §1.2.
+// Why: patterns must run in linear time (docs/schema.md, "What validates").
 
 #include "translate.h"
 

@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// The one way weld reads a whole file or stream it was given (issue 13.8):
+/// The one way weld reads a whole file or stream it was given:
 /// a regular file only (a FIFO, socket, device or directory is refused
 /// without blocking on it — `stat` first, the open non-blocking, `fstat` of
 /// what was opened), and never more than a cap, for files (`--json-schema

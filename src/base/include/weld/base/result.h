@@ -101,7 +101,7 @@ struct Error {
   /// The HTTP status that caused it, when a server answered with one (the
   /// run's `api_error_status`); 0 otherwise.
   int http_status = 0;
-  /// A temporary failure (SPEC §2.5, exit 75): the server could not be
+  /// A temporary failure (exit 75, docs/design.md "Exit codes"): the server could not be
   /// reached, or kept answering 408/429/5xx or breaking streams after the
   /// retries — the same request may well succeed later.
   bool temporary = false;

@@ -1,7 +1,7 @@
 #pragma once
 /// \file
-/// Compacting JSON text while it is still being written (issue 17, the
-/// proxy's `stream_partial`): a model's JSON arrives in fragments, and the
+/// Compacting JSON text while it is still being written (the
+/// proxy's `stream_partial`, docs/proxy.md "Partial answers"): a model's JSON arrives in fragments, and the
 /// client should see, fragment by fragment, the text `serialize` will give
 /// the finished document, so that what it received adds up to the final
 /// answer. Whitespace between tokens is dropped, strings are re-escaped and

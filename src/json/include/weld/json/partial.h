@@ -1,7 +1,7 @@
 #pragma once
 /// \file
-/// Closing a JSON document that is still being written (issue 17, partial
-/// structured answers): from a prefix of a model's JSON text, the longest
+/// Closing a JSON document that is still being written (partial
+/// structured answers, docs/run.md "Partial results"): from a prefix of a model's JSON text, the longest
 /// part that can stand as a document, with its open string and containers
 /// closed. Numbers and literals count only once something ends them (`12`
 /// may still become `123`); an object member counts only once its value has

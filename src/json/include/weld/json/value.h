@@ -2,7 +2,7 @@
 /// \file
 /// `weld::json::Value`: an in-memory JSON document that keeps object keys in
 /// the order they were written (the model's key order is part of weld's
-/// output contract, SPEC §2.4) and tells integers from reals (`1` vs `1.0`).
+/// output contract, docs/run.md "Output formats") and tells integers from reals (`1` vs `1.0`).
 
 #include <cstdint>
 #include <initializer_list>

@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// Schema-valid example instances (SPEC §5): backs `weld sample` and the
+/// Schema-valid example instances (docs/schema.md, "weld sample"): backs `weld sample` and the
 /// offline model.
 ///
 /// \code

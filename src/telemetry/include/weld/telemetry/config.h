@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// Telemetry configuration from the standard OpenTelemetry environment
-/// variables (SPEC §8) and `--telemetry-file`. Export is off unless an
+/// variables (docs/telemetry.md, "Configuration") and `--telemetry-file`. Export is off unless an
 /// endpoint (or a file) is given.
 
 #include <chrono>

@@ -1,7 +1,7 @@
 #pragma once
 /// \file
-/// Every metric weld exports over OTLP, declared once (SPEC §8). The proxy's
-/// names are those of its Prometheus `/metrics` (SPEC §3.1) written the
+/// Every metric weld exports over OTLP, declared once (docs/telemetry.md, "Metrics"). The proxy's
+/// names are those of its Prometheus `/metrics` (docs/proxy.md, "Endpoints") written the
 /// OpenTelemetry way: a collector's Prometheus exporter turns
 /// `weld.proxy.requests` into `weld_proxy_requests_total` and
 /// `weld.proxy.upstream_latency` (unit s) into

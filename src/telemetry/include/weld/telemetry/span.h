@@ -2,7 +2,7 @@
 /// \file
 /// A finished span as it is exported (OTLP `Span`), and its attributes.
 /// Attribute values are what weld decides to record — counts, names, ids,
-/// outcomes — never a prompt, a payload, a schema or a key (SPEC §2.6, §8).
+/// outcomes — never a prompt, a payload, a schema or a key (docs/telemetry.md, "What is never exported").
 
 #include <algorithm>
 #include <array>
@@ -100,7 +100,7 @@ enum class StatusCode { Unset = 0, Ok = 1, Error = 2 };
 /// allocator's small size — so a span is one allocation (Span holds it; when
 /// it ends the exporter encodes it to protobuf on the ending thread, copying
 /// its attributes' bytes, or queues it by pointer for JSON and the file,
-/// which read the attributes back from their bytes) (issue 18).
+/// which read the attributes back from their bytes), so that ending a span costs its thread little.
 class SpanData {
  public:
   SpanData() = default;
@@ -227,7 +227,7 @@ class SpanData {
   // The heap parts lie with the fields above, before the bytes in place:
   // every set() asks whether they are in use, and a span is set again after
   // the request's other work has pushed it out of the cache — lines fewer
-  // to bring back each time (issue 18).
+  // to bring back each time.
   /// Where all the attributes lie, once there are more than fit in place.
   std::vector<TextRef> heap_attributes_;
   /// All the bytes, once there are more than fit in place.

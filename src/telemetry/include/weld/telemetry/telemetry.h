@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// The telemetry runtime (SPEC §8): spans and metrics recorded by the run,
+/// The telemetry runtime (docs/telemetry.md): spans and metrics recorded by the run,
 /// the proxy and the batch, exported over OTLP/HTTP (and/or written to
 /// `--telemetry-file`) by one background thread. Recording never blocks on
 /// the network: spans go to a bounded queue (full: the span is dropped and
@@ -67,7 +67,7 @@ class Span {
   /// This span's context, for children and `traceparent` (invalid when off).
   const SpanContext& context() const { return context_; }
   /// Sets (adds) an attribute. Only counts, names, ids and outcomes: never a
-  /// prompt, payload, schema or key (SPEC §2.6). Integers are recorded as
+  /// prompt, payload, schema or key (docs/design.md, "Privacy"). Integers are recorded as
   /// int64, strings (std::string, string_view, literals) as strings, copied
   /// into the span's own store (no allocation for a span's usual text).
   template <typename T>

@@ -2,7 +2,7 @@
 /// \file
 /// W3C Trace Context (https://www.w3.org/TR/trace-context/): trace and span
 /// ids, and the `traceparent` header that carries them between processes
-/// (SPEC §8). A run joins the trace in `TRACEPARENT`; the proxy continues a
+/// (docs/telemetry.md). A run joins the trace in `TRACEPARENT`; the proxy continues a
 /// client's `traceparent` and sends its own upstream.
 ///
 /// \code

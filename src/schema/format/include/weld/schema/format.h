@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// `format` assertions for the formats SPEC §1.2 lists.
+/// `format` assertions for the formats docs/schema.md lists ("What validates").
 
 #include <cstdint>
 #include <optional>

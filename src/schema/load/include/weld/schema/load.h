@@ -1,7 +1,7 @@
 #pragma once
 /// \file
-/// Reading a schema argument the way `--json-schema VALUE` does (SPEC §1.1):
-/// inline JSON or `@path`, with every rule and message of the spec.
+/// Reading a schema argument the way `--json-schema VALUE` does (docs/schema.md,
+/// "Reading --json-schema VALUE"): inline JSON or `@path`, each rule with its message.
 ///
 /// \code
 ///   weld::Result<weld::json::Value> doc = weld::schema::read_schema_argument(arg);
@@ -20,13 +20,13 @@
 
 namespace weld::schema {
 
-/// Steps 1–4 of SPEC §1.1: trim, `@path` (stat first, 4 MiB cap, UTF-8),
+/// Steps 1–4 of docs/schema.md, "Reading --json-schema VALUE": trim, `@path` (stat first, 4 MiB cap, UTF-8),
 /// parse, must be an object. `flag` names the option in messages
 /// ("--json-schema"). `cwd` resolves relative paths (empty: the process's).
 Result<json::Value> read_schema_argument(std::string_view value, std::string_view flag = "--json-schema",
                                          const std::string& cwd = {});
 
-/// Steps 1–3 of SPEC §1.1 (trim, `@path`, parse) for any JSON value: the
+/// Steps 1–3 of the same (trim, `@path`, parse) for any JSON value: the
 /// schema commands accept `true`, `false` and any root as a schema.
 Result<json::Value> read_json_argument(std::string_view value, std::string_view flag = "--json-schema",
                                        const std::string& cwd = {});
@@ -52,7 +52,7 @@ Result<LoadedSchema> load_json_schema(std::string_view value, const CompileOptio
                                       std::string_view flag = "--json-schema", const std::string& cwd = {});
 
 /// Steps 1-3 and 6 for the schema commands (`weld schema check|validate`,
-/// `weld sample`, SPEC §1.4): any root is compiled, `true` and `false`
+/// `weld sample`, docs/schema.md): any root is compiled, `true` and `false`
 /// included; neither the must-be-an-object nor the root-accepts-object rule.
 Result<LoadedSchema> load_schema_document(std::string_view value, const CompileOptions& options = {},
                                           std::string_view flag = "--json-schema", const std::string& cwd = {});

@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// ECMAScript-syntax regular expressions that never take super-linear time
-/// (SPEC §1.2): translated to RE2 when RE2 can express them; patterns with
+/// (docs/schema.md, "What validates"): translated to RE2 when RE2 can express them; patterns with
 /// look-around or back-references run under PCRE2 with a hard step budget.
 ///
 /// \code
