@@ -1,4 +1,4 @@
-// Hooks (SPEC §2.7). Command hooks run `bash -c` with the call's JSON on
+// Hooks (docs/run.md, "Hooks"). Command hooks run `bash -c` with the call's JSON on
 // stdin through the subprocess runner (own process group, timeout, no
 // provider keys); HTTP hooks POST the same JSON through the provider's
 // transport. Hooks never crash or stall a run: a failing hook is ignored, except

@@ -112,7 +112,7 @@ TEST_F(HooksTest, AHookThatHangsIsKilledAtItsTimeout) {
 namespace weld::agent {
 namespace {
 
-// HTTP hooks go through the provider's Transport (issue 14.4), not a curl
+// HTTP hooks go through the provider's Transport (one HTTP client for the run), not a curl
 // call of their own: the transport sees the POST, its body and its headers.
 class RecordingTransport : public provider::Transport {
  public:

@@ -1,4 +1,4 @@
-// Mechanisms (SPEC §4): the small cache that remembers whether an upstream
+// Mechanisms (docs/run.md, "Mechanisms"): the small cache that remembers whether an upstream
 // really enforces a response_format / output_config.format (the probe that
 // tells, shared with the proxy, is provider/native_probe.cc), so that only
 // the first `--mechanism auto` run against a server pays for it. Servers

@@ -1,4 +1,4 @@
-// Partial structured answers (issue 17; rate rule in partial_result.h and
+// Partial structured answers (the rate rule in partial_result.h and
 // docs/run.md "Partial results").
 
 #include "weld/agent/partial_result.h"

@@ -345,7 +345,7 @@ TEST_F(RunLoopTest, OrdinaryToolResultsGoBackToTheModel) {
 }  // namespace
 }  // namespace weld::agent
 
-// ---- mechanisms (SPEC §4) ----
+// ---- mechanisms (docs/run.md, "Mechanisms") ----
 
 namespace weld::agent {
 namespace {

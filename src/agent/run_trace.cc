@@ -1,4 +1,4 @@
-// The run's spans and metrics (SPEC §8; names from the OpenTelemetry GenAI
+// The run's spans and metrics (docs/telemetry.md, "Spans of a run"; names from the OpenTelemetry GenAI
 // semantic conventions: invoke_agent / chat / execute_tool spans and the
 // gen_ai.client.* metrics), see run_trace.h.
 

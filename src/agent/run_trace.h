@@ -1,5 +1,5 @@
 #pragma once
-// The run's telemetry (SPEC §8, issue 18): the run span and its children —
+// The run's telemetry (docs/telemetry.md, "Spans of a run"): the run span and its children —
 // each model request, each tool call the request asked for, each validation
 // — plus the run's metrics. The run loop calls one method per stage; with
 // telemetry off every call returns at once. Attributes are counts, names,

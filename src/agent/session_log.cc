@@ -138,7 +138,7 @@ std::size_t redacted_answers(const std::vector<provider::Message>& history) {
 }
 
 Result<std::vector<provider::Message>> read_session(const std::string& path) {
-  // A FIFO or a link to /dev/zero must not hang the run (issue 13.8).
+  // A FIFO or a link to /dev/zero must not hang the run.
   Result<std::string> text = read_regular_file(path, kMaxTranscriptBytes);
   if (!text) return Error{ErrorCode::Session, "Session transcript: " + text.error().message + ".", path};
   std::istringstream in(std::move(*text));
@@ -239,7 +239,7 @@ void SessionLog::on_prompt(const provider::Message& message) {
 
 provider::Message SessionLog::redact_native_answer(const provider::Message& message) const {
   // With --mechanism native the payload is the text of an answer without
-  // tool calls (SPEC §2.6 applies to it as to structured_output arguments).
+  // tool calls (redacted as structured_output arguments are: docs/run.md, "Sessions and privacy").
   if (answers_ == Answers::Kept || !native_ || !message.tool_calls.empty() || message.text.empty()) return message;
   provider::Message redacted = message;
   redacted.text = json::serialize(redacted_payload());

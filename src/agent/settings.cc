@@ -1,6 +1,7 @@
-// Settings files and the tool policy. SPEC §2.7; where it is silent we follow
-// the source's rules: structured_output bypasses the --core-tools allow-list
-// but obeys deny/exclude, and --bare drops settings-derived deny/exclude.
+// Settings files and the tool policy (docs/run.md, "Tools and permissions").
+// Where that is silent we follow the agent CLIs weld stands in for:
+// structured_output bypasses the --core-tools allow-list but obeys
+// deny/exclude, and --bare drops settings-derived deny/exclude.
 
 #include "weld/agent/settings.h"
 
@@ -52,7 +53,7 @@ Status read_settings_file(const std::string& path, Settings& settings) {
     }
     std::size_t first_new = settings.allow.size();
     if (Status s = read_list(*permissions, "allow", "permissions.allow", path, settings.allow); !s) return s;
-    // Never widen silently (issue 13.2): a scoped rule weld cannot enforce
+    // Never widen silently: a scoped rule weld cannot enforce
     // is a configuration error, not a grant of the whole tool.
     for (std::size_t i = first_new; i < settings.allow.size(); ++i) {
       Result<ParsedRule> rule = parse_rule(settings.allow[i]);

@@ -1,4 +1,4 @@
-// Scoped run_shell_command rules (issue 13.2). The syntax follows Claude
+// Scoped run_shell_command rules (docs/run.md, "Allow rules"). The syntax follows Claude
 // Code's Bash(…) rules (exact/prefix `:*`, `*` wildcards, compound commands
 // never covered by a prefix) and Qwen Code's run_shell_command(…) prefixes;
 // rather than parse shell, any character that could start a second command

@@ -1,4 +1,4 @@
-// Lenient JSON recovery for SPEC §1.3 ("parse repair of the argument text").
+// Lenient JSON recovery for the parse repairs of the argument text (docs/design.md, "Repairs").
 //
 // A recursive-descent parser like src/json/parse.cc, but it tolerates the
 // mistakes models make when they write JSON by hand, and records each one.

@@ -1,5 +1,5 @@
 #pragma once
-// The lenient parser behind SPEC §1.3's parse repairs. Private to weld_repair.
+// The lenient parser behind the parse repairs (docs/design.md, "Repairs"). Private to weld_repair.
 //
 // It is deliberately separate from the strict parser in src/json: the strict
 // parser decides what is valid JSON; this one only recovers a value from text

@@ -1,4 +1,4 @@
-// The MCP client of a run (SPEC §2.7): one child process per server, started
+// The MCP client of a run (docs/run.md, "MCP servers"): one child process per server, started
 // by the subprocess runner (own process group, no provider keys in its
 // environment beyond the server's own `env`), JSON-RPC requests with deadlines over its stdin and
 // stdout, its stderr drained in the background (a chatty server must not
@@ -252,7 +252,7 @@ void McpServers::start(const std::vector<McpServerConfig>& servers, const std::s
     deadlines[i] = Clock::now() + servers[i].startup_timeout;
     std::shared_ptr<McpConnection> client;
     if (!servers[i].url.empty()) {
-      client = make_http_connection(servers[i]);  // issue 17: Streamable HTTP
+      client = make_http_connection(servers[i]);  // Streamable HTTP
     } else {
       auto stdio = std::make_shared<McpClient>(servers[i]);
       Status started = stdio->spawn(cwd);

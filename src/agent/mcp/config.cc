@@ -1,6 +1,6 @@
-// Settings `mcpServers` (SPEC §2.7), in the shape Claude Code and Qwen Code
+// Settings `mcpServers` (docs/run.md, "MCP servers"), in the shape Claude Code and Qwen Code
 // read: {"name": {"command", "args", "env"}} or {"name": {"url"|"httpUrl",
-// "headers"}} (Streamable HTTP, issue 17), plus weld's optional "cwd",
+// "headers"}} (Streamable HTTP), plus weld's optional "cwd",
 // "timeout" (ms per tool call, as Qwen Code) and "startupTimeout" (ms).
 
 #include "weld/agent/mcp.h"
@@ -36,7 +36,7 @@ Status parse_mcp_servers(const json::Value& value, const std::string& file, std:
     const json::Value* command = entry.find("command");
     const json::Value* url = entry.find("httpUrl") ? entry.find("httpUrl") : entry.find("url");
     if (!command && url) {
-      // Streamable HTTP (issue 17). Claude Code writes {"type":"http","url"},
+      // Streamable HTTP. Claude Code writes {"type":"http","url"},
       // Qwen Code {"httpUrl"}; the older HTTP+SSE transport is not spoken.
       const std::string key = entry.find("httpUrl") ? "httpUrl" : "url";
       if (const json::Value* type = entry.find("type")) {

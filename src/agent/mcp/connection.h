@@ -1,5 +1,5 @@
 #pragma once
-// The two transports of an MCP server in a run (SPEC §2.7, issue 17): a
+// The two transports of an MCP server in a run (docs/run.md, "MCP servers"): a
 // child process over stdio (client.cc) and Streamable HTTP (http_client.cc).
 // McpServers and the tools it offers talk to either through this interface.
 

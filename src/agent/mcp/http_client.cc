@@ -1,4 +1,4 @@
-// MCP over Streamable HTTP (MCP 2025-06-18 "Transports"; issue 17): every
+// MCP over Streamable HTTP (MCP 2025-06-18 "Transports"; docs/run.md, "MCP servers"): every
 // JSON-RPC message is POSTed to the server's one endpoint with
 // `Accept: application/json, text/event-stream`; the server answers a
 // request with one JSON body or with an SSE stream that carries the response

@@ -1,5 +1,5 @@
 // JSON-RPC 2.0 over newline-delimited stdio, as MCP's stdio transport
-// speaks it (SPEC §2.7): line splitting, message classification, and the
+// speaks it (docs/run.md, "MCP servers"): line splitting, message classification, and the
 // two MCP results a run reads (tools/list, tools/call). Everything here
 // reads what another program wrote, so nothing trusts it: fuzz/agent_mcp_fuzz.cc.
 

@@ -1,4 +1,4 @@
-// The one subprocess runner (issue 14.4; the shape of ninja's
+// The one subprocess runner (the shape of ninja's
 // subprocess-posix.cc): everything that can go wrong between fork and exec
 // is prepared before the fork, the child makes only async-signal-safe calls,
 // and the parent owns the process group until it is reaped and killed.
@@ -254,7 +254,7 @@ SubprocessRun run_subprocess(const SubprocessOptions& options, const SubprocessL
 
   // After the child exits, what is already in the pipes is read for this
   // long; a background job still holding a pipe open does not keep the
-  // command running (issue 13: it was reported "Timed out").
+  // command running (nor is it reported as "Timed out").
   constexpr auto kDrainAfterExit = std::chrono::milliseconds(100);
   const auto deadline = Clock::now() + limits.timeout;
   std::optional<Clock::time_point> exited_at;

@@ -1,5 +1,5 @@
 // write_file and edit: side effects, offered only with --yolo,
-// --approval-mode auto-edit|yolo or an allow rule (SPEC §2.7).
+// --approval-mode auto-edit|yolo or an allow rule (docs/run.md, "Tools and permissions").
 
 #include "paths.h"
 

@@ -1,6 +1,6 @@
 #pragma once
 // Shared helpers for the built-in tools: argument access with clear errors,
-// and the one place where the workspace rule lives (issue 13.1): every path a
+// and the one place where the workspace rule lives (docs/run.md, "File tools stay in the working directory"): every path a
 // file tool touches — read, listed, searched, globbed, written, edited — is
 // opened relative to a descriptor of the working directory and resolved by
 // the kernel beneath it (openat2 RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS), or,

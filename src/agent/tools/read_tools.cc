@@ -1,4 +1,4 @@
-// read_file and list_directory: read-only, always offered (SPEC §2.7).
+// read_file and list_directory: read-only, always offered (docs/run.md, "Tools and permissions").
 
 #include <dirent.h>
 #include <fcntl.h>

@@ -1,4 +1,4 @@
-// glob and grep_search: read-only, always offered (SPEC §2.7). grep uses RE2
+// glob and grep_search: read-only, always offered (docs/run.md, "Tools and permissions"). grep uses RE2
 // so that a model-written pattern can never take super-linear time.
 
 #include <re2/re2.h>

@@ -199,7 +199,7 @@ TEST(GlobMatch, ManyDoubleStarsStayLinear) {
 }  // namespace
 }  // namespace weld::agent
 
-// ---- issue 13.1: no file tool reaches outside the workspace, by any route ----
+// ---- no file tool reaches outside the workspace, by any route ----
 namespace weld::agent {
 namespace {
 

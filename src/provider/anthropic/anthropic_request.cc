@@ -1,7 +1,7 @@
-// Request building for the Anthropic Messages API (issue 3): content blocks
+// Request building for the Anthropic Messages API: content blocks
 // (text, tool_use, tool_result), tools with an input_schema whose root is
-// "type":"object" (the API rejects anything else; SPEC §2.2 keeps validation
-// on the original schema), a forced tool_choice, streaming.
+// "type":"object" (the API rejects anything else; validation still uses
+// the original schema), a forced tool_choice, streaming.
 #include <string>
 
 #include "weld/json/parse.h"

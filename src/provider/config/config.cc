@@ -1,4 +1,4 @@
-// Resolving the provider configuration (SPEC §4): flags, then WELD_*, then
+// Resolving the provider configuration (docs/run.md, "Pointing weld at a model"): flags, then WELD_*, then
 // the provider's own variables, then defaults. The environment is a
 // parameter so that tests pass a literal map and nothing here reads global
 // state behind the caller's back.

@@ -188,7 +188,7 @@ void prepare(CURL* easy, CurlMulti::Pending& pending, const HttpRequest& request
     // libcurl sends a body through its upload buffer, 64 KB by default: a
     // larger body went in 64 KB sends, each a wake-up of the server and a
     // poll here. A buffer the body's size (libcurl caps it at 2 MB) sends it
-    // at once (issue 18: telemetry's batches are ~170 KB, one a quarter
+    // at once (telemetry's batches are ~170 KB, one a quarter
     // second under load; large prompts gain the same).
     constexpr std::size_t kDefaultUploadBuffer = 64 * 1024, kMaxUploadBuffer = 2 * 1024 * 1024;
     if (request.body.size() > kDefaultUploadBuffer) {

@@ -1,7 +1,7 @@
 // The blocking libcurl transport: its requests run on its own CurlMulti
 // (weld/provider/curl_multi.h, which holds the per-transfer machinery),
 // polled every 50 ms for the CancelToken (a SIGINT must end a request in
-// flight within a second, SPEC §2.3) and the idle timer. The multi handle
+// flight within a second, docs/run.md "Limits") and the idle timer. The multi handle
 // lives as long as the transport, so its connection cache keeps connections
 // alive between turns, and its easy handles are reused.
 #include <chrono>

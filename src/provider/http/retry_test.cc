@@ -252,7 +252,7 @@ TEST(SendWithRetries, CancelledDuringBackoff) {
   EXPECT_EQ(st.error().message, "the request was cancelled (POST http://h/v1/chat/completions)");
 }
 
-// SPEC §2.5: exit 75 when the same request may well succeed later.
+// docs/design.md, "Exit codes": 75 when the same request may well succeed later.
 TEST(SendWithRetries, TemporaryMarksWhatOutlastedTheRetries) {
   auto failure = [](std::deque<Scripted> script) {
     Harness h(std::move(script));

@@ -1,7 +1,7 @@
 // The Model behind the three wire protocols: build the request, send it with
 // retries, feed the body to the protocol's stream parser, and return the
 // complete Response. Every error message is scrubbed of the API key
-// (SPEC §2.6, issue 3: "the API key never appears in any output").
+// (docs/design.md, "Privacy": the API key never appears in any output).
 #include <memory>
 #include <string>
 

@@ -1,4 +1,4 @@
-// GET /v1/models (issue 17, honest defaults): both OpenAI-compatible servers
+// GET /v1/models (docs/run.md, "Pointing weld at a model"): both OpenAI-compatible servers
 // (vLLM, llama.cpp, Ollama, SGLang, OpenAI) and Anthropic's API answer
 // {"data":[{"id":…},…]}; only the ids are read.
 

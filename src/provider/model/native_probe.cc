@@ -1,4 +1,4 @@
-// The `auto` mechanism's probe (SPEC §4), shared by the run and the proxy.
+// The `auto` mechanism's probe (docs/run.md, "Mechanisms"), shared by the run and the proxy.
 #include "weld/provider/native_probe.h"
 
 #include "weld/json/parse.h"

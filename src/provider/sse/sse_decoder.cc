@@ -1,7 +1,7 @@
 // SSE decoding per the WHATWG HTML standard, section "Interpreting an event
 // stream" (https://html.spec.whatwg.org/multipage/server-sent-events.html).
 // Line splitting works on bytes, so a UTF-8 sequence split across chunks is
-// simply buffered until its line ends (issue 3); each complete line is then
+// simply buffered until its line ends; each complete line is then
 // checked and invalid UTF-8 is replaced by U+FFFD like the standard's decoder.
 #include "weld/provider/sse.h"
 

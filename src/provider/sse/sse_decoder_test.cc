@@ -130,7 +130,7 @@ TEST(SseDecoder, EveryChunkSizeGivesTheSameEvents) {
   }
 }
 
-// Regression test for issue 3: a multi-byte UTF-8 sequence split across two
+// Regression test: a multi-byte UTF-8 sequence split across two
 // network reads must come out whole, not as replacement characters.
 TEST(SseDecoder, issue_3_split_utf8_in_sse) {
   const std::string text = "data: {\"s\":\"\xE2\x82\xAC \xF0\x9F\x98\x80\"}\n\n";  // € 😀

@@ -1,12 +1,12 @@
 #pragma once
 /// \file
-/// Hooks from settings (SPEC §2.7): `PreToolUse`, `PostToolUse`,
+/// Hooks from settings (docs/run.md, "Hooks"): `PreToolUse`, `PostToolUse`,
 /// `PostToolUseFailure`, each a list of
 /// `{"matcher": "write_file|edit", "hooks": [{"type":"command","command":"…","timeout":60}
 ///                                           | {"type":"http","url":"…"}]}`.
 /// A hook gets a JSON description of the call on stdin (or as the POST
-/// body), with the raw arguments — `structured_output` included (SPEC §2.6:
-/// hooks see what the tool sees). A `PreToolUse` command hook that exits 2
+/// body), with the raw arguments — `structured_output` included (hooks see
+/// what the tool sees: that is their contract). A `PreToolUse` command hook that exits 2
 /// blocks the call; its stderr goes back to the model as the tool result.
 ///
 /// \code

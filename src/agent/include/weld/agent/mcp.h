@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// MCP servers in a run (SPEC §2.7): servers from settings `mcpServers`,
+/// MCP servers in a run (docs/run.md, "MCP servers"): servers from settings `mcpServers`,
 /// spoken to with JSON-RPC 2.0 over newline-delimited stdio, or over
 /// Streamable HTTP for `url` entries (initialize, notifications/initialized,
 /// tools/list, tools/call). Their
@@ -121,7 +121,7 @@ Result<std::vector<McpToolInfo>> parse_tools_list(const json::Value& result, std
 ToolOutput tool_output_from_call_result(const json::Value& result);
 
 /// The name a tool is offered under: `tool` when free, else
-/// `mcp__<server>__<tool>` (SPEC §2.7), both cut to the 64 characters
+/// `mcp__<server>__<tool>` (docs/run.md, "MCP servers"), both cut to the 64 characters
 /// and the `[A-Za-z0-9_-]` the provider APIs accept. nullopt when even the
 /// prefixed name is taken.
 std::optional<std::string> mcp_offered_name(std::string_view server, std::string_view tool,

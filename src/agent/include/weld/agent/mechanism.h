@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// How a run gets structured output from the model (SPEC §4 "Mechanisms"):
+/// How a run gets structured output from the model (docs/run.md, "Mechanisms"):
 /// the synthetic `structured_output` tool, the provider's own constrained
 /// decoding (`native`), or `auto` — probe the upstream once with a request
 /// that free text cannot satisfy, and remember per provider, base URL and

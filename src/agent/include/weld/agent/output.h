@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// The run's output (SPEC §2.4): agent-SDK-shaped messages, the result
+/// The run's output (docs/run.md, "Output formats"): agent-SDK-shaped messages, the result
 /// envelope, and a writer for `--output-format text|json|stream-json` that
 /// writes through a caller-supplied sink (the CLI passes stdout).
 ///
@@ -55,7 +55,7 @@ json::Value user_message(const provider::Message& message, const std::string& se
 json::Value partial_result_message(const json::Value& partial, int attempt, const std::string& session_id);
 /// `{"type":"stream_event","event":…,…}`.
 json::Value stream_event_message(const json::Value& event, const std::string& session_id);
-/// The result envelope with every field of SPEC §2.4, plus `total_cost_usd`
+/// The result envelope with every field docs/run.md lists, plus `total_cost_usd`
 /// when `prices` is given and the cost is known (see cost_usd).
 json::Value result_envelope(const RunOutcome& outcome, const Prices* prices = nullptr);
 /// `{"input_tokens":…,"output_tokens":…,…}`.

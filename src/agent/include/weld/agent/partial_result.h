@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// Partial structured answers while they stream (issue 17): the run feeds
+/// Partial structured answers while they stream (docs/run.md, "Partial results"): the run feeds
 /// the `structured_output` arguments (or, with `--mechanism native`, the
 /// answer text) as they arrive, and `PartialResults` reports the longest
 /// prefix that closes into JSON (weld::json::close_prefix) to the run's

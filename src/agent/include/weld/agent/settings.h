@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// Settings files and the tool policy (SPEC §2.7): which tools the model is
+/// Settings files and the tool policy (docs/run.md, "Tools and permissions"): which tools the model is
 /// offered, from the approval mode, settings (`~/.weld/settings.json`, then
 /// `./.weld/settings.json` over it) and flags.
 ///
@@ -33,14 +33,14 @@ struct Settings {
   std::vector<std::string> deny;
   /// `tools.exclude`: tool names never offered.
   std::vector<std::string> exclude;
-  /// `hooks` (SPEC §2.7): the project file's hooks run after the user file's.
+  /// `hooks` (docs/run.md, "Hooks"): the project file's hooks run after the user file's.
   HookSettings hooks;
-  /// `mechanism` (SPEC §4): "tool", "native" or "auto" (validated).
+  /// `mechanism` (docs/run.md, "Mechanisms"): "tool", "native" or "auto" (validated).
   std::optional<std::string> mechanism;
   /// `keepAnswers`: record the answers in session transcripts (as
   /// `--keep-answers`); the project file's value wins over the user's.
   std::optional<bool> keep_answers;
-  /// `mcpServers` (SPEC §2.7), in file order; a project server replaces a
+  /// `mcpServers` (docs/run.md, "MCP servers"), in file order; a project server replaces a
   /// user server of the same name.
   std::vector<McpServerConfig> mcp_servers;
   /// Files that were read, in order (for messages).
@@ -82,11 +82,11 @@ struct ToolPolicy {
 struct ToolSelection {
   std::vector<std::unique_ptr<Tool>> tools;
   /// False when `structured_output` is denied or excluded: the model then
-  /// never sees it (SPEC §2.7).
+  /// never sees it.
   bool structured_output_allowed = true;
 };
 
-/// Applies SPEC §2.7 to the built-in tools.
+/// Applies the tool policy (docs/run.md, "Tools and permissions") to the built-in tools.
 ToolSelection select_tools(const ToolPolicy& policy);
 
 /// False when `--exclude-tools` or (without --bare) `permissions.deny` /

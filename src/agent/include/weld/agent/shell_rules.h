@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// Scoped allow rules for run_shell_command (issue 13.2), as Claude Code and
+/// Scoped allow rules for run_shell_command (docs/run.md, "Allow rules"), as Claude Code and
 /// Qwen Code users write them: `run_shell_command(git status)`,
 /// `run_shell_command(npm run test:*)`, `run_shell_command(git * main)`.
 /// A command is allowed when it matches one rule and contains none of the

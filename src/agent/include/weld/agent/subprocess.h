@@ -1,8 +1,8 @@
 #pragma once
 /// \file
-/// The one subprocess runner of weld (issue 14.4), used by run_shell_command,
+/// The one subprocess runner of weld, used by run_shell_command,
 /// command hooks and MCP stdio servers: spawn with pipes, the child in its
-/// own process group, an environment without the provider keys (issue 13.3),
+/// own process group, an environment without the provider keys (docs/run.md, "What child processes get"),
 /// default signal dispositions, a timeout and cancellation, reaping, and a
 /// kill of the whole group at the end — so nothing a command started in the
 /// background outlives the command (or weld).

@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// Tools the model may call during a run (SPEC §2.7): the `Tool` interface,
+/// Tools the model may call during a run (docs/run.md, "Tools and permissions"): the `Tool` interface,
 /// what a tool gets to work with, and what it returns. A tool failure is a
 /// result with `is_error`, never an exception or a crash.
 
@@ -55,7 +55,7 @@ class Tool {
   provider::ToolSpec spec() const { return {name(), description(), parameters()}; }
 };
 
-/// Built-in tools (SPEC §2.7). Read-only:
+/// Built-in tools (docs/run.md, "Tools and permissions"). Read-only:
 std::unique_ptr<Tool> make_read_file_tool();
 std::unique_ptr<Tool> make_list_directory_tool();
 std::unique_ptr<Tool> make_glob_tool();

@@ -17,7 +17,7 @@ namespace weld::provider {
 
 /// The request body for `request` (`"stream":true`). Tool input schemas get
 /// a root `"type":"object"` when they lack a `type` (the API requires it;
-/// validation still uses the original schema, SPEC §2.2). An assistant
+/// validation still uses the original schema). An assistant
 /// tool call whose arguments are not a JSON object is sent with `input: {}`,
 /// keeping its id so the tool_result still pairs with it.
 ///

@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// Provider configuration (SPEC §4): which API, model, base URL and key, the
+/// Provider configuration (docs/run.md, "Pointing weld at a model"): which API, model, base URL and key, the
 /// timeouts and retries, resolved from flags, then `WELD_*` variables, then
 /// the provider's own variables; and `make_model`, which builds the `Model`.
 
@@ -31,7 +31,7 @@ struct ProviderConfig {
   std::chrono::milliseconds connect_timeout{10'000};
   /// Longest silence inside a response before it is abandoned.
   std::chrono::milliseconds idle_timeout{120'000};
-  /// Most body bytes of one response (WELD_MAX_RESPONSE_BYTES; issue 13.6).
+  /// Most body bytes of one response (WELD_MAX_RESPONSE_BYTES; docs/run.md, "Limits").
   std::uint64_t max_response_bytes = kDefaultMaxResponseBytes;
   RetryPolicy retry;
   NetworkSettings network;

@@ -44,7 +44,7 @@ struct HttpRequest {
   /// Longest time the whole exchange may take, 0 for no limit (telemetry's
   /// exit flush: its budget). Running out ends it as a timeout.
   std::chrono::milliseconds total_timeout{0};
-  /// Most body bytes accepted from one response (issue 13.6: an endless
+  /// Most body bytes accepted from one response (an endless
   /// stream must not grow memory without limit); more is a "too_large"
   /// error from send_with_retries, never retried.
   std::uint64_t max_response_bytes = kDefaultMaxResponseBytes;
@@ -61,7 +61,7 @@ class ResponseSink {
   virtual bool on_body(std::string_view chunk) = 0;
   /// Whether the last chunk was progress. A chunk that only keeps the
   /// connection alive (SSE comments) is not, and does not restart the idle
-  /// clock (issue 13.6: an endless stream of comments must time out).
+  /// clock (docs/run.md, "Limits": an endless stream of comments must time out).
   virtual bool last_chunk_was_progress() const { return true; }
   /// True once the body holds a whole answer (its terminal event arrived):
   /// a transport then waits only `kAfterTerminalEvent` more for the end of

@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// `GET /v1/models`: the models a server says it serves. The run asks it
-/// when a base URL is given without a model (issue 17: a local vLLM or
+/// when a base URL is given without a model (docs/run.md, "Pointing weld at a model": a local vLLM or
 /// llama.cpp serves one model, and guessing a hosted default gets a 404).
 ///
 /// \code

@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// The `auto` mechanism's probe (SPEC §4): one small request whose format
+/// The `auto` mechanism's probe (docs/run.md, "Mechanisms"): one small request whose format
 /// requires an object with a constant string the prompt never mentions. Free
 /// text — what a server that ignores the format answers — cannot satisfy it,
 /// so an answer that is exactly that object shows the server enforces its

@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// The OpenAI Responses API wire protocol (`POST /v1/responses`, the API
-/// Codex and OpenAI's newest models use; SPEC §4): request JSON and the
+/// Codex and OpenAI's newest models use; docs/protocols.md): request JSON and the
 /// reader of its streamed `response.*` events and whole `response` objects.
 
 #include <map>
