@@ -1,6 +1,6 @@
-// The batch's request gate (SPEC §7, "A 429's Retry-After pause starts when
-// weld receives the 429: no request of the batch starts before it has
-// passed"). It sits in the transport, below the provider's own retries, so
+// The batch's request gate (docs/batch.md, "Concurrency, rate limits,
+// retries": a 429's Retry-After pause starts when weld receives the 429,
+// and no request of the batch starts before it has passed). It sits in the transport, below the provider's own retries, so
 // retried attempts wait like first attempts and every wire protocol is
 // covered without reading any of them.
 

@@ -1,4 +1,4 @@
-// Row keys, the id set and shard choice (SPEC §7). See ids.h.
+// Row keys, the id set and shard choice (docs/batch.md, "Ids and line numbers"). See ids.h.
 
 #include "weld/batch/ids.h"
 
@@ -83,7 +83,7 @@ bool IdSet::mark(const RowKey& key, std::uint64_t mark) {
 
 void IdSet::grow() {
   // 1.5×, not 2×: the old and the new table are both held while the keys
-  // move, so this is the run's peak (SPEC §7's bound on the ids seen).
+  // move, so this is the run's peak (the bound on the ids seen, docs/batch.md "Resume").
   RowKey* old = slots_;
   const std::size_t old_capacity = capacity_;
   slots_ = map_slots(old_capacity + old_capacity / 2);

@@ -1,5 +1,5 @@
-// Splitting the batch input into lines (SPEC §7: "A 1,000,000-row input
-// streams through"): one fixed read buffer and, only for a line that spans
+// Splitting the batch input into lines (a 1,000,000-row input
+// streams through): one fixed read buffer and, only for a line that spans
 // two reads, a copy of that line — never the whole input.
 
 #include <unistd.h>

@@ -1,5 +1,5 @@
-// Result lines (SPEC §7). weld's shape carries what the run's envelope
-// carries (§2.4) for one row; the OpenAI shape is the Batch API's output
+// Result lines (docs/batch.md, "Output"). weld's shape carries what the
+// run's envelope carries (docs/run.md, "Output formats") for one row; the OpenAI shape is the Batch API's output
 // line, whose body is a chat completion with the JSON as message content, so
 // readers of OpenAI or vLLM batch results read weld's unchanged.
 

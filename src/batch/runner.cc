@@ -1,4 +1,4 @@
-// The batch loop (SPEC §7). A reader reads and sorts the input (shard,
+// The batch loop (docs/batch.md). A reader reads and sorts the input (shard,
 // repeated id, already answered, invalid line); workers run the rest, each
 // with its own model: fibers on FiberLoops (one per thread, the first on
 // the calling thread; the reader then has a thread of its own), or threads,
@@ -211,7 +211,7 @@ class Batch {
     run.sampling = provider::overlay(options_.run.sampling, row.request.sampling);
 
     agent::RunOutcome outcome = agent::run(model, options_.tools, run, {}, cancel);
-    // Endings that leave the row unanswered (SPEC §7): the rerun does it.
+    // Endings that leave the row unanswered (docs/batch.md, "Resume"): the rerun does it.
     if (outcome.exit_code == 130 || cancel_.cancelled.load()) return;
     if (outcome.exit_code == 41) return stop(BatchStop::Auth, outcome.error_message);
     if (outcome.exit_code == 75) return stop(BatchStop::Temporary, outcome.error_message);

@@ -1,4 +1,4 @@
-// Choosing this process's shard (SPEC §7): the flag wins, then Kubernetes'
+// Choosing this process's shard (docs/batch.md, "Sharding: one input, many machines"): the flag wins, then Kubernetes'
 // JOB_COMPLETION_INDEX (which does not say how many completions there are,
 // hence --shards), then Slurm's array variables. Slurm arrays need not start
 // at 0 or step by 1 (--array=1-8:2): the shard index is the task's position

@@ -303,7 +303,7 @@ int agents_main(int argc, char** argv) {
   export_cmd->add_flag("--force", force, "Replace files in the folder that weld agents export did not write");
   if (std::optional<int> code = parse_command_line(app, argc, argv)) return *code;
   if (check_cmd->parsed()) return check(check_file, as_json);
-  // Issue 17: each sub-agent's `model` is what Claude Code sends, and weld
+  // Each sub-agent's `model` is what Claude Code sends, and weld
   // forwards it upstream without the suffix; a guessed base model would be
   // written silently and fail only at dispatch time.
   if (base_model.empty()) {

@@ -1,5 +1,5 @@
 // `weld batch --json-schema SCHEMA [--prompt TEXT] INPUT [-o OUTPUT]` — the
-// run's contract for every row of a JSON Lines input (SPEC §7). Reads flags,
+// run's contract for every row of a JSON Lines input (docs/batch.md). Reads flags,
 // picks the shard, loads the schema once, builds one model per worker behind
 // one request gate, resumes from -o FILE, runs weld::batch::run_batch, and
 // turns how it ended into a summary and an exit code.
@@ -197,7 +197,7 @@ int batch_command(int argc, char** argv) {
   if (!approval)
     return usage_error("--approval-mode must be one of plan, default, auto-edit, yolo (got \"" + *flags.approval_mode + "\").");
 
-  // The shard (SPEC §7): flag, then the scheduler's variables.
+  // The shard (docs/batch.md, "Sharding: one input, many machines"): flag, then the scheduler's variables.
   const provider::Environment env = provider::process_environment();
   Result<batch::Shard> shard = batch::choose_shard(flags.shard, flags.shards, env);
   if (!shard) return usage_error(shard.error().message);
@@ -240,7 +240,7 @@ int batch_command(int argc, char** argv) {
   std::string cwd = std::filesystem::current_path(ec).string();
   if (ec) cwd = ".";
 
-  // The schema, compiled once for the whole batch (SPEC §1.1: exit 52).
+  // The schema, compiled once for the whole batch (docs/schema.md: exit 52).
   schema::CompileOptions compile;
   compile.strict = !flags.limits.no_strict;
   Result<schema::LoadedSchema> loaded = schema::load_json_schema(*flags.json_schema, compile, "--json-schema", cwd);
@@ -250,7 +250,7 @@ int batch_command(int argc, char** argv) {
                  (warning.pointer.empty() ? std::string() : " (at " + warning.pointer + ")") + "\n");
   }
 
-  // Tools: none unless asked (rows are data, SPEC §7).
+  // Tools: none unless asked (rows are data, docs/batch.md "Each row is a run").
   agent::ToolSelection selection;
   const bool tools_asked = !flags.core_tools.empty() || flags.yolo || flags.approval_mode;
   agent::ToolPolicy policy;
@@ -346,7 +346,7 @@ int batch_command(int argc, char** argv) {
     std::_Exit(finish(130));
   });
 
-  // Telemetry (SPEC §8): one `weld batch` span (under TRACEPARENT), each
+  // Telemetry (docs/telemetry.md): one `weld batch` span (under TRACEPARENT), each
   // row's run a child of it. After the SignalGuard, which must see no other
   // thread. A cancelled batch exits at once and exports nothing more.
   auto warn = [](std::string_view text) { write_stderr("weld: warning: " + std::string(text) + "\n"); };

@@ -1,7 +1,7 @@
 #pragma once
 // One entry point per subcommand; each lives in its own *_command.cc file.
 // Each takes the arguments after the subcommand name (argv[0] is the
-// subcommand itself) and returns the process exit code (SPEC §2.5).
+// subcommand itself) and returns the process exit code (docs/design.md, "Exit codes").
 
 namespace weld::cli {
 

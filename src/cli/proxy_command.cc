@@ -1,4 +1,4 @@
-// `weld proxy` (SPEC §3, §3.5): parses flags, starts the server, prints its
+// `weld proxy` (docs/proxy.md): parses flags, starts the server, prints its
 // logs (one JSON line each) on stderr, and picks the exit code: 0 after a
 // graceful shutdown, 52 for a bad registry or flag value, 1 when it cannot
 // listen.
@@ -90,7 +90,7 @@ int proxy_main(int argc, char** argv) {
     std::cerr << out << std::flush;
   };
 
-  // Telemetry (SPEC §8): warnings as log events; destroyed after the server.
+  // Telemetry (docs/telemetry.md): warnings as log events; destroyed after the server.
   auto warn = [&config](std::string_view text) {
     config.log("{\"event\":\"warning\",\"message\":" + json::quote(text) + "}");
   };
@@ -104,7 +104,7 @@ int proxy_main(int argc, char** argv) {
               << "}\n";
     return error.code == ErrorCode::Listen ? 1 : 52;
   }
-  // OTLP metrics are read from the counters /metrics renders (SPEC §8); the
+  // OTLP metrics are read from the counters /metrics renders (docs/telemetry.md, "Metrics"); the
   // server outlives the last export (finish_telemetry below).
   if (telemetry) {
     telemetry->add_metric_source([&proxy = **server](telemetry::MetricsSnapshot& out) { proxy.collect_metrics(out); });

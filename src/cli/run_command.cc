@@ -1,7 +1,8 @@
-// `weld [-p PROMPT] [--json-schema SCHEMA] …` — the headless run (SPEC §2).
-// Reads flags, loads the schema (SPEC §1.1, exit 52 before anything is
-// sent), picks the model (SPEC §4/§5), runs weld::agent::run, and turns its
-// outcome into output (SPEC §2.4) and an exit code (SPEC §2.5).
+// `weld [-p PROMPT] [--json-schema SCHEMA] …` — the headless run (docs/run.md).
+// Reads flags, loads the schema (docs/schema.md, exit 52 before anything is
+// sent), picks the model (docs/run.md, "Pointing weld at a model"), runs
+// weld::agent::run, and turns its outcome into output (docs/run.md, "Output
+// formats") and an exit code (docs/design.md, "Exit codes").
 
 #include <signal.h>
 #include <unistd.h>
@@ -181,7 +182,7 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
   const agent::OutputFormat format = *agent::parse_output_format(flags.output_format);
   early.set_format(format);
 
-  // Conflicting flags and bad values: exit 1 (SPEC §2.5).
+  // Conflicting flags and bad values: exit 1 (docs/design.md, "Exit codes").
   if (flags.prompt && !flags.positional.empty()) {
     return early.usage_error("give the prompt either with -p/--prompt or as a positional argument, not both.");
   }
@@ -208,7 +209,7 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
   Result<std::optional<agent::Prices>> prices = parse_prices(flags);
   if (!prices) return early.usage_error(prices.error().message);
 
-  // Signals (SPEC §2.5, issue 13.5): handled from here on, reading a piped
+  // Signals (exit 130, docs/run.md "Limits"): handled from here on, reading a piped
   // stdin included, whatever disposition weld inherited. Whoever ends the
   // run first (this thread, or the signal deadline) writes the ending; the
   // other stays silent. Before the loop runs, a signal's ending is the early
@@ -240,7 +241,7 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
     ~ClaimScope() { early.set_ending_claim(nullptr); }
   } claim_scope{early};
 
-  // The prompt (SPEC §2.1).
+  // The prompt (docs/run.md, "The prompt").
   std::optional<std::string> prompt_arg = flags.prompt;
   if (!flags.positional.empty()) {
     std::string joined;
@@ -256,7 +257,7 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
   const std::string cwd = current_directory();
   const std::string home = agent::home_directory();
 
-  // The schema (SPEC §1.1): every failure exits 52 before any request.
+  // The schema (docs/schema.md): every failure exits 52 before any request.
   std::optional<schema::LoadedSchema> loaded;
   if (flags.json_schema) {
     schema::CompileOptions compile;
@@ -270,7 +271,7 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
     loaded.emplace(std::move(*schema));
   }
 
-  // Settings and tools (SPEC §2.7).
+  // Settings and tools (docs/run.md, "Tools and permissions").
   agent::ToolPolicy policy;
   policy.approval = *approval;
   policy.bare = flags.bare;
@@ -285,12 +286,12 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
   std::vector<const agent::Tool*> tools;
   for (const auto& tool : selection.tools) tools.push_back(tool.get());
 
-  // The mechanism (SPEC §4): flag, WELD_MECHANISM, settings; default tool.
+  // The mechanism (docs/run.md, "Mechanisms"): flag, WELD_MECHANISM, settings; default tool.
   Result<agent::Mechanism> chosen_mechanism = choose_mechanism(mechanism_flag, policy.settings);
   if (!chosen_mechanism) return early.fail(52, chosen_mechanism.error().message);
   agent::Mechanism mechanism = *chosen_mechanism;
 
-  // Session (SPEC §2.8).
+  // Session (docs/run.md, "Sessions and privacy").
   options.session_id = early.session_id();
   if (flags.continue_session || flags.resume) {
     if (home.empty()) return early.fail(1, "Cannot resume a session: HOME is not set (or not a directory).");
@@ -321,7 +322,7 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
     early.set_session_id(id);
   }
 
-  // The model (SPEC §4, §5).
+  // The model (docs/run.md, "Pointing weld at a model").
   Result<ModelChoice> choice = choose_model(flags.model);
   if (!choice) return early.fail(agent::model_choice_exit_code(choice.error()), choice.error().message);
   for (const auto& note : choice->notes) write_stderr(note + "\n");
@@ -376,7 +377,7 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
 
   running_writer = &writer;
 
-  // Telemetry (SPEC §8): after the SignalGuard, which must see no other thread.
+  // Telemetry (docs/telemetry.md): after the SignalGuard, which must see no other thread.
   auto warn = [](std::string_view text) { write_stderr("weld: warning: " + std::string(text) + "\n"); };
   // Most runs end within the first export's schedule: their spans go at
   // exit, with no background thread started for them.
@@ -385,7 +386,7 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
   options.telemetry = telemetry.get();
   options.trace_parent = traceparent_from_environment();
 
-  // MCP servers (SPEC §2.7): started after every configuration check, so an
+  // MCP servers (docs/run.md, "MCP servers"): started after every configuration check, so an
   // early ending never leaves one behind. A server that fails is left out.
   if (!policy.settings.mcp_servers.empty()) {
     std::vector<std::string> taken;
@@ -448,7 +449,7 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
 int run_main(int argc, char** argv) {
   // A closed stdout must end in a write error, not a silent SIGPIPE death.
   ::signal(SIGPIPE, SIG_IGN);
-  // SPEC §2.4: in the JSON modes even the endings before the run leave an
+  // docs/run.md, "Output formats": in the JSON modes even the endings before the run leave an
   // envelope (the format is sniffed from argv until CLI11 has parsed it).
   EarlyEnding early(sniff_output_format(argc, argv).value_or(agent::OutputFormat::Text), agent::new_session_id());
   try {

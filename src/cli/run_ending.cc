@@ -1,4 +1,4 @@
-// SPEC §2.4 "Beyond the source": in `json` and `stream-json`, every way a
+// docs/run.md, "Output formats": in `json` and `stream-json`, every way a
 // run ends leaves one parseable error envelope on stdout — the endings
 // before the first request included (bad flags, no prompt, a schema or
 // configuration error). Those are written here; the run loop's own endings

@@ -1,4 +1,4 @@
-// SPEC §2.1: the prompt comes from -p/--prompt, a positional argument, or
+// docs/run.md, "The prompt": the prompt comes from -p/--prompt, a positional argument, or
 // standard input when it is not a terminal; both → piped text, a blank line,
 // then the prompt.
 
@@ -15,7 +15,7 @@ constexpr std::uint64_t kMaxPromptBytes = 16 * 1024 * 1024;
 Result<std::optional<std::string>> assemble_prompt(const std::optional<std::string>& prompt_arg) {
   std::string piped;
   if (::isatty(STDIN_FILENO) == 0) {
-    // Bounded (issue 13.8): /dev/zero as standard input is an error, not a hang.
+    // Bounded: /dev/zero as standard input is an error, not a hang.
     Result<std::string> read = read_stream(STDIN_FILENO, kMaxPromptBytes, "standard input");
     if (!read && read.error().code == ErrorCode::TooLarge) {
       return Error{ErrorCode::Io, "Standard input is more than " + std::to_string(kMaxPromptBytes >> 20) +

@@ -1,6 +1,6 @@
 // SIGINT/SIGTERM → cancellation, and a hard deadline so that a run ends with
 // 130 within a second even if something in flight is slow to notice
-// (SPEC §2.5). Signals are blocked in every thread and taken synchronously
+// (docs/run.md, "Limits"). Signals are blocked in every thread and taken synchronously
 // with sigwait on one thread, so no handler and no global state is needed.
 
 #include <pthread.h>
@@ -21,7 +21,7 @@ SignalGuard::SignalGuard(provider::CancelToken& cancel, std::function<void()> fo
   ::pthread_sigmask(SIG_BLOCK, &set, nullptr);
   // An ignored signal is discarded before sigwait can take it, and weld may
   // have inherited SIGINT ignored (a job started in the background by a
-  // script): both must still end the run with 130 (issue 13.5). Blocked,
+  // script): both must still end the run with 130. Blocked,
   // the default disposition cannot kill us.
   ::signal(SIGINT, SIG_DFL);
   ::signal(SIGTERM, SIG_DFL);

@@ -28,7 +28,8 @@ class App;
 
 namespace weld::cli {
 
-/// The message SPEC §2.1 prescribes when there is no prompt at all.
+/// The message when there is no prompt at all (docs/run.md, "The prompt"), as the
+/// agent CLIs weld stands in for word it.
 inline constexpr const char* kNoPromptMessage =
     "No input provided via stdin. Input can be provided by piping data into weld or using the --prompt option.";
 
@@ -41,7 +42,7 @@ Result<std::optional<std::string>> assemble_prompt(const std::optional<std::stri
 using ModelFlags = agent::ModelRequest;
 
 /// The model flags as typed, checked by `check_model_flags` (CLI11 would
-/// print its own message for a bad number; SPEC §2.5 wants ours).
+/// print its own message for a bad number; weld's names the flag and its range).
 struct ModelFlagText {
   std::optional<std::string> connect_timeout;
   std::optional<std::string> idle_timeout;
@@ -60,7 +61,7 @@ void add_model_flags(CLI::App& app, ModelFlags& flags, ModelFlagText& text);
 std::optional<std::string> check_model_flags(const ModelFlagText& text, ModelFlags& flags,
                                              std::optional<agent::Mechanism>& mechanism);
 
-/// The limits, repair and schema flags of a run (SPEC §2.1, §1.3), shared
+/// The limits, repair and schema flags of a run (docs/run.md, docs/design.md "Repairs"), shared
 /// by the run and every row of `weld batch`.
 struct RunLimitFlags {
   int max_session_turns = -1;
@@ -86,7 +87,7 @@ void add_run_limit_flags(CLI::App& app, RunLimitFlags& flags);
 /// copies the limits into `options`.
 std::optional<std::string> apply_run_limit_flags(const RunLimitFlags& flags, agent::RunOptions& options);
 
-/// The mechanism (SPEC §4): the flag, else WELD_MECHANISM, else settings;
+/// The mechanism (docs/run.md, "Mechanisms"): the flag, else WELD_MECHANISM, else settings;
 /// default tool. A bad WELD_MECHANISM is a configuration error (exit 52).
 Result<agent::Mechanism> choose_mechanism(const std::optional<agent::Mechanism>& flag, const agent::Settings& settings);
 
@@ -99,7 +100,7 @@ std::optional<agent::OutputFormat> sniff_output_format(int argc, char** argv);
 /// configuration errors): the message on stderr and, in the JSON modes, one
 /// error envelope (subtype error_during_execution, `error.message` equal to
 /// the stderr text without its final newline) on stdout — a one-element
-/// array in `json`, one line in `stream-json` (SPEC §2.4).
+/// array in `json`, one line in `stream-json` (docs/run.md, "Output formats").
 class EarlyEnding {
  public:
   EarlyEnding(agent::OutputFormat format, std::string session_id);
@@ -136,8 +137,8 @@ provider::ModelFactory offline_model_factory(const ModelFlags& flags);
 /// (`hooks`: e.g. a transport wrapper). Errors: agent::model_choice_exit_code.
 Result<ModelChoice> choose_model(const ModelFlags& flags, const provider::ModelHooks& hooks = {});
 
-/// Turns SIGINT/SIGTERM into cancellation (SPEC §2.5: exit 130 within a
-/// second). Construct before any other thread starts: it blocks the signals
+/// Turns SIGINT/SIGTERM into cancellation (exit 130 within a second,
+/// docs/run.md "Limits"). Construct before any other thread starts: it blocks the signals
 /// in the calling thread (threads created later inherit that) and waits for
 /// them on a dedicated thread. On a signal it sets `cancel`, then gives the
 /// run `grace` to end by itself; if it has not, it calls `force_end` (which

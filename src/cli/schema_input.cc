@@ -1,4 +1,4 @@
-// Reading what `weld schema check|validate` is given (SPEC §1.4).
+// Reading what `weld schema check|validate` is given (docs/schema.md).
 
 #include "schema_input.h"
 

@@ -1,5 +1,5 @@
 #pragma once
-// Inputs of `weld schema check|validate` (SPEC §1.4): schema arguments and
+// Inputs of `weld schema check|validate` (docs/schema.md): schema arguments and
 // instance files (JSON, JSON Lines, stdin). --resolve PREFIX=DIR is
 // weld/schema/directory_resolver.h.
 
@@ -14,7 +14,7 @@
 
 namespace weld::cli {
 
-/// A SCHEMA argument as §1.1 reads it: inline JSON (an object, an array,
+/// A SCHEMA argument as docs/schema.md reads it: inline JSON (an object, an array,
 /// `true` or `false`) stays, `@path` stays, and a bare path becomes `@path`.
 std::string schema_argument(const std::string& arg);
 

@@ -1,4 +1,4 @@
-// Telemetry glue shared by the run, proxy and batch commands (SPEC §8).
+// Telemetry glue shared by the run, proxy and batch commands (docs/telemetry.md).
 
 #include "telemetry_support.h"
 

@@ -1,5 +1,5 @@
 #pragma once
-// Telemetry for the commands (SPEC §8): reads the OTEL_* variables and
+// Telemetry for the commands (docs/telemetry.md): reads the OTEL_* variables and
 // --telemetry-file, starts the exporter (nullptr when nothing is
 // configured), and at exit flushes for a bounded time and says once on
 // stderr what could not be exported.

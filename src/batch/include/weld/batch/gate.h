@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// The batch's one gate in front of every model request (SPEC §7): a 429
+/// The batch's one gate in front of every model request (docs/batch.md, "Concurrency, rate limits, retries"): a 429
 /// (or a 503 with Retry-After) pauses the whole batch — no request of any
 /// row starts before the pause has passed, counted from the moment weld
 /// received the answer — and `--max-rps` spaces request starts.

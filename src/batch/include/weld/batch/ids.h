@@ -1,7 +1,7 @@
 #pragma once
 /// \file
-/// Row ids as 128-bit keys (SPEC §7: "at most 48 bytes per row" for the ids
-/// seen): the set that catches repeated ids and remembers the rows an
+/// Row ids as 128-bit keys (at most 48 bytes per row for the ids seen:
+/// docs/batch.md, "Resume"): the set that catches repeated ids and remembers the rows an
 /// earlier run already answered, and the stable hash that picks a row's
 /// shard. The hash is XXH3-128, whose output is fixed by its specification,
 /// so the same id lands in the same shard on every machine and version.

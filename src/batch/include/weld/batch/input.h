@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// The input of `weld batch` (SPEC §7): JSON Lines read one line at a time
+/// The input of `weld batch` (docs/batch.md, "Input: one object a line"): JSON Lines read one line at a time
 /// with bounded memory (`LineReader`), each line read as a row (`read_row`:
 /// its shape and id, or why it is not a row), and a row turned into what one
 /// run sends (`row_request`).
@@ -100,7 +100,7 @@ class LineReader {
 /// command that decompresses it (`name` names the input in the message).
 Status check_input_start(std::string_view start, std::string_view name);
 
-/// Which of SPEC §7's input shapes a line is.
+/// Which of the input shapes (docs/batch.md, "Input: one object a line") a line is.
 enum class RowShape {
   OpenAiBatch,     ///< {"custom_id","method","url","body":{…chat completion request…}}
   AnthropicBatch,  ///< {"custom_id","params":{…Messages request…}}

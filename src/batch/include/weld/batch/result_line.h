@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// Result lines of `weld batch` (SPEC §7): one JSON line per row, in weld's
+/// Result lines of `weld batch` (docs/batch.md, "Output"): one JSON line per row, in weld's
 /// shape or as OpenAI Batch output lines (what vLLM's `run-batch` writes),
 /// and the reverse — the key a result line already in `-o FILE` answers,
 /// for resuming.

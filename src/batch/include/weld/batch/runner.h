@@ -1,8 +1,8 @@
 #pragma once
 /// \file
-/// `weld batch`'s loop (SPEC §7): reads rows, keeps this shard's, catches
+/// `weld batch`'s loop (docs/batch.md): reads rows, keeps this shard's, catches
 /// repeated ids and rows already answered, runs each remaining row as one
-/// headless run (agent::run, SPEC §2) on a pool of workers — one model per
+/// headless run (agent::run, docs/run.md) on a pool of workers — one model per
 /// worker; fibers over one connection pool (FiberLoop), or threads — and
 /// writes one result line per row.
 /// Memory is bounded by the pool: at most two rows per worker wait in the
@@ -43,7 +43,7 @@ struct BatchOptions {
   /// system prompt, limits, repairs, mechanism); the row supplies the
   /// prompt, earlier messages, and its own system prompt and model if any.
   agent::RunOptions run;
-  /// Tools offered besides structured_output (none by default, SPEC §7).
+  /// Tools offered besides structured_output (none by default: rows are data, docs/batch.md "Each row is a run").
   std::vector<const agent::Tool*> tools;
   /// Told once per field name of the request fields the rows carry that are
   /// not sent (a field weld batch does not forward, or a sampling field the

@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// Which shard of the input this process runs (SPEC §7): `--shard I/N`, or
+/// Which shard of the input this process runs (docs/batch.md, "Sharding: one input, many machines"): `--shard I/N`, or
 /// the scheduler's own variables — `JOB_COMPLETION_INDEX` (Kubernetes
 /// Indexed Jobs, with `--shards N`) and `SLURM_ARRAY_TASK_ID` /
 /// `SLURM_ARRAY_TASK_COUNT` (Slurm job arrays). A row's shard is
