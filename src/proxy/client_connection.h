@@ -1,5 +1,5 @@
 #pragma once
-// The client's side of one connection (SPEC §3.1, §3.5): the socket, reading
+// The client's side of one connection (docs/proxy.md, "Errors and timeouts"): the socket, reading
 // requests within the limits and timeouts, writing answers, lingering after
 // a refusal, and noticing a client that leaves while its request is in
 // flight. Knows nothing of what a request asks for. Lives in its session's
@@ -17,7 +17,7 @@
 
 namespace weld::proxy {
 
-/// The header line of weld's own final answers (SPEC §3.3, is_final()): the
+/// The header line of weld's own final answers (docs/proxy.md, "Errors and timeouts"; is_final()): the
 /// official SDKs do not retry them.
 inline constexpr std::string_view kFinalAnswer = "x-should-retry: false\r\n";
 

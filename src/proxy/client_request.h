@@ -122,7 +122,7 @@ class ClientRequest final : public http::basic_parser<true> {
   void on_field_impl(http::field name, std::string_view name_string, std::string_view value, error_code& ec) override {
     // Trailer fields (after a chunked body) are dropped: only the head's
     // fields count, so a trailer can neither reach the upstream nor tag a
-    // request (issue 13.9).
+    // request (docs/proxy.md, "Errors and timeouts").
     if (is_header_done()) return;
     if (name == http::field::transfer_encoding || name == http::field::content_length) {
       if (!check_framing(name, value, ec)) return;

@@ -48,7 +48,7 @@ struct Shared {
     if (config.log) config.log(line);
   }
 
-  /// `mechanism: auto` (SPEC §4): what the probe found for a model of this
+  /// `mechanism: auto` (docs/run.md, "Mechanisms"): what the probe found for a model of this
   /// upstream (true: it enforces its native format), remembered for the
   /// process's life; nullopt when not probed yet.
   std::optional<bool> probed_native(const std::string& model) const {

@@ -84,7 +84,7 @@ bool feed_parser(http::basic_parser<isRequest>& parser, beast::flat_buffer& buff
 
 /// Whether a connection that read a response with `parser` may carry another
 /// request, as far as the bytes read so far tell: the response is complete
-/// and keep-alive, and nothing was read past its end (issue 13.7: a second
+/// and keep-alive, and nothing was read past its end (a second
 /// response or a stray CRLF left there would be read as the next request's
 /// answer). What is still in the socket is checked by the caller
 /// (UpstreamConnection::reusable).

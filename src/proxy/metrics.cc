@@ -1,4 +1,4 @@
-// Prometheus text for /metrics (SPEC §3.1). Untagged traffic counts on a
+// Prometheus text for /metrics (docs/proxy.md, "Endpoints"). Untagged traffic counts on a
 // lock-free counter; per-agent counters take a mutex (tagged requests cost
 // a model call each, so the lock is never the bottleneck).
 

@@ -1,4 +1,4 @@
-// The agent registry (SPEC §3.2). Loading is strict: any problem names the
+// The agent registry (docs/proxy.md, "The registry"). Loading is strict: any problem names the
 // agent and stops the start (or, on reload, keeps the old registry).
 
 #include "weld/proxy/registry.h"
@@ -184,7 +184,7 @@ Result<RegistryPtr> load_registry(std::string_view text, std::string_view origin
 }
 
 Result<RegistryPtr> load_registry_file(const std::string& path) {
-  // The one bounded reader (issue 13.8): a regular file only, never more
+  // The one bounded reader (weld/base/read_file.h): a regular file only, never more
   // than the cap even when the file grows after it was checked.
   Result<std::string> text = read_regular_file(path, kMaxRegistryBytes);
   if (!text) {

@@ -1,4 +1,4 @@
-// Untagged requests (SPEC §3.1, §3.3), byte-for-byte. Only the framing may
+// Untagged requests (docs/proxy.md, "Tagging a request"), byte-for-byte. Only the framing may
 // change (chunked towards an HTTP/1.1 client when the upstream sent no
 // length).
 

@@ -1,5 +1,5 @@
 #pragma once
-// Untagged requests (SPEC §3.1, §3.3): relayed byte-for-byte, streaming
+// Untagged requests (docs/proxy.md, "Tagging a request"): relayed byte-for-byte, streaming
 // included — each piece of the upstream body is written to the client as it
 // arrives, never buffered whole, never parsed.
 

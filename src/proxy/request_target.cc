@@ -1,4 +1,4 @@
-// Request targets (issue 13.9): what reaches the upstream stays under its
+// Request targets (docs/proxy.md, "Errors and timeouts"): what reaches the upstream stays under its
 // path prefix, however the client spelled the path.
 
 #include "request_target.h"

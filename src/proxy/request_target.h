@@ -16,7 +16,7 @@ namespace weld::proxy {
 /// --upstream). Refuses any other form ("*", "host:port"), and a path with a
 /// "." or ".." segment, plain or percent-encoded (once or more), behind a
 /// "\" or an encoded "/", or with path parameters ("..;x"): the upstream
-/// could resolve it to a path outside its prefix (issue 13.9). The error's
+/// could resolve it to a path outside its prefix. The error's
 /// message is for the client.
 Result<std::string> origin_form(std::string_view target);
 

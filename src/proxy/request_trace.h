@@ -1,10 +1,10 @@
 #pragma once
-// The proxy's telemetry (SPEC §8, issue 18): a server span per request that
+// The proxy's telemetry (docs/telemetry.md, "Spans of the proxy"): a server span per request that
 // continues the client's `traceparent`, a client span per upstream attempt
 // whose context goes upstream as our own `traceparent`. The session calls
 // one method per stage; with telemetry off (no Telemetry) each returns at
 // once and the client's headers go upstream untouched. Attributes never
-// hold a body, a prompt or a key (SPEC §2.6).
+// hold a body, a prompt or a key (docs/design.md, "Privacy").
 
 #include <string>
 #include <string_view>

@@ -1,4 +1,4 @@
-// The server (SPEC §3, §3.5): one io_context per worker thread, each with
+// The server (docs/proxy.md; docs/design.md, "Three ways to wait"): one io_context per worker thread, each with
 // its own SO_REUSEPORT listener (the kernel spreads connections; a
 // connection then lives on one thread and needs no locks); a control loop on
 // the calling thread for signals, registry reloads and graceful shutdown.
@@ -74,7 +74,7 @@ Result<tcp::endpoint> parse_listen(const std::string& listen) {
   error_code ec;
   auto address = asio::ip::make_address(host, ec);
   if (!ec) return tcp::endpoint(address, port_number);
-  // A host name (issue 17: `--listen localhost:0`): resolved once, at start.
+  // A host name (`--listen localhost:0`): resolved once, at start.
   // IPv4 first, as `localhost` means 127.0.0.1 to most clients.
   asio::io_context io;
   tcp::resolver resolver(io);

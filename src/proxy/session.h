@@ -1,5 +1,5 @@
 #pragma once
-// One client connection's requests, one after the other (SPEC §3.1): each is
+// One client connection's requests, one after the other: each is
 // read by the ClientConnection, then answered by the unit it belongs to —
 // LocalEndpoints, the Relay (untagged) or the TaggedExchange — and written to
 // the access log, the metrics and its span. The units, each with one job:

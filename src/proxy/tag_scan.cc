@@ -1,4 +1,4 @@
-// The hot-path tag check (SPEC §3.3): untagged requests must not be parsed.
+// The hot-path tag check (docs/proxy.md, "Tagging a request"): untagged requests must not be parsed.
 // We look for `"model"` used as a key (followed by `:`) whose string value
 // contains `__schema=`. memmem is SIMD-fast in glibc, so the common case is
 // one or two passes over the body with no allocation.

@@ -1,4 +1,4 @@
-// Upstream connections (SPEC §3.5): asynchronous, plain or TLS, with
+// Upstream connections (docs/proxy.md, "Errors and timeouts"): asynchronous, plain or TLS, with
 // connect and per-read timeouts, pooled per worker.
 
 #include "upstream.h"

@@ -66,7 +66,7 @@ class UpstreamConnection final : public Ticking {
   bool is_open() const;
   /// True when this connection may go back to the pool after the response
   /// `parser` read: that response is complete and keep-alive, and nothing
-  /// follows it in our buffer. What follows it in the socket (issue 13.7:
+  /// follows it in our buffer. What follows it in the socket (else
   /// the next request would read those bytes as its answer) is checked when
   /// the pool hands it out again (quiet()).
   bool reusable(const UpstreamParser& parser);

@@ -1,4 +1,4 @@
-// Upstream requests (SPEC §3.1): heads, pooled connections, response headers.
+// Upstream requests: heads, pooled connections, response headers.
 
 #include "upstream_client.h"
 
@@ -44,7 +44,7 @@ std::string UpstreamClient::head(const ClientRequest& req, bool tagged, std::siz
                    (known == http::field::unknown && iequals(name, "x-agent-name")))) {
       continue;
     }
-    // With telemetry the upstream gets our attempt's traceparent instead (SPEC §8).
+    // With telemetry the upstream gets our attempt's traceparent instead (docs/telemetry.md).
     if (trace_.active() && known == http::field::unknown && iequals(name, "traceparent")) continue;
     head += name;
     head += ": ";

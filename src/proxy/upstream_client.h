@@ -1,5 +1,5 @@
 #pragma once
-// The upstream side of one client connection's requests (SPEC §3.1): the
+// The upstream side of one client connection's requests: the
 // request head weld sends, an upstream connection from the worker's pool
 // (or a new one) with the request written and the response header read,
 // retrying once on a pooled connection the server had closed, bodies read

@@ -1,4 +1,4 @@
-// passthrough_when (issue 17; see passthrough.h). The trap it answers: a
+// passthrough_when (see passthrough.h). The trap it answers: a
 // client such as Qwen Code sends its follow-up requests (next-speaker and
 // loop checks, memory scans) with the same model as the main request, so a
 // tagged model forces them into the agent's shape too and the client gets

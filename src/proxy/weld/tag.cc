@@ -1,4 +1,4 @@
-// Model-suffix tagging (SPEC §3.3): "base__schema=agent".
+// Model-suffix tagging (docs/proxy-weld.md, "The model name"): "base__schema=agent".
 
 #include "weld/proxy/weld.h"
 

@@ -1,4 +1,4 @@
-// agent_route: finds the agent a request is tagged for (SPEC §3.3): the
+// agent_route: finds the agent a request is tagged for (docs/proxy.md, "Tagging a request"): the
 // `model` suffix `__schema=<agent>` first, then the `X-Agent-Name` header.
 // Unknown agent → 400 listing the known ones, with no upstream call.
 
@@ -51,7 +51,7 @@ class AgentRoute final : public Filter {
       return reply_error(ex, Outcome::UnknownAgent, 400, "invalid_request_error",
                          "unknown agent \"" + agent_name + "\"; known agents: " + known);
     }
-    // A side request the client makes with the same model (issue 17):
+    // A side request the client makes with the same model (docs/proxy.md, "Side requests with the same tagged model"):
     // relayed as the client sent it, without the tag in `model`.
     if (std::optional<std::string> reason = passthrough_match(ex.agent->passthrough, ex.upstream_body)) {
       if (model != nullptr && model->is_string()) ex.upstream_body.set("model", ex.base_model);

@@ -1,4 +1,4 @@
-// schema_injection (SPEC §3.3 steps 1-2, §3.4). The upstream is asked to
+// schema_injection (docs/proxy-weld.md, "What the upstream receives"). The upstream is asked to
 // stream even for non-streaming clients: a stall is then told apart from a
 // long generation (no byte for --upstream-timeout), a truncated answer is
 // detected by its missing end event, and the client's keep-alive frames need

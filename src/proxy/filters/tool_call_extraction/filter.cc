@@ -1,4 +1,4 @@
-// tool_call_extraction (SPEC §3.3 step 3): the upstream's answer, read by
+// tool_call_extraction (docs/proxy-weld.md, "How the answer is read"): the upstream's answer, read by
 // the provider's reader of the API's protocol (the core fed it the stream or
 // the whole body), reduced to the candidate.
 

@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// Prometheus counters and histograms for `/metrics` (SPEC §3.1): requests by
+/// Prometheus counters and histograms for `/metrics` (docs/proxy.md, "Endpoints"): requests by
 /// agent and outcome, validation failures, retries, repairs, upstream latency,
 /// latency added by the proxy. Thread-safe; cheap enough for the hot path.
 
@@ -55,7 +55,7 @@ class Metrics {
   /// Prometheus text exposition format 0.0.4.
   std::string render() const;
   /// Appends the same values to an OTLP snapshot, under the names of
-  /// weld/telemetry/instruments.h (SPEC §8: the two agree by construction).
+  /// weld/telemetry/instruments.h (docs/telemetry.md, "Metrics": the two agree by construction).
   void collect(telemetry::MetricsSnapshot& out) const;
 
  private:

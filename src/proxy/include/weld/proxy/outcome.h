@@ -30,7 +30,7 @@ enum class Outcome : std::uint8_t {
 };
 
 /// True for the answers weld decides itself, which the same request sent
-/// again would get again: they carry `x-should-retry: false` (SPEC §3.3), so
+/// again would get again: they carry `x-should-retry: false` (docs/proxy.md, "Errors and timeouts"), so
 /// a client SDK does not multiply the upstream calls by its own retries.
 constexpr bool is_final(Outcome outcome) {
   switch (outcome) {

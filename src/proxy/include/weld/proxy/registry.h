@@ -1,6 +1,7 @@
 #pragma once
 /// \file
-/// The agent registry (SPEC §3.2): `agents.json` in the source's format —
+/// The agent registry (docs/proxy.md, "The registry"): `agents.json` in the
+/// format of the proxy plugin weld replaces —
 /// each key an agent name, each value `{"description": …, "input_schema":
 /// {…}}` — plus weld's optional fields `max_retries` (default 2), `clamp`
 /// (default true), `mode` (`forced` | `two_phase`) and `mechanism` (`tool` |

@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// `weld proxy`'s HTTP/1.1 server (SPEC §3): asynchronous (Boost.Asio/Beast),
+/// `weld proxy`'s HTTP/1.1 server (docs/proxy.md; docs/design.md, "Three ways to wait"): asynchronous (Boost.Asio/Beast),
 /// one io_context per worker thread, each with its own SO_REUSEPORT listener,
 /// upstream connections pooled per worker. Untagged requests are relayed
 /// byte-for-byte; tagged ones run the filter chain (filter.h).
@@ -96,7 +96,7 @@ struct ServerConfig {
   /// separated by '\n' (no trailing newline), so a sink writes each batch
   /// with one write.
   std::function<void(std::string_view line)> log;
-  /// Traces (SPEC §8; not owned, must outlive the server; nullptr: off).
+  /// Traces (docs/telemetry.md; not owned, must outlive the server; nullptr: off).
   telemetry::Telemetry* telemetry = nullptr;
 };
 
@@ -119,7 +119,7 @@ class Server {
   virtual void stop() = 0;
   /// Reloads the registry file now; keeps the old one when the new is invalid.
   virtual Status reload() = 0;
-  /// Appends the /metrics counters to an OTLP snapshot, same names (SPEC §8).
+  /// Appends the /metrics counters to an OTLP snapshot, same names (docs/telemetry.md, "Metrics").
   virtual void collect_metrics(telemetry::MetricsSnapshot& out) const = 0;
 };
 

@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// The hot-path tag check (SPEC §3.3): decides without parsing JSON whether a
+/// The hot-path tag check (docs/proxy.md, "Tagging a request"): decides without parsing JSON whether a
 /// request body may carry a `model` ending in `__schema=<agent>`. Untagged
 /// requests are then relayed byte-for-byte with no JSON parsing at all.
 

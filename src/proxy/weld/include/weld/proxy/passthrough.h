@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// An agent's `passthrough_when` rule (issue 17): the requests a client sends
+/// An agent's `passthrough_when` rule (docs/proxy.md, "Side requests with the same tagged model"): the requests a client sends
 /// beside its main one with the same tagged model — Qwen Code's follow-up
 /// checks, a title or memory request — are relayed untouched (only the
 /// model's `__schema=` suffix removed) instead of being forced into the
