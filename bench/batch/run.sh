@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# bench/batch (issue 15): weld batch vs the loop users write today (a Node
+# bench/batch (docs/bench-batch.md): weld batch vs the loop users write today (a Node
 # script on the official openai SDK + Ajv + p-limit, script.mjs) vs wrk, in
 # one run, against one fast local upstream: nginx answering every request
 # with one canned valid tool call (canned.json). All three at the same
 # concurrency. Prints rows/s, peak RSS and the ratios; then weld's peak RSS
-# on BIG rows vs SMALL rows (the ids-seen bound of SPEC §7).
+# on BIG rows vs SMALL rows (the ids-seen bound of docs/batch.md, "Resume").
 #   bash bench/batch/run.sh [WELD_BIN]
 # env: ROWS (default 20000), CONCURRENCY (64), WRK_SECONDS (10),
 #      SMALL (10000), BIG (1000000; 0 skips the memory part)

@@ -1,4 +1,4 @@
-// The loop users write today (issue 15's peer): the official `openai` SDK,
+// The loop users write today (bench/batch's peer): the official `openai` SDK,
 // Ajv, and a concurrency limiter, turning a JSON Lines file into one result
 // line per row — written as a competent user would: streamed input with
 // back-pressure (never more than CONCURRENCY rows in flight), the schema

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# weld proxy benchmark (issue 4), on loopback against a fixed-response upstream
+# weld proxy benchmark (docs/bench-proxy.md), on loopback against a fixed-response upstream
 # (nginx `return 200` with a canned chat-completion tool-call body):
 #   wrk at 50 and 500 connections — direct to the upstream, through nginx as an
 #   LLM proxy (upstream keep-alive, no buffering), through weld proxy untagged,

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// bench/run (issue 3): in one run against the fake model server on
+// bench/run (docs/bench-run.md): in one run against the fake model server on
 // loopback, times a one-turn --json-schema run of weld and of the peers
 // (Qwen Code, Claude Code): median wall time (hyperfine) and peak RSS
 // (/usr/bin/time -v), each checked against the expected payload; writes the

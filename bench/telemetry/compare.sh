@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds side by side (issue 18): several weld proxies alive at once, each
+# Builds side by side (docs/telemetry.md, "What it costs"): several weld proxies alive at once, each
 # with telemetry on or off, and wrk over each in turn, the order rotating
 # every round, so that the machine's drifting load touches every proxy
 # alike. Prints each proxy's tagged req/s and its CPU per request (user +

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Telemetry benchmark (issue 18): what OTLP export costs, side by side in one
+# Telemetry benchmark (docs/telemetry.md, "What it costs"): what OTLP export costs, side by side in one
 # run, as ratios (on / off):
 #   run:   a one-turn --json-schema run against the fake model server
 #          (tests/fake_model), median wall time of RUNS runs each, telemetry

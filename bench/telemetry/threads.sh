@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Where the proxy's telemetry costs (issue 18): each thread's CPU time per
+# Where the proxy's telemetry costs (docs/telemetry.md, "What it costs"): each thread's CPU time per
 # tagged request, from /proc/<pid>/task/<tid>/schedstat before and after a
 # wrk run, for a proxy with telemetry off and one exporting to the local sink
 # (sink.sh), alternated ROUNDS times; and the sink's own CPU per request.

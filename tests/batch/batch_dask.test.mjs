@@ -1,4 +1,4 @@
-// weld batch under a real Dask cluster (issue 15): docs/batch.md's Dask
+// weld batch under a real Dask cluster: docs/batch.md's Dask
 // recipe — a distributed LocalCluster (Debian's python3-distributed) piping
 // each partition of the input through `weld batch - -o -` — run as written;
 // the partitions' outputs together cover every row exactly once.

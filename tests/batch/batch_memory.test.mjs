@@ -1,7 +1,7 @@
-// SPEC §7: "Memory is bounded by the concurrency, not by the input, except
-// for the ids seen … at most 48 bytes per row." A 1,000,000-row input
+// docs/batch.md: memory is bounded by the concurrency, not by the input,
+// except for the ids seen, at most 48 bytes per row. A 1,000,000-row input
 // streams through on the offline model; its peak RSS is compared with a
-// 10,000-row run's. The bound checked is the spec's: 48 bytes per extra row
+// 10,000-row run's. The bound checked is the documented one: 48 bytes per extra row
 // (≈ 45 MiB for 990,000 rows) — not a timing.
 
 import { test } from 'node:test';

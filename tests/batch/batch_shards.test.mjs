@@ -1,4 +1,4 @@
-// SPEC §7 sharding: N shards run as N parallel processes cover every row
+// Sharding (docs/batch.md, "Sharding: one input, many machines"): N shards run as N parallel processes cover every row
 // exactly once, and the schedulers' variables (Kubernetes'
 // JOB_COMPLETION_INDEX with --shards, Slurm's SLURM_ARRAY_TASK_ID /
 // SLURM_ARRAY_TASK_COUNT) pick the same shards as --shard I/N.

@@ -1,4 +1,4 @@
-// weld batch on a real Slurm cluster (issue 15): the test starts munged and a
+// weld batch on a real Slurm cluster (docs/batch.md, "Slurm job array"): the test starts munged and a
 // one-node cluster (slurmctld + slurmd on localhost, from Debian's slurm-wlm
 // and munge, configured here in a temporary directory, on free ports), then
 // submits docs/batch.md's Slurm recipe as a 4-task job array

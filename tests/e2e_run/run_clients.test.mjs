@@ -1,5 +1,5 @@
 // What a script written for Claude Code reads, and the defaults a new user
-// meets (issue 17): `--output-format result` piped into `jq .structured_output`
+// meets (docs/run.md): `--output-format result` piped into `jq .structured_output`
 // exactly as `claude -p --output-format json` output is; cost only from the
 // user's prices; api_error_status; the model a self-hosted server lists.
 
@@ -155,7 +155,7 @@ test('a models list that answers 503 while the server loads: retried, and the ru
   } finally { await none.close(); }
 });
 
-test('issue 17: a bad WELD_* variable is an error with the offline model too', async () => {
+test('a bad WELD_* variable is an error with the offline model too', async () => {
   for (const [name, value, message] of [
     ['WELD_IDLE_TIMEOUT', 'soon', 'WELD_IDLE_TIMEOUT must be a number of seconds, got "soon"'],
     ['WELD_CONNECT_TIMEOUT', '-1', 'WELD_CONNECT_TIMEOUT must be between 0 and 86400 seconds'],

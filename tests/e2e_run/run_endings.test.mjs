@@ -1,9 +1,9 @@
-// SPEC §2.4 "Beyond the source": in `json` and `stream-json` every ending —
+// docs/run.md, "Output formats": in `json` and `stream-json` every ending —
 // the ones before the first request included (flags, prompt, schema,
 // settings, configuration) — leaves exactly one parseable error envelope on
 // stdout whose error.message is the stderr message; text mode keeps stdout
 // empty. Also the network flags --connect-timeout, --idle-timeout and
-// --max-retries (issue 3 follow-up), with their validation messages.
+// --max-retries, with their validation messages.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

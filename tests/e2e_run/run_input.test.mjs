@@ -51,7 +51,7 @@ for (const api of APIS) {
         const want = typeof expected === 'function' ? expected(dir) : expected;
         if (want instanceof RegExp) assert.match(r.stderr, want); else assert.equal(r.stderr, want);
         assert.ok(!r.stderr.includes('SECRET-PREFIX'));
-        // JSON mode: one error envelope carrying the stderr message (SPEC §2.4).
+        // JSON mode: one error envelope carrying the stderr message (docs/run.md, "Output formats").
         const out = JSON.parse(r.stdout);
         assert.equal(out.length, 1);
         assert.equal(out[0].subtype, 'error_during_execution');

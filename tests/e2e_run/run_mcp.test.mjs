@@ -1,4 +1,4 @@
-// MCP servers in a run (SPEC §2.7), against a real MCP server built with the
+// MCP servers in a run (docs/run.md, "MCP servers"), against a real MCP server built with the
 // official SDK (tests/mcp/server.mjs; `npm ci` in tests/mcp first): tools
 // offered under their own names, `structured_output` (and a built-in's name)
 // renamed mcp__<server>__<name>, calls and results over JSON-RPC stdio, a

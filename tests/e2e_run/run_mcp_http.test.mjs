@@ -1,4 +1,4 @@
-// MCP over Streamable HTTP in a run (issue 17): `url` entries in mcpServers,
+// MCP over Streamable HTTP in a run (docs/run.md, "MCP servers"): `url` entries in mcpServers,
 // with headers, against a remote server built with the official SDK's
 // StreamableHTTPServerTransport (tests/mcp/http_server.mjs): tools listed
 // and called in a session, the session id and protocol version sent back,

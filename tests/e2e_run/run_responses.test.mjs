@@ -1,5 +1,5 @@
 // The run against an OpenAI Responses server (`--provider openai-responses`,
-// SPEC §4, issue 14), both mechanisms: `tool` (the structured_output
+// docs/protocols.md), both mechanisms: `tool` (the structured_output
 // function tool, forced when weld ends the run) and `native` (`text.format`
 // json_schema; the answer is the output text). The fake server speaks the
 // real `response.*` events.

@@ -1,4 +1,4 @@
-// Trust at the edges of the run (issue 13), driving the real weld binary:
+// Trust at the edges of the run, driving the real weld binary:
 // file tools that stay in the workspace, scoped allow rules, children
 // without the API key, and signals while stdin is still being read.
 
@@ -15,7 +15,7 @@ const env = { WELD_API_KEY: API_KEY };
 const call = (name, args, id) => ({ tool_calls: [{ name, arguments: JSON.stringify(args), id }] });
 const ANSWER = so('{"summary":"x","risk_level":"low"}');
 
-test('issue 13.1: grep_search over a directory with a link out of the workspace does not return the outside file', async () => {
+test('grep_search over a directory with a link out of the workspace does not return the outside file', async () => {
   const work = tempDir('weld-ws-');
   const outside = tempDir('weld-outside-');
   fs.writeFileSync(path.join(outside, 'secret.txt'), 'TOPSECRET-outside\n');
@@ -36,7 +36,7 @@ test('issue 13.1: grep_search over a directory with a link out of the workspace 
   } finally { await server.close(); }
 });
 
-test('issue 13.2: a scoped allow rule runs only its command, never a chained one', async () => {
+test('a scoped allow rule runs only its command, never a chained one', async () => {
   const work = tempDir('weld-ws-');
   fs.mkdirSync(path.join(work, '.weld'));
   fs.writeFileSync(path.join(work, '.weld/settings.json'),
@@ -60,7 +60,7 @@ test('issue 13.2: a scoped allow rule runs only its command, never a chained one
   } finally { await server.close(); }
 });
 
-test('issue 13.2: a scoped write_file rule is a configuration error (exit 52), not a grant', async () => {
+test('a scoped write_file rule is a configuration error (exit 52), not a grant', async () => {
   const work = tempDir('weld-ws-');
   fs.mkdirSync(path.join(work, '.weld'));
   fs.writeFileSync(path.join(work, '.weld/settings.json'), JSON.stringify({ permissions: { allow: ['edit(src/**)'] } }));
@@ -69,7 +69,7 @@ test('issue 13.2: a scoped write_file rule is a configuration error (exit 52), n
   assert.match(r.stderr, /weld enforces scoped rules for run_shell_command only/);
 });
 
-test('issue 13.3: the API key reaches neither a shell command, a hook, nor the model', async () => {
+test('the API key reaches neither a shell command, a hook, nor the model', async () => {
   const work = tempDir('weld-ws-');
   fs.mkdirSync(path.join(work, '.weld'));
   const hookLog = path.join(work, 'hook-env.txt');
@@ -121,7 +121,7 @@ function runWithOpenStdin(args, { ignoreSigint = false, cwd }) {
 }
 
 for (const [sig, ignoreSigint] of [['SIGINT', false], ['SIGTERM', false], ['SIGINT', true]]) {
-  test(`issue 13.5: ${sig} while reading piped stdin${ignoreSigint ? ' (SIGINT ignored at start)' : ''}: 130, `
+  test(`${sig} while reading piped stdin${ignoreSigint ? ' (SIGINT ignored at start)' : ''}: 130, `
     + 'error_cancelled, nothing sent', async () => {
     const server = await startServer([ANSWER], { repeatLast: true });
     try {
@@ -146,7 +146,7 @@ for (const [sig, ignoreSigint] of [['SIGINT', false], ['SIGTERM', false], ['SIGI
   });
 }
 
-test('issue 13.8: --resume on a transcript that is a link to /dev/zero, or a FIFO, ends with a clear error', async () => {
+test('--resume on a transcript that is a link to /dev/zero, or a FIFO, ends with a clear error', async () => {
   const home = tempDir('weld-home-');
   const first = await runWeld(['--provider', 'offline', '-p', 'x', '--json-schema', SCHEMA_TEXT], { home });
   assert.equal(first.code, 0, first.stderr);
@@ -165,7 +165,7 @@ test('issue 13.8: --resume on a transcript that is a link to /dev/zero, or a FIF
   assert.match(r.stderr, /is not a regular file\.\n$/);
 });
 
-test('issue 13.8: /dev/zero as standard input is refused with a message naming the cap', async () => {
+test('/dev/zero as standard input is refused with a message naming the cap', async () => {
   const home = tempDir('weld-home-');
   const r = await new Promise((resolve) => {
     const child = spawn(WELD, ['--json-schema', SCHEMA_TEXT], {
@@ -179,7 +179,7 @@ test('issue 13.8: /dev/zero as standard input is refused with a message naming t
   assert.equal(r.stderr, 'Standard input is more than 16 MiB; weld reads at most that much prompt.\n');
 });
 
-test('issue 13: a missing HOME is not created', async () => {
+test('a missing HOME is not created', async () => {
   const parent = tempDir('weld-home-parent-');
   const home = path.join(parent, 'missing');
   const r = await runWeld(['--provider', 'offline', '-p', 'x', '--json-schema', SCHEMA_TEXT], { home, cwd: parent });
@@ -188,7 +188,7 @@ test('issue 13: a missing HOME is not created', async () => {
   assert.match(r.stderr, /weld: warning: HOME \(".*missing"\) is not a directory; the session is not recorded\.\n/);
 });
 
-test('issue 13.6: --max-response-bytes caps one response: exit 1 naming the cap, and the request is not retried', async () => {
+test('--max-response-bytes caps one response: exit 1 naming the cap, and the request is not retried', async () => {
   const huge = `{"summary":"${'x'.repeat(200000)}","risk_level":"low"}`;
   const server = await startServer([so(huge)], { repeatLast: true });
   try {
@@ -203,7 +203,7 @@ test('issue 13.6: --max-response-bytes caps one response: exit 1 naming the cap,
   } finally { await server.close(); }
 });
 
-test('issue 13: integers beyond int64 in the answer keep their digits', async () => {
+test('integers beyond int64 in the answer keep their digits', async () => {
   const schema = JSON.stringify({ type: 'object', properties: { id: { type: 'integer' }, n: { type: 'number' } },
     required: ['id', 'n'] });
   const server = await startServer([so('{"id":18446744073709551615,"n":-123456789012345678901234567890}')]);

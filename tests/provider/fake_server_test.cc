@@ -1,6 +1,6 @@
 // The provider models against the fake model server (tests/fake_model), over
 // both APIs: the same scripted behaviours the end-to-end runs of `weld` use,
-// checked here at the library boundary (issue 3).
+// checked here at the library boundary.
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // End-to-end tests of the provider HTTP path: make_model → libcurl → a real
 // HTTP server on 127.0.0.1 speaking the providers' wire protocols, including
-// the failures a network produces (issue 3).
+// the failures a network produces.
 #include <gtest/gtest.h>
 
 #include <chrono>

@@ -1,4 +1,4 @@
-// What a proxy client sees (issue 17): the x-weld-agent / x-weld-attempts /
+// What a proxy client sees (docs/proxy.md, "What the client is told"): the x-weld-agent / x-weld-attempts /
 // x-weld-repairs response headers read through the official SDKs'
 // .withResponse(), and an agent's passthrough_when letting a client's side
 // requests through untouched (the Qwen Code trap: its follow-up checks use

@@ -1,5 +1,5 @@
 // The Codex CLI (npm `@openai/codex`, a client nobody here wrote) through
-// weld proxy (issue 14): `codex exec` with a custom model provider whose
+// weld proxy (docs/protocols.md): `codex exec` with a custom model provider whose
 // base URL is weld proxy (wire_api "responses") and whose model ends in
 // `__schema=<agent>`. Codex streams `POST /v1/responses` with its own tools;
 // weld forces the agent's function tool upstream (the fake model server),

@@ -1,6 +1,6 @@
 // Upstream failures become errors in the client's API shape within the
 // configured timeout; a client that disconnects cancels its upstream request
-// (SPEC §3.5).
+// (docs/proxy.md, "Errors and timeouts").
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, test } from 'node:test';

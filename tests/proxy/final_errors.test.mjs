@@ -1,4 +1,4 @@
-// weld's own final answers (issue 13.10, SPEC §3.3): `x-should-retry: false`,
+// weld's own final answers (docs/proxy.md, "Errors and timeouts"): `x-should-retry: false`,
 // so one SDK call makes one proxy request, with the SDKs' default retries on;
 // and a failure after a stream started carries what the plain error carries.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Upstreams that misbehave on the wire (raw sockets, issue 13): a pooled
+// Upstreams that misbehave on the wire (raw sockets): a pooled
 // connection never carries one request's bytes into another's answer, a
 // tagged answer is capped, and an endless stream of SSE comments is a stall.
 import assert from 'node:assert/strict';

@@ -1,6 +1,6 @@
 // Operating weld proxy: health, readiness, metrics, registry reload (file
 // change and SIGHUP, good and bad), invalid registry at start, graceful
-// shutdown, `weld agents check` and `weld agents export` (SPEC §3.1, §3.2, §3.5).
+// shutdown, `weld agents check` and `weld agents export` (docs/proxy.md: "Endpoints", "The registry", "Running it under systemd").
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -213,7 +213,7 @@ test('a port already in use stops the start, naming the address (exit 1)', async
   }
 });
 
-test('issue 17: --listen takes a host name (localhost:0)', async () => {
+test('--listen takes a host name (localhost:0)', async () => {
   const fake = await startFake({ responses: [] });
   const p = await startProxy(fake.url, [], { listen: 'localhost:0' });
   try {
@@ -392,7 +392,7 @@ test('the SKILL.md weld agents export writes names commands that work', async ()
   }
 });
 
-test('issue 17: weld agents export without --base-model or ANTHROPIC_MODEL refuses instead of writing a guess', async () => {
+test('weld agents export without --base-model or ANTHROPIC_MODEL refuses instead of writing a guess', async () => {
   const dir = tmpdir();
   const r = await runWeld(['agents', 'export', '--claude-code', dir], { env: { PATH: process.env.PATH } });
   assert.equal(r.code, 1);

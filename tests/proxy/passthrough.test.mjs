@@ -1,4 +1,4 @@
-// Untagged requests pass through byte-for-byte, streaming included (SPEC §3.1, §3.3).
+// Untagged requests pass through byte-for-byte, streaming included (docs/proxy.md, "Tagging a request").
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { parseRawResponse, rawExchange, sleep, startFake, startProxy, startRawUpstream } from './harness.mjs';

@@ -1,4 +1,4 @@
-// The OpenAI Responses API through weld proxy (SPEC §4, issue 14): the
+// The OpenAI Responses API through weld proxy (docs/protocols.md; docs/proxy.md): the
 // official `openai` SDK's client.responses.create, plain and streaming, on a
 // tagged model: the upstream gets a forced function tool, the client gets
 // the validated JSON as `output_text`.

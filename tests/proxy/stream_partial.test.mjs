@@ -1,4 +1,4 @@
-// stream_partial (issue 17 item 4): a tagged agent's JSON streamed to the
+// stream_partial (docs/proxy.md, "Partial answers"): a tagged agent's JSON streamed to the
 // client as the model generates it, a `weld.discard` when what was streamed
 // is void, and what the official SDKs make of it (docs/proxy.md "Partial
 // answers"). The fake upstream holds its stream at `gate_after` until the

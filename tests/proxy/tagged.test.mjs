@@ -1,4 +1,4 @@
-// Tagged requests (SPEC §3.3): routing by suffix and header, what the
+// Tagged requests (docs/proxy.md, "What a tagged request goes through"): routing by suffix and header, what the
 // upstream receives, what the client receives, clamping, retries, 502, 400.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, test } from 'node:test';

@@ -1,4 +1,4 @@
-// Two-phase agents (SPEC §3.4): the client's tools stay usable; calls of
+// Two-phase agents (docs/proxy-weld.md, "What the upstream receives"): the client's tools stay usable; calls of
 // them go back to the client; a text answer triggers one forced ask for the
 // agent's tool, and the client receives the structured answer.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Telemetry of `weld batch` (SPEC §8, issue 18): one `weld batch` span under
+// Telemetry of `weld batch` (docs/telemetry.md): one `weld batch` span under
 // TRACEPARENT, each row's run a child of it with its own model request and
 // validation spans, exported to an OTLP receiver built on the official
 // OpenTelemetry decoders (receiver.mjs); nothing of the rows' data in it.

@@ -1,4 +1,4 @@
-// Telemetry of `weld proxy` (SPEC §8, issue 18): the real proxy between a
+// Telemetry of `weld proxy` (docs/telemetry.md, "Spans of the proxy"): the real proxy between a
 // client and the fake model server, exporting to an OTLP receiver built on
 // the official OpenTelemetry decoders. Checks that the proxy continues the
 // client's traceparent, makes one span per upstream attempt and sends that

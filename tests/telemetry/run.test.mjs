@@ -1,4 +1,4 @@
-// Telemetry of the headless run (SPEC §8, issue 18): the real weld binary
+// Telemetry of the headless run (docs/telemetry.md, "Spans of a run"): the real weld binary
 // against the fake model server, exporting to an OTLP receiver built on the
 // official OpenTelemetry decoders (receiver.mjs). Checks the span tree,
 // GenAI and weld attributes, TRACEPARENT propagation, metrics, both OTLP
@@ -48,7 +48,7 @@ function byName(spans, name) {
   return spans.filter((s) => s.name === name);
 }
 
-// The tree SPEC §8 asks for: run -> model request -> tool call -> validation.
+// The tree docs/telemetry.md describes: run -> model request -> tool call -> validation.
 function checkRunTree(spans, api) {
   assert.equal(spans.length, 1 + 3 + 3 + 2, spans.map((s) => s.name).join(', '));
   const [run] = byName(spans, 'invoke_agent weld');
@@ -190,7 +190,7 @@ test('a refused collector changes neither the exit code nor the output, and is r
   }
 });
 
-// issue 18: the exit flush sent the spans, waited for the answer, then sent
+// The exit flush once sent the spans, waited for the answer, then sent
 // the metrics: two round trips added to every run's wall time. Sent
 // together, the exit waits for one. This receiver answers neither until it
 // has both, so an exporter sending one after the other is abandoned at the
