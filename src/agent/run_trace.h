@@ -3,7 +3,7 @@
 // each model request, each tool call the request asked for, each validation
 // — plus the run's metrics. The run loop calls one method per stage; with
 // telemetry off every call returns at once. Attributes are counts, names,
-// ids and outcomes only: never the prompt, a payload or the schema (§2.6).
+// ids and outcomes only: never the prompt, a payload or the schema (docs/design.md, "Privacy").
 
 #include <string_view>
 

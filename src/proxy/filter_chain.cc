@@ -1,4 +1,4 @@
-// The filter chain driver (STYLE.md "Proxy: one transform per filter").
+// The filter chain driver (docs/design.md, "Conventions": one transform per filter).
 
 #include "weld/proxy/filter.h"
 

@@ -1,4 +1,4 @@
-// The built-in filters, registered by name (STYLE.md proxy section).
+// The built-in filters, registered by name (docs/design.md, "Where to add things").
 
 #include "filters/agent_route/filter.h"
 #include "filters/response_render/filter.h"

@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// `Result<T>`: a value or an `Error`, for failures we expect (I/O, HTTP,
-/// bad input). See STYLE.md "Errors: values for what we expect".
+/// bad input). See docs/design.md, "Conventions".
 
 #include <string>
 #include <string_view>
