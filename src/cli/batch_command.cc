@@ -175,7 +175,7 @@ std::optional<std::string> clashing_files(const std::vector<std::pair<std::strin
 }
 
 int batch_command(int argc, char** argv) {
-  CLI::App app{"weld batch: the run's contract (SPEC §2) for every row of a JSON Lines input (SPEC §7)", "weld batch"};
+  CLI::App app{"weld batch: the run's contract for every row of a JSON Lines input", "weld batch"};
   BatchFlags flags;
   add_flags(app, flags);
   try {

@@ -166,7 +166,7 @@ std::vector<std::string> split_all(const std::vector<std::string>& lists) {
 namespace {
 
 int run_command(int argc, char** argv, EarlyEnding& early) {
-  CLI::App app{"weld: a headless agent run that ends on the first schema-valid answer (SPEC §2)", "weld"};
+  CLI::App app{"weld: a headless agent run that ends on the first schema-valid answer", "weld"};
   RunFlags flags;
   add_flags(app, flags);
   app.footer(kMainHelpFooter);

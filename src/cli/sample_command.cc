@@ -28,7 +28,7 @@ constexpr std::string_view kFlag = "schema";
 }  // namespace
 
 int sample_main(int argc, char** argv) {
-  CLI::App app{"Print schema-valid example instances, sampled offline from the schema (SPEC §5).", "weld sample"};
+  CLI::App app{"Print schema-valid example instances, sampled offline from the schema.", "weld sample"};
   std::string schema_arg;
   std::uint64_t count = 1;
   std::uint64_t seed = 0;

@@ -9,7 +9,7 @@ namespace weld::cli {
 
 void add_telemetry_file_flag(CLI::App& app, std::optional<std::string>& file) {
   app.add_option("--telemetry-file", file,
-                 "Append spans and metrics to FILE as OTLP JSON lines (SPEC §8; OTLP export itself is configured "
+                 "Append spans and metrics to FILE as OTLP JSON lines (OTLP export itself is configured "
                  "by the OTEL_* variables)")
       ->type_name("FILE");
 }
