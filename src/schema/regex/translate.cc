@@ -522,7 +522,7 @@ class Translator {
     }
     if (is_syntax_character(c) || c == '/') return c;
     if (in_class && c == '-') return c;
-    // Beyond the source: `u` mode refuses identity escapes of other ASCII
+    // Beyond Ajv: `u` mode refuses identity escapes of other ASCII
     // punctuation (`\&`, `\%`, `\-`, `\"`), but real-world schemas are full
     // of them and they can only mean the character itself. Letters and
     // digits stay errors (`\a` is not an escape in ECMAScript).

@@ -57,7 +57,7 @@ Result<RegistryPtr> load_registry(std::string_view text, std::string_view origin
 /// Reads `path` (a regular file, at most 16 MiB) and loads it.
 Result<RegistryPtr> load_registry_file(const std::string& path);
 
-/// The JSON text of the default registry: the source's four shapes
+/// The JSON text of the default registry: the four shapes of the proxy plugin weld replaces
 /// (`router`, `advisor`, `ticket`, `brief`). Same content as config/agents.json.
 std::string_view default_registry_text();
 

@@ -47,7 +47,7 @@ struct LoadedSchema {
 };
 
 /// All six steps: read, root-accepts-object, strict compile. Errors carry
-/// the exact SPEC message (code "config", exit 52 in the CLI).
+/// the documented message (docs/schema.md; code "config", exit 52 in the CLI).
 Result<LoadedSchema> load_json_schema(std::string_view value, const CompileOptions& options = {},
                                       std::string_view flag = "--json-schema", const std::string& cwd = {});
 
