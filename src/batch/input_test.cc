@@ -160,6 +160,15 @@ TEST(ReadRow, SamplingFieldsAreReadFromEveryShape) {
   EXPECT_EQ(chat.request.sampling.frequency_penalty, 0.2);
   EXPECT_EQ(chat.request.unsent, (std::vector<std::string>{"body.logit_bias", "body.user"}));
 
+  // Generated files often carry unset fields as null: nothing to send, nothing to say.
+  Row nulls = read_row(R"({"custom_id":"r","body":{"messages":[{"role":"user","content":"q"}],"temperature":null,)"
+                       R"("max_tokens":null,"stop":null,"logit_bias":null,"response_format":null,"tools":null}})",
+                       1, {});
+  ASSERT_FALSE(nulls.error) << nulls.error_message;
+  EXPECT_EQ(nulls.request.sampling, provider::Sampling{});
+  EXPECT_FALSE(nulls.request.max_tokens);
+  EXPECT_TRUE(nulls.request.unsent.empty());
+
   Row newer = read_row(R"({"custom_id":"r","body":{"messages":[{"role":"user","content":"q"}],"max_completion_tokens":9,"max_tokens":5}})", 1, {});
   EXPECT_EQ(newer.request.max_tokens, 9);
 

@@ -191,6 +191,7 @@ class Fields {
   void format_holder(std::string_view name, const json::Value& value) {
     if (!value.is_object()) throw BadRow{at(name) + ": must be an object"};
     for (const json::Member& inner : value.as_object()) {
+      if (inner.value.is_null()) continue;
       const std::string member = std::string(name) + "." + inner.key;
       if (inner.key == "format") format(member, inner.value, false);
       else unsent(member);
@@ -233,6 +234,7 @@ void read_chat_body(const json::Value& body, const InputOptions& options, RowReq
   Fields fields("body", options, out);
   for (const json::Member& member : body.as_object()) {
     const std::string& name = member.key;
+    if (member.value.is_null()) continue;  // a field set to null is a field not set
     if (one_of(name, {"model", "messages", "stream", "stream_options", "parallel_tool_calls"})) continue;
     if (one_of(name, {"temperature", "top_p", "top_k", "seed", "stop", "presence_penalty", "frequency_penalty",
                       "max_tokens", "max_completion_tokens"}))
@@ -264,6 +266,7 @@ void read_responses_body(const json::Value& body, const InputOptions& options, R
   Fields fields("body", options, out);
   for (const json::Member& member : body.as_object()) {
     const std::string& name = member.key;
+    if (member.value.is_null()) continue;  // a field set to null is a field not set
     if (one_of(name, {"model", "input", "instructions", "stream", "store", "parallel_tool_calls"})) continue;
     if (one_of(name, {"temperature", "top_p", "max_output_tokens"})) fields.sampling(name, member.value);
     else if (name == "text") fields.format_holder(name, member.value);
@@ -302,6 +305,7 @@ void read_anthropic(const json::Value& doc, const InputOptions& options, RowRequ
   Fields fields("params", options, out);
   for (const json::Member& member : params.as_object()) {
     const std::string& name = member.key;
+    if (member.value.is_null()) continue;  // a field set to null is a field not set
     if (one_of(name, {"model", "messages", "system", "stream"})) continue;
     if (one_of(name, {"temperature", "top_p", "top_k", "stop_sequences", "max_tokens"})) fields.sampling(name, member.value);
     else if (name == "output_config") fields.format_holder(name, member.value);
