@@ -35,7 +35,7 @@ test('a rerun counts the errored rows the file holds, names them, exits 1; --ret
   try {
     const r = await runWeld(['batch', ...providerArgs('openai', first.port), ...tail], { env });
     assert.equal(r.code, 1, r.stderr);
-    assert.match(r.stderr, /weld batch: 6 rows: 5 succeeded, 1 errored;/);
+    assert.match(r.stderr, /weld batch: 6 rows: 5 succeeded, 1 errored/);
   } finally { await first.close(); }
   // As after a kill: the file holds the first three rows' lines, one errored.
   const text = fs.readFileSync(out, 'utf8').split('\n');
