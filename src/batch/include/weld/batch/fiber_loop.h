@@ -38,8 +38,13 @@ class FiberLoop {
   /// JSON parser and the schema validator, both bounded by
   /// json::ParseOptions::max_depth (512); batch's fiber_loop_test runs
   /// them at that depth on a stack of this size. Only the pages a fiber
-  /// touches take memory.
+  /// touches take memory. AddressSanitizer's frames are several times
+  /// larger (redzones around every local), so its builds give more.
+#if defined(__SANITIZE_ADDRESS__)
+  static constexpr std::size_t kDefaultStackBytes = 8u << 20;
+#else
   static constexpr std::size_t kDefaultStackBytes = 1u << 20;
+#endif
 
   /// `network`: proxy and CA settings of every request.
   explicit FiberLoop(provider::NetworkSettings network, std::size_t stack_bytes = kDefaultStackBytes);
