@@ -17,7 +17,7 @@ int main(int argc, char** argv) {
     std::cerr << "usage: validate_answers SCHEMA ANSWER...\n";
     return 2;
   }
-  // Every SPEC §1.1 rule: inline JSON or @path, root must accept objects, strict compile.
+  // Every rule of docs/schema.md, "Reading --json-schema VALUE": inline JSON or @path, root must accept objects, strict compile.
   weld::Result<weld::schema::LoadedSchema> loaded = weld::schema::load_json_schema(argv[1]);
   if (!loaded) {
     std::cerr << loaded.error().message << "\n";

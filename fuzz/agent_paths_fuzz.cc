@@ -1,5 +1,5 @@
 // Fuzzes the workspace rule of the file tools (src/agent/tools/paths.cc,
-// issue 13.1) against a fixed tree full of symbolic links (inside, out,
+// docs/run.md "File tools stay in the working directory") against a fixed tree full of symbolic links (inside, out,
 // absolute, dangling, loops, /proc): whatever path the model writes, and
 // with either resolver, what gets opened is the workspace or beneath it.
 #include <fcntl.h>

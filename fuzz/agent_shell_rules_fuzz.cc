@@ -1,5 +1,5 @@
 // Fuzzes the scoped run_shell_command rules (src/agent/shell_rules.cc,
-// issue 13.2): a settings rule (the first line) and a model-written command
+// docs/run.md "Allow rules"): a settings rule (the first line) and a model-written command
 // (the rest). Beyond not crashing, the rule that matters: a command is
 // never allowed when it holds a character that chains, substitutes or
 // redirects, and an allowed command always matches one of the rules.

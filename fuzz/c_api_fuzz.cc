@@ -1,4 +1,4 @@
-// Fuzz the C API boundary (include/weld/weld.h, issue 16): bytes -> a schema
+// Fuzz the C API boundary (include/weld/weld.h, docs/library.md): bytes -> a schema
 // text and an instance text (split at the first NUL byte, else the middle)
 // -> compile under options drawn from the first byte -> validate through
 // both entry points. No exception may escape (it would abort here), every

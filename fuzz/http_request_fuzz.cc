@@ -7,7 +7,7 @@
 // scan on the body; and the SSE decoder the tagged path uses on upstream
 // streams. Must never crash, hang or read out of bounds.
 //
-// Trailers (issue 13.9): the fields seen once the head is read are the only
+// Trailers (docs/proxy.md, "Errors and timeouts"): the fields seen once the head is read are the only
 // fields: a trailer section after a chunked body must add none (checked,
 // not just run). The request target goes through origin_form(), whose
 // answer must be a path without a dot segment.

@@ -6,7 +6,8 @@
 // Must never crash, hang or write outside the body buffer.
 //
 // The model of the upstream includes bytes after a complete response (a
-// second response, a stray CRLF: issue 13.7): the read loop must stop at the
+// second response, a stray CRLF, never to be read as the next request's
+// answer): the read loop must stop at the
 // response's exact end, wherever the pieces split the input (the same bytes
 // offered at once end the message at the same place), and the connection
 // is reusable only when nothing follows; what follows is then read as the

@@ -1,4 +1,4 @@
-// Fuzzes the agent registry loader (SPEC §3.2): any bytes must give a
+// Fuzzes the agent registry loader (docs/proxy.md, "The registry"): any bytes must give a
 // registry or an error naming the problem; never a crash or a hang.
 #include <cstddef>
 #include <cstdint>

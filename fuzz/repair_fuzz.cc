@@ -1,4 +1,4 @@
-// Fuzzes tool-argument repair (SPEC §1.3): random bytes as the argument text
+// Fuzzes tool-argument repair (docs/design.md, "Repairs"): random bytes as the argument text
 // against a few fixed schemas, with every option set. Must never crash or
 // hang; an answer called valid must validate and round-trip through the
 // strict parser; a text that was already valid strict JSON must come back

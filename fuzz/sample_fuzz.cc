@@ -1,4 +1,4 @@
-// Fuzzes the sampler (SPEC §5): random bytes as a schema. Whatever compiles
+// Fuzzes the sampler (docs/schema.md, "weld sample"): random bytes as a schema. Whatever compiles
 // must sample without crashing or hanging, and an instance returned must
 // validate and be the same for the same seed.
 #include <cstddef>

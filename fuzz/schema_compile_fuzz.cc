@@ -1,4 +1,4 @@
-// Fuzz the schema compiler and evaluator (issue 2 item 7): bytes -> JSON ->
+// Fuzz the schema compiler and evaluator: bytes -> JSON ->
 // compile strict and lenient, each dialect's default -> validate a few fixed
 // instances through every entry point. Any crash, hang or sanitizer report
 // is a bug; SchemaError is the expected way to refuse.

@@ -1,4 +1,4 @@
-// Fuzzes the SSE decoder (issue 3); the protocol readers built on it have
+// Fuzzes the SSE decoder; the protocol readers built on it have
 // their own targets (*_reader_fuzz.cc).
 // Invariants: decoding in arbitrary chunks gives exactly the events of
 // decoding in one piece; every event's type, data and id are valid UTF-8;

@@ -1,4 +1,4 @@
-// Fuzzes what telemetry reads from outside (issue 18): the `traceparent`
+// Fuzzes what telemetry reads from outside (docs/telemetry.md): the `traceparent`
 // header (clients of the proxy send any bytes) and the OTEL_* key=value
 // lists, and checks the OTLP JSON encoder on arbitrary names and values.
 // Invariants: a parsed traceparent formats back to a value that parses to
