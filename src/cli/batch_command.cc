@@ -59,6 +59,7 @@ struct BatchFlags {
   std::optional<std::uint32_t> shards;
   std::optional<std::string> summary;
   bool no_progress = false;
+  double progress_interval = 10;
   bool retry_errored = false;
   std::optional<std::string> telemetry_file;
   ModelFlags model;
@@ -107,6 +108,10 @@ void add_flags(CLI::App& app, BatchFlags& f) {
   app.add_option("--shards", f.shards, "Number of shards, with JOB_COMPLETION_INDEX (Kubernetes Indexed Jobs)");
   app.add_option("--summary", f.summary, "Write the summary as JSON to FILE ({shard} is replaced)");
   app.add_flag("--no-progress", f.no_progress, "No progress on stderr (the summary line is still written)");
+  app.add_option("--progress-interval", f.progress_interval,
+                 "Seconds between progress lines when stderr is not a terminal (a log file, a pipe; default 10)")
+      ->type_name("SECONDS")
+      ->check(CLI::Range(0.1, 86400.0));
   app.add_flag("--retry-errored", f.retry_errored,
                "Run again the rows whose lines in -o FILE are errored (their lines are removed first)");
   add_telemetry_file_flag(app, f.telemetry_file);
@@ -116,20 +121,6 @@ void add_flags(CLI::App& app, BatchFlags& f) {
   app.add_option("--core-tools", f.core_tools, "Offer these built-in tools to every row (default: none)");
   app.add_flag("-y,--yolo", f.yolo, "Offer every built-in tool, side effects included");
   app.add_option("--approval-mode", f.approval_mode, "plan | default | auto-edit | yolo (offers built-in tools)");
-}
-
-// The input's line count, for the bar's percentage: only for a regular file
-// (one fast pass over it; the file is then read again, from the page cache).
-std::optional<std::uint64_t> count_lines(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::vector<char> buffer(1 << 20);
-  std::uint64_t lines = 0;
-  while (in) {
-    in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-    for (std::streamsize i = 0; i < in.gcount(); ++i) lines += buffer[static_cast<std::size_t>(i)] == '\n';
-  }
-  return lines;
 }
 
 // The exit code of how the batch ended (docs/batch.md, "Exit codes"): a
@@ -221,7 +212,15 @@ int batch_command(int argc, char** argv) {
   if (flags.input != "-") {
     input_fd = ::open(flags.input.c_str(), O_RDONLY | O_CLOEXEC);
     if (input_fd < 0) return fail(1, "weld batch: could not open the input \"" + flags.input + "\": " + std::strerror(errno));
-  } else if (output_path != "-") {
+  }
+  // A regular file (standard input too, when redirected from one) has a
+  // total the progress display can count, from where reading starts.
+  std::optional<CountableInput> countable;
+  if (struct stat in {}; ::fstat(input_fd, &in) == 0 && S_ISREG(in.st_mode)) {
+    const off_t at = ::lseek(input_fd, 0, SEEK_CUR);
+    countable = CountableInput{input_fd, at > 0 ? static_cast<std::uint64_t>(at) : 0};
+  }
+  if (flags.input == "-" && output_path != "-") {
     // Standard input redirected from the output file.
     struct stat in {}, out {};
     if (::fstat(STDIN_FILENO, &in) == 0 && ::stat(output_path.c_str(), &out) == 0 && S_ISREG(in.st_mode) &&
@@ -360,12 +359,12 @@ int batch_command(int argc, char** argv) {
   options.run.trace_parent = batch_span.context();
 
   const bool terminal = ::isatty(STDERR_FILENO) != 0;
-  std::optional<std::uint64_t> total;
-  if (terminal && flags.input != "-") total = count_lines(flags.input);
   batch::BatchOutcome outcome;
   {
     std::optional<ProgressDisplay> display;
-    if (!flags.no_progress) display.emplace(progress, terminal, total);
+    if (!flags.no_progress)
+      display.emplace(progress, terminal,
+                      std::chrono::milliseconds(static_cast<std::int64_t>(flags.progress_interval * 1000)), countable);
     outcome = batch::run_batch(lines, **writer, ids, options, models, progress, cancel, loop_list);
   }
   signals.run_ended();

@@ -1,11 +1,18 @@
 // `weld batch` progress and summary (docs/batch.md, "Progress and
-// summary"): a live bar on a terminal (rows done of total when known, rate,
-// ETA, succeeded/errored, retries), otherwise one line every 10 s; what
+// summary"): a live bar on a terminal, otherwise one line every
+// --progress-interval (10 s), both with the total, the percentage and the
+// ETA when the input is a file (rows done, rate, succeeded/errored,
+// retries); what
 // stderr says when the batch ends; a final summary line that counts every
 // row of the shard as the output file holds it; `--summary FILE`.
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <vector>
 
 #include "batch_support.h"
 #include "weld/json/serialize.h"
@@ -16,7 +23,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr std::chrono::milliseconds kBarInterval{200};
-constexpr std::chrono::seconds kLineInterval{10};
 
 double seconds_of(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
 
@@ -163,8 +169,9 @@ std::string ending_text(const batch::BatchOutcome& outcome, const batch::BatchPr
 }
 
 ProgressDisplay::ProgressDisplay(const batch::BatchProgress& progress, bool terminal,
-                                 std::optional<std::uint64_t> total_lines)
-    : progress_(progress), terminal_(terminal), total_(total_lines), started_(Clock::now()) {
+                                 std::chrono::milliseconds interval, std::optional<CountableInput> input)
+    : progress_(progress), terminal_(terminal), interval_(interval), started_(Clock::now()) {
+  if (input) counter_ = std::thread([this, in = *input] { count(in); });
   thread_ = std::thread([this] { loop(); });
 }
 
@@ -175,47 +182,85 @@ void ProgressDisplay::stop() {
     std::lock_guard lock(mutex_);
     if (stopped_) return;
     stopped_ = true;
+    stopping_.store(true);
     cv_.notify_all();
   }
   thread_.join();
+  if (counter_.joinable()) counter_.join();
   if (terminal_) write_stderr("\r\033[K");
 }
 
+// One pass over the input with pread (the batch's own reading, at its own
+// offset, is left alone), 1 MiB at a time; a last line without "\n"
+// counts. A read error leaves the total unknown: the display goes on
+// without it.
+void ProgressDisplay::count(CountableInput input) {
+  std::vector<char> buffer(1u << 20);
+  std::uint64_t offset = input.offset;
+  std::uint64_t lines = 0;
+  char last = '\n';
+  while (!stopping_.load()) {
+    const ssize_t n = ::pread(input.fd, buffer.data(), buffer.size(), static_cast<off_t>(offset));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return;
+    if (n == 0) {
+      total_.store(lines + (last != '\n' ? 1 : 0));
+      total_known_.store(true);
+      return;
+    }
+    lines += static_cast<std::uint64_t>(std::count(buffer.data(), buffer.data() + n, '\n'));
+    last = buffer[static_cast<std::size_t>(n) - 1];
+    offset += static_cast<std::uint64_t>(n);
+  }
+}
+
+// The percentage and the ETA count input lines *dealt with*: read, less the
+// rows read but not yet answered (queued or in flight), so that neither the
+// reader's lead nor the last rows in flight make the batch look done.
+// Lines of other shards and rows an earlier run answered cost nothing, so
+// the rate that gives the ETA leaves the earlier rows out (a resumed batch
+// skips them at once).
 std::string ProgressDisplay::status_text() const {
   const double elapsed = seconds_of(Clock::now() - started_);
   const std::uint64_t done = done_rows(progress_);
+  const std::uint64_t earlier = progress_.earlier_succeeded.load() + progress_.earlier_errored.load();
   const double rate = elapsed > 0 ? static_cast<double>(done) / elapsed : 0.0;
+  const std::uint64_t read = progress_.last_line.load();
+  const std::uint64_t rows = progress_.rows.load();
+  const std::uint64_t pending = rows > earlier + done ? rows - earlier - done : 0;
+  const std::uint64_t dealt = read > pending ? read - pending : 0;
   std::string text;
-  if (total_ && *total_ > 0) {
-    const double fraction = std::min(1.0, static_cast<double>(progress_.lines.load()) / static_cast<double>(*total_));
+  const std::uint64_t total = total_known_.load() ? std::max(total_.load(), read) : 0;
+  if (total > 0) {
+    const double fraction = static_cast<double>(dealt) / static_cast<double>(total);
     if (terminal_) {
       constexpr int kWidth = 24;
       const int filled = static_cast<int>(fraction * kWidth);
       text += "[" + std::string(static_cast<std::size_t>(filled), '#') +
               std::string(static_cast<std::size_t>(kWidth - filled), ' ') + "] ";
     }
-    text += fixed(fraction * 100, 1) + "% of " + std::to_string(*total_) + " lines, ";
-    const double line_rate = elapsed > 0 ? static_cast<double>(progress_.lines.load()) / elapsed : 0.0;
-    const double eta = line_rate > 0 ? static_cast<double>(*total_ - std::min(*total_, progress_.lines.load())) / line_rate
-                                     : NAN;
+    text += fixed(fraction * 100, 1) + "% of " + std::to_string(total) + " lines, ";
+    const std::uint64_t worked = dealt > earlier ? dealt - earlier : 0;
+    const double eta = worked > 0 ? static_cast<double>(total - dealt) * elapsed / static_cast<double>(worked) : NAN;
     text += std::to_string(done) + " rows done, " + fixed(rate, 1) + " rows/s, ETA " + duration_text(eta);
   } else {
-    text += std::to_string(done) + " rows done, " + fixed(rate, 1) + " rows/s";
+    text += std::to_string(read) + " lines read, " + std::to_string(done) + " rows done, " + fixed(rate, 1) + " rows/s";
   }
   text += " (" + std::to_string(progress_.succeeded.load()) + " ok, " + std::to_string(progress_.errored.load()) +
-          " errored, " + std::to_string(progress_.earlier_succeeded.load() + progress_.earlier_errored.load()) +
-          " done earlier, " + std::to_string(progress_.retries.load()) + " retries)";
+          " errored, " + std::to_string(earlier) + " done earlier, " + std::to_string(progress_.retries.load()) +
+          " retries)";
   return text;
 }
 
 void ProgressDisplay::loop() {
-  Clock::time_point next_line = Clock::now() + kLineInterval;
+  const std::chrono::milliseconds tick = terminal_ ? kBarInterval : std::min(kBarInterval, interval_);
+  Clock::time_point next_line = Clock::now() + interval_;
   std::unique_lock lock(mutex_);
-  while (!cv_.wait_for(lock, kBarInterval, [this] { return stopped_; })) {
+  while (!cv_.wait_for(lock, tick, [this] { return stopped_; })) {
     if (terminal_) {
       write_stderr("\r\033[K" + status_text());
     } else if (Clock::now() >= next_line) {
-      next_line += kLineInterval;
+      next_line += interval_;
       write_stderr("weld batch: " + status_text() + "\n");
     }
   }

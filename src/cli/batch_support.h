@@ -38,13 +38,23 @@ std::string resume_note(const std::string& output, const batch::ResumeScan& scan
 std::string ending_text(const batch::BatchOutcome& outcome, const batch::BatchProgress& progress,
                         const std::string& output, const std::string& input);
 
-/// Shows progress on stderr while the batch runs: a live bar on a terminal,
-/// else one line every 10 s. (The result writer flushes on its own.)
+/// The input as a regular file (a path, or standard input redirected from
+/// one): its bytes from `offset` on are counted as lines for the progress
+/// display's total, percentage and ETA.
+struct CountableInput {
+  int fd = -1;
+  std::uint64_t offset = 0;
+};
+
+/// Shows progress on stderr while the batch runs (docs/batch.md, "Progress
+/// and summary"): a live bar on a terminal, else one line every `interval`;
+/// both with the total, the percentage and the ETA once the input's lines
+/// are counted (in the background, so the batch starts at once). (The
+/// result writer flushes on its own.)
 class ProgressDisplay {
  public:
-  /// `total_lines`: the input's line count when known (a regular file on a
-  /// terminal), for the bar's percentage and ETA.
-  ProgressDisplay(const batch::BatchProgress& progress, bool terminal, std::optional<std::uint64_t> total_lines);
+  ProgressDisplay(const batch::BatchProgress& progress, bool terminal, std::chrono::milliseconds interval,
+                  std::optional<CountableInput> input);
   ~ProgressDisplay();
   ProgressDisplay(const ProgressDisplay&) = delete;
   ProgressDisplay& operator=(const ProgressDisplay&) = delete;
@@ -53,15 +63,20 @@ class ProgressDisplay {
 
  private:
   void loop();
+  void count(CountableInput input);
   std::string status_text() const;
 
   const batch::BatchProgress& progress_;
   bool terminal_;
-  std::optional<std::uint64_t> total_;
+  std::chrono::milliseconds interval_;
   std::chrono::steady_clock::time_point started_;
+  std::atomic<bool> total_known_{false};
+  std::atomic<std::uint64_t> total_{0};
+  std::atomic<bool> stopping_{false};
   std::mutex mutex_;
   std::condition_variable cv_;
   bool stopped_ = false;
+  std::thread counter_;
   std::thread thread_;
 };
 
