@@ -1,12 +1,15 @@
 // `weld batch` end to end on the offline model (docs/batch.md): the three
 // input shapes, bad lines, repeated ids, both output formats, the filter
-// mode, resume, the exit codes decided before any request, and the README's
-// and docs/batch.md's first examples as written.
+// mode, resume, the exit codes decided before any request, the README's
+// and docs/batch.md's first examples as written, and the page's jq commands
+// for reading a results file.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { recipe } from './recipes.mjs';
 import { runWeld, tempDir, SCHEMA, SCHEMA_TEXT, writeRows, resultLines, dataRows, assertExactlyOnce } from './lib.mjs';
 
 const OFFLINE_NOTICE_START = 'weld: using the built-in offline model';
@@ -193,4 +196,32 @@ test('docs/batch.md and the README: the first example works as written on the of
   assert.equal(r.code, 0, r.stderr);
   const lines = resultLines(fs.readFileSync(path.join(dir, 'results.jsonl'), 'utf8'));
   assert.deepEqual(lines.map((l) => l.custom_id).sort(), ['T-1', 'T-2']);
+});
+
+test('docs/batch.md, "Reading a results file": every jq command works as written on both formats', async (t) => {
+  if (spawnSync('jq', ['--version']).status !== 0) { t.skip('jq is not installed (scripts/install-deps.sh installs it)'); return; }
+  const commands = (name) => recipe(name).split('\n').filter((l) => l.startsWith('jq '));
+  const sh = (dir, command) => {
+    const r = spawnSync('sh', ['-c', command], { cwd: dir, encoding: 'utf8' });
+    assert.equal(r.status, 0, `${command}: ${r.stderr}`);
+    return r.stdout;
+  };
+  const answers = (text) => text.trim().split('\n').map((l) => JSON.parse(l))
+    .map((a) => [a.id, validAgainstSchema(a.answer)]).sort();
+  const invalid = '3\t-\terror_invalid_input\tline 3: not valid JSON: unexpected character \'o\' (column 1)\n';
+  for (const format of ['weld', 'openai']) {
+    const dir = tempDir();
+    writeRows(dir, 'tickets.jsonl', [{ id: 'T-1', text: 'a' }, { id: 'T-2', text: 'b' }, 'oops', { text: 'no id' }]);
+    const r = await runWeld(['batch', '--provider', 'offline', '--json-schema', SCHEMA_TEXT, 'tickets.jsonl',
+      '-o', 'results.jsonl', '--output-format', format], { cwd: dir });
+    assert.equal(r.code, 1, r.stderr);
+    const [byId, errored, ...rest] = commands(format === 'weld' ? 'reading' : 'reading-openai');
+    assert.deepEqual(answers(sh(dir, byId)), [[null, true], ['T-1', true], ['T-2', true]], format);
+    assert.equal(sh(dir, errored), invalid, format);
+    if (format === 'weld') {
+      const [inOrder, counts] = rest;
+      assert.deepEqual(sh(dir, inOrder).trim().split('\n').map((l) => JSON.parse(l).line), [1, 2, 3, 4]);
+      assert.deepEqual(JSON.parse(sh(dir, counts)), { errored: 1, succeeded: 3 });
+    }
+  }
 });
