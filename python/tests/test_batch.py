@@ -134,6 +134,11 @@ def test_a_dataframe_and_a_pydantic_model(fake_model):
     assert rows_sent["m3"]["score"] == 3.0
 
 
+def test_nothing_configured_stops_before_any_row():
+    with pytest.raises(weld.ConfigError, match="no model provider configured"):
+        weld.batch(rows(3), SCHEMA, prompt="Classify")
+
+
 def test_bad_arguments():
     with pytest.raises(ValueError, match="concurrency must be a whole number from 1 to 1024"):
         weld.batch([], SCHEMA, concurrency=0)

@@ -84,7 +84,17 @@ def test_a_pydantic_model_comes_back_as_an_instance(fake_model):
     assert result["structured_result"] == {"summary": "ok", "risk": "low"}
 
 
-def test_no_provider_configured_is_a_config_error():
+def test_nothing_configured_is_a_config_error():
+    # No silent offline model: with no provider, key or base URL anywhere,
+    # nothing is sent and the run ends with 52.
+    with pytest.raises(weld.ConfigError) as caught:
+        weld.run("Assess", SCHEMA)
+    assert caught.value.exit_code == 52
+    assert "no model provider configured" in str(caught.value)
+    assert "offline" in str(caught.value)  # it says how to try without a model
+
+
+def test_an_unknown_provider_is_a_config_error():
     with pytest.raises(weld.ConfigError) as caught:
         weld.run("Assess", SCHEMA, provider="nope")
     assert caught.value.exit_code == 52
@@ -133,6 +143,12 @@ def test_a_schema_that_is_not_valid():
         weld.run("Assess", {"type": "objekt"}, provider="offline")
     with pytest.raises(weld.SchemaError, match="object"):
         weld.run("Assess", {"type": "string"}, provider="offline")
+
+
+def test_a_models_list_that_cannot_be_had_is_retry_later(fake_model):
+    server = fake_model({"responses": [], "models_errors": [503, 503, 503, 503, 503, 503]})
+    with pytest.raises(weld.RetryLater):
+        weld.run("Assess", SCHEMA, base_url=server.url, max_retries=0)
 
 
 def test_the_offline_model_only_when_named(caplog):

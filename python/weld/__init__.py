@@ -145,7 +145,8 @@ def run(
         OPENAI_BASE_URL, OPENAI_MODEL / ANTHROPIC_*. provider is "openai",
         "openai-responses", "anthropic" or "offline" (the built-in offline
         model, which samples a schema-valid instance; ``seed`` is its seed).
-        Without a model, a self-hosted server's only model is used.
+        Without a model, a self-hosted server's only model is used. With
+        no provider, key or base URL anywhere, ConfigError: nothing is sent.
     mechanism: "tool" (default), "native" or "auto" (WELD_MECHANISM).
     max_session_turns, max_structured_retries, max_wall_time (seconds),
     max_tokens, temperature, repair, clamp: as weld's flags of those names.
