@@ -1,7 +1,9 @@
 // Fuzzes `weld batch`'s input-line reader and row reader, and the resume
 // reader of result lines. The first byte picks the longest line kept and the
 // read size. Invariants: reading in small pieces gives exactly the lines of
-// reading at once (a byte order mark split across reads included); no line
+// reading at once (a byte order mark split across reads included), and so
+// does the verdict on the input's start (compressed, one JSON document,
+// UTF-16), whose message names the input; no line
 // contains "\n"; line numbers are 1-based and increase; a row is either
 // runnable (a prompt) or errored with a message naming its line; a line read
 // as a result line starts as result lines do; nothing crashes or hangs.
@@ -27,7 +29,8 @@ struct Line {
   bool operator==(const Line&) const = default;
 };
 
-std::vector<Line> read_all(std::string_view bytes, std::size_t max_line, std::size_t piece) {
+// The lines, and whether check_input_start refused the stream's start.
+std::vector<Line> read_all(std::string_view bytes, std::size_t max_line, std::size_t piece, bool& refused) {
   std::size_t offset = 0;
   LineReader reader(
       [&](char* buffer, std::size_t size) -> weld::Result<std::size_t> {
@@ -38,7 +41,11 @@ std::vector<Line> read_all(std::string_view bytes, std::size_t max_line, std::si
       },
       max_line);
   std::vector<Line> lines;
-  if (!reader.peek_start()) std::abort();
+  auto start = reader.peek_start();
+  if (!start) std::abort();
+  const weld::Status verdict = weld::batch::check_input_start(*start, "in.jsonl");
+  refused = !verdict;
+  if (refused && verdict.error().message.rfind("the input \"in.jsonl\" ", 0) != 0) std::abort();
   for (;;) {
     auto line = reader.next();
     if (!line) std::abort();  // the memory source never fails
@@ -56,8 +63,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::size_t piece = 1 + data[0] % 13;
   std::string_view input(reinterpret_cast<const char*>(data) + 1, size - 1);
 
-  std::vector<Line> whole = read_all(input, max_line, input.size() + 1);
-  if (read_all(input, max_line, piece) != whole) std::abort();
+  bool refused = false, refused_in_pieces = false;
+  std::vector<Line> whole = read_all(input, max_line, input.size() + 1, refused);
+  if (read_all(input, max_line, piece, refused_in_pieces) != whole) std::abort();
+  // The verdict on the start does not depend on how the bytes arrive.
+  if (refused != refused_in_pieces) std::abort();
 
   const weld::json::Value schema = weld::json::Object{{"type", "object"}};
   weld::batch::InputOptions options{.id_field = "key", .prompt = "Extract", .schema = &schema};

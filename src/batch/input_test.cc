@@ -91,6 +91,30 @@ TEST(CheckInputStart, CompressedInputIsRefusedWithTheCommandThatReadsIt) {
   EXPECT_TRUE(check_input_start("", "x"));
 }
 
+TEST(CheckInputStart, OneJsonDocumentOrUtf16TextIsRefusedWithTheCommandThatConvertsIt) {
+  auto message = [](std::string_view start, std::string_view name = "rows.json") {
+    Status status = check_input_start(start, name);
+    return status ? std::string() : status.error().message;
+  };
+  EXPECT_EQ(message("[\n  {\"id\""),
+            "the input \"rows.json\" starts with \"[\": one JSON array, not JSON Lines (one object a line); convert it "
+            "with jq: jq -c '.[]' rows.json | weld batch … -");
+  EXPECT_EQ(message("  [{\"a\":1"), message("[\n  {\"id\""));
+  EXPECT_EQ(message("{\r\n  \"id\"", "-"),
+            "the input standard input starts with \"{\" alone on its line: pretty-printed JSON, not JSON Lines (one "
+            "object a line); convert it with jq: jq -c . FILE | weld batch … -");
+  EXPECT_EQ(message(std::string_view("\xFF\xFE{\0\"\0", 6)),
+            "the input \"rows.json\" is UTF-16LE text, not UTF-8 JSON Lines; convert it with iconv: iconv -f UTF-16LE "
+            "-t UTF-8 rows.json | weld batch … -");
+  EXPECT_NE(message(std::string_view("{\0\"\0i\0", 6)).find("UTF-16LE"), std::string::npos);
+  EXPECT_NE(message(std::string_view("\xFE\xFF\0{", 4)).find("UTF-16BE"), std::string::npos);
+  EXPECT_NE(message(std::string_view("\xFF\xFE\0\0{\0\0\0", 8)).find("UTF-32LE"), std::string::npos);
+  // JSON Lines, however its first object is spaced, is not refused.
+  EXPECT_EQ(message("{ \"id\": 1"), "");
+  EXPECT_EQ(message("\n\n{\"a\":"), "");
+  EXPECT_EQ(message("{}\n{}\n"), "");
+}
+
 TEST(ReadRow, OpenAiBatchLine) {
   Row row = read_row(R"({"custom_id":"r1","method":"POST","url":"/v1/chat/completions","body":{"model":"m1",)"
                      R"("messages":[{"role":"system","content":"Be terse."},{"role":"user","content":"Hi"},)"

@@ -70,6 +70,12 @@ Result<std::string_view> LineReader::peek_start() {
 }
 
 Status check_input_start(std::string_view start, std::string_view name) {
+  const std::string shown = name == "-" ? "standard input" : "\"" + std::string(name) + "\"";
+  const std::string file = name == "-" ? std::string("FILE") : std::string(name);
+  auto refuse = [&](const std::string& what, const std::string& command) -> Status {
+    return Error{ErrorCode::Usage, "the input " + shown + " " + what + ": " + command + " " + file + " | weld batch … -",
+                 std::string(name)};
+  };
   struct Magic {
     std::string_view bytes;
     const char* format;
@@ -81,12 +87,38 @@ Status check_input_start(std::string_view start, std::string_view name) {
                                       {"\x28\xB5\x2F\xFD", "zstd", "zstdcat"}};
   for (const Magic& magic : kMagics) {
     if (start.substr(0, magic.bytes.size()) != magic.bytes) continue;
-    const std::string shown = name == "-" ? "standard input" : "\"" + std::string(name) + "\"";
-    return Error{ErrorCode::Usage,
-                 "the input " + shown + " is compressed input (" + magic.format + "), not JSON Lines; pipe it through " +
-                     magic.tool + ": " + magic.tool + " " + (name == "-" ? std::string("FILE") : std::string(name)) +
-                     " | weld batch … -",
-                 std::string(name)};
+    return refuse("is compressed input (" + std::string(magic.format) + "), not JSON Lines; pipe it through " +
+                      magic.tool,
+                  magic.tool);
+  }
+  // Text in another Unicode encoding (what Windows PowerShell 5 redirects
+  // write): a byte order mark, or ASCII with every other byte zero.
+  auto starts = [&](std::string_view bytes) { return start.substr(0, bytes.size()) == bytes; };
+  const char* encoding = nullptr;
+  if (starts(std::string_view("\xFF\xFE\x00\x00", 4))) encoding = "UTF-32LE";
+  else if (starts(std::string_view("\x00\x00\xFE\xFF", 4))) encoding = "UTF-32BE";
+  else if (starts("\xFF\xFE") || (start.size() >= 2 && start[0] != '\0' && start[1] == '\0')) encoding = "UTF-16LE";
+  else if (starts("\xFE\xFF") || (start.size() >= 2 && start[0] == '\0' && start[1] != '\0')) encoding = "UTF-16BE";
+  if (encoding != nullptr) {
+    return refuse("is " + std::string(encoding) + " text, not UTF-8 JSON Lines; convert it with iconv",
+                  "iconv -f " + std::string(encoding) + " -t UTF-8");
+  }
+  // One JSON document rather than one object a line: an array, or an
+  // object printed over many lines. Every line would be an errored row
+  // named by its line number — rows a corrected input would then find
+  // already answered.
+  const std::size_t first = start.find_first_not_of(" \t\r\n");
+  if (first != std::string_view::npos && start[first] == '[') {
+    return refuse("starts with \"[\": one JSON array, not JSON Lines (one object a line); convert it with jq",
+                  "jq -c '.[]'");
+  }
+  if (first != std::string_view::npos && start[first] == '{') {
+    const std::size_t next = start.find_first_not_of(" \t\r", first + 1);
+    if (next != std::string_view::npos && start[next] == '\n') {
+      return refuse("starts with \"{\" alone on its line: pretty-printed JSON, not JSON Lines (one object a line); "
+                    "convert it with jq",
+                    "jq -c .");
+    }
   }
   return Ok{};
 }

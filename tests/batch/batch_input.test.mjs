@@ -1,6 +1,7 @@
 // `weld batch` input that is almost surely a mistake, and a line's own
 // request fields (docs/batch.md, "Input"): an empty input is said, compressed
-// input is refused before anything runs, a UTF-8 byte order mark is skipped,
+// input, one JSON document (an array, pretty-printed JSON) and UTF-16 text
+// are refused before anything runs, a UTF-8 byte order mark is skipped,
 // ids taken from line numbers never collide with written ids (and 1 and "1"
 // are one id), line numbers are 1-based; a line's sampling fields reach the
 // wire protocol that has them, --max-tokens and --temperature set the
@@ -12,8 +13,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { spawnSync } from 'node:child_process';
 import {
-  runWeld, startServer, providerArgs, tempDir, SCHEMA, SCHEMA_TEXT, API_KEY, writeRows, resultLines,
+  WELD, runWeld, startServer, providerArgs, tempDir, SCHEMA, SCHEMA_TEXT, API_KEY, writeRows, resultLines,
 } from './lib.mjs';
 
 const OK = '{"summary":"ok","risk_level":"low"}';
@@ -50,6 +52,34 @@ test('compressed input is refused before anything runs: pipe it through zcat', a
     { stdin: zlib.gzipSync('{"id":"a"}\n') });
   assert.equal(piped.code, 1, piped.stderr);
   assert.match(piped.stderr, /^weld batch: the input standard input is compressed input \(gzip\), not JSON Lines; pipe it through zcat: zcat FILE \| weld batch … -\n/);
+});
+
+test('one JSON document (an array, pretty-printed) or UTF-16 text is refused before anything runs, with the command that converts it', async () => {
+  const dir = tempDir();
+  const rows = [{ id: 'a', text: 'x' }, { id: 'b', text: 'y' }];
+  const cases = [
+    ['array.json', JSON.stringify(rows, null, 2), /^weld batch: the input ".*array\.json" starts with "\[": one JSON array, not JSON Lines \(one object a line\); convert it with jq: jq -c '\.\[\]' .*array\.json \| weld batch … -\n/],
+    ['pretty.json', rows.map((r) => JSON.stringify(r, null, 2)).join('\n') + '\n', /^weld batch: the input ".*pretty\.json" starts with "\{" alone on its line: pretty-printed JSON, not JSON Lines \(one object a line\); convert it with jq: jq -c \. .*pretty\.json \| weld batch … -\n/],
+    // What Windows PowerShell 5's `>` writes.
+    ['powershell.jsonl', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(rows.map((r) => JSON.stringify(r) + '\r\n').join(''), 'utf16le')]),
+      /^weld batch: the input ".*powershell\.jsonl" is UTF-16LE text, not UTF-8 JSON Lines; convert it with iconv: iconv -f UTF-16LE -t UTF-8 .*powershell\.jsonl \| weld batch … -\n/],
+  ];
+  for (const [name, bytes, pattern] of cases) {
+    const input = path.join(dir, name);
+    fs.writeFileSync(input, bytes);
+    const out = path.join(dir, `${name}.out`);
+    const r = await runWeld(['batch', ...OFFLINE, '--json-schema', SCHEMA_TEXT, input, '-o', out]);
+    assert.equal(r.code, 1, `${name}: ${r.stderr}`);
+    assert.match(r.stderr, pattern, name);
+    assert.equal(fs.existsSync(out), false, name);
+    // The command the message gives works: every row runs.
+    const command = /: ((?:jq|iconv) .*) \| weld batch … -$/m.exec(r.stderr)[1];
+    const piped = spawnSync('sh', ['-c', `${command} | "$0" batch --provider offline --json-schema "$1" - -o "$2"`,
+      WELD, SCHEMA_TEXT, out], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: dir } });
+    assert.equal(piped.status, 0, `${name}: ${command}: ${piped.stderr}`);
+    assert.deepEqual(resultLines(fs.readFileSync(out, 'utf8')).map((l) => [l.custom_id, l.status]).sort(),
+      [['a', 'succeeded'], ['b', 'succeeded']], name);
+  }
 });
 
 test('a UTF-8 byte order mark is skipped: the first row runs', async () => {

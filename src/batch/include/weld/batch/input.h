@@ -96,8 +96,10 @@ class LineReader {
 };
 
 /// Refuses a stream that is almost surely not JSON Lines, from its first
-/// bytes (`LineReader::peek_start`): gzip, bzip2, xz or zstd data, with the
-/// command that decompresses it (`name` names the input in the message).
+/// bytes (`LineReader::peek_start`), with the command that converts it
+/// (docs/batch.md, "Input that is not JSON Lines"): gzip, bzip2, xz or zstd data; one
+/// JSON document (a "[", or a "{" alone on its line); UTF-16 or UTF-32
+/// text. `name` names the input in the message ("-": standard input).
 Status check_input_start(std::string_view start, std::string_view name);
 
 /// Which of the input shapes (docs/batch.md, "Input: one object a line") a line is.
