@@ -11,12 +11,6 @@ from pathlib import Path
 import pytest
 
 SOURCE_DIR = Path(os.environ.get("WELD_SOURCE_DIR", Path(__file__).resolve().parents[2]))
-DATA_DIR = Path(os.environ.get("WELD_DATA_DIR", SOURCE_DIR.parent / "shared" / "data"))
-
-
-@pytest.fixture(scope="session")
-def data_dir() -> Path:
-    return DATA_DIR
 
 
 @pytest.fixture(scope="session")
