@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -59,7 +60,7 @@ struct BatchFlags {
   std::optional<std::uint32_t> shards;
   std::optional<std::string> summary;
   bool no_progress = false;
-  double progress_interval = 10;
+  std::optional<std::string> progress_interval;  ///< seconds, as typed
   bool retry_errored = false;
   std::optional<std::string> telemetry_file;
   ModelFlags model;
@@ -110,8 +111,7 @@ void add_flags(CLI::App& app, BatchFlags& f) {
   app.add_flag("--no-progress", f.no_progress, "No progress on stderr (the summary line is still written)");
   app.add_option("--progress-interval", f.progress_interval,
                  "Seconds between progress lines when stderr is not a terminal (a log file, a pipe; default 10)")
-      ->type_name("SECONDS")
-      ->check(CLI::Range(0.1, 86400.0));
+      ->type_name("SECONDS");
   app.add_flag("--retry-errored", f.retry_errored,
                "Run again the rows whose lines in -o FILE are errored (their lines are removed first)");
   add_telemetry_file_flag(app, f.telemetry_file);
@@ -196,6 +196,18 @@ int batch_command(int argc, char** argv) {
   if (shard->count > 1 && output_path != "-" && flags.output.find("{shard}") == std::string::npos)
     return usage_error("with " + std::to_string(shard->count) + " shards, -o needs {shard} in its name (e.g. -o "
                        "out-{shard}.jsonl) so that the shards do not write the same file.");
+
+  double progress_interval = 10;
+  if (flags.progress_interval) {
+    const std::string& text = *flags.progress_interval;
+    char* end = nullptr;
+    progress_interval = std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size() || !(progress_interval >= 0.1 && progress_interval <= 86400))
+      return usage_error("--progress-interval must be a number of seconds from 0.1 to 86400 (got \"" + text + "\").");
+  }
+  if (flags.retry_errored && output_path == "-")
+    return usage_error("--retry-errored needs -o FILE: it runs again the rows whose lines in FILE are errored (with "
+                       "-o - there is no file to read them from).");
 
   const std::optional<std::string> summary_path =
       flags.summary ? std::optional<std::string>(batch::expand_shard(*flags.summary, *shard)) : std::nullopt;
@@ -364,7 +376,7 @@ int batch_command(int argc, char** argv) {
     std::optional<ProgressDisplay> display;
     if (!flags.no_progress)
       display.emplace(progress, terminal,
-                      std::chrono::milliseconds(static_cast<std::int64_t>(flags.progress_interval * 1000)), countable);
+                      std::chrono::milliseconds(static_cast<std::int64_t>(progress_interval * 1000)), countable);
     outcome = batch::run_batch(lines, **writer, ids, options, models, progress, cancel, loop_list);
   }
   signals.run_ended();

@@ -125,8 +125,11 @@ std::string resume_note(const std::string& output, const batch::ResumeScan& scan
   if (scan.completed_last_line) text += ", its last line completed with the newline a kill cut off";
   if (scan.torn_bytes > 0)
     text += ", a torn last line of " + std::to_string(scan.torn_bytes) + " bytes moved to \"" + scan.torn_path + "\"";
-  if (scan.removed_errored > 0)
-    text += "; --retry-errored: " + std::to_string(scan.removed_errored) + " errored lines removed, their rows run again";
+  if (scan.removed_errored > 0) {
+    const bool one = scan.removed_errored == 1;
+    text += "; --retry-errored: " + std::to_string(scan.removed_errored) + (one ? " errored line" : " errored lines") +
+            " removed, " + (one ? "its row runs" : "their rows run") + " again";
+  }
   if (scan.repeated > 0)
     text += "; " + std::to_string(scan.repeated) + " lines answer a row an earlier line already answers (the later counts)";
   return text + "\n";

@@ -177,6 +177,8 @@ test('exit 1: usage errors name the flag', async () => {
       /^weld batch: with 3 shards, -o needs \{shard\} in its name/],
     [['--json-schema', SCHEMA_TEXT, '--concurrency', '0', input], /^weld batch: --concurrency: Value 0 not in range 1 to 1024/],
     [['--json-schema', SCHEMA_TEXT, path.join(dir, 'missing.jsonl')], /^weld batch: could not open the input ".*missing\.jsonl": No such file or directory/],
+    [['--json-schema', SCHEMA_TEXT, '--retry-errored', input], /^weld batch: --retry-errored needs -o FILE: /],
+    [['--json-schema', SCHEMA_TEXT, '--progress-interval', '0', input], /^weld batch: --progress-interval must be a number of seconds from 0\.1 to 86400 \(got "0"\)\./],
   ];
   for (const [args, pattern] of cases) {
     const r = await runWeld(['batch', ...args]);

@@ -57,7 +57,7 @@ test('a rerun counts the errored rows the file holds, names them, exits 1; --ret
 
     const retry = await runWeld(['batch', ...providerArgs('openai', healthy.port), ...tail, '--retry-errored'], { env });
     assert.equal(retry.code, 0, retry.stderr);
-    assert.match(retry.stderr, /--retry-errored: 1 errored lines removed, their rows run again/);
+    assert.match(retry.stderr, /--retry-errored: 1 errored line removed, its row runs again\n/);
     assert.match(retry.stderr, /weld batch: 6 rows: 6 succeeded, 0 errored; 5 answered by an earlier run \(5 succeeded, 0 errored\);/);
     assert.equal((await healthy.requests()).length, 4);
     // One final line per id: the errored line is gone, not superseded.
