@@ -137,7 +137,11 @@ std::string resume_note(const std::string& output, const batch::ResumeScan& scan
 
 std::string ending_text(const batch::BatchOutcome& outcome, const batch::BatchProgress& p, const std::string& output,
                         const std::string& input) {
-  const std::string file = output == "-" ? "the output" : "\"" + output + "\"";
+  const bool to_file = output != "-";
+  const std::string file = to_file ? "\"" + output + "\"" : "the output";
+  // Only -o FILE is read back: with -o - a rerun starts over.
+  const std::string no_resume = "with -o - there is no file to resume from, so every row of the shard runs again "
+                                "(-o FILE resumes)";
   switch (outcome.stop) {
     case batch::BatchStop::Finished: {
       std::string text;
@@ -155,17 +159,20 @@ std::string ending_text(const batch::BatchOutcome& outcome, const batch::BatchPr
       return outcome.message +
              "\nweld batch: stopped: the provider refused the credentials, so every row would fail. Check the API key "
              "(WELD_API_KEY, or OPENAI_API_KEY / ANTHROPIC_API_KEY) and that --provider and --base-url name the server "
-             "it belongs to; once the key is accepted, the same command resumes where this one stopped.\n";
+             "it belongs to; once the key is accepted, " +
+             (to_file ? "the same command resumes where this one stopped.\n" : "run it again: " + no_resume + ".\n");
     case batch::BatchStop::Temporary:
-      return outcome.message +
-             "\nweld batch: stopped on a temporary failure; run the same command again later: it resumes where this "
-             "one stopped.\n";
+      return outcome.message + "\nweld batch: stopped on a temporary failure; run the same command again later: " +
+             (to_file ? "it resumes where this one stopped.\n" : no_resume + ".\n");
     case batch::BatchStop::OutputError:
-      if (outcome.code == ErrorCode::Unavailable)
-        return "weld batch: " + outcome.message + "\nweld batch: stopped: " + file +
-               " holds every row finished before the failure (counted below); free space and run the same command "
-               "again: it resumes.\n";
-      return "weld batch: " + outcome.message + "\n";
+      if (outcome.code != ErrorCode::Unavailable) return "weld batch: " + outcome.message + "\n";
+      if (!to_file)
+        return "weld batch: " + outcome.message +
+               "\nweld batch: stopped: the rows finished before the failure were written (counted below); free space "
+               "and run it again: " + no_resume + ".\n";
+      return "weld batch: " + outcome.message + "\nweld batch: stopped: " + file +
+             " holds every row finished before the failure (counted below); free space and run the same command "
+             "again: it resumes.\n";
     case batch::BatchStop::InputError: return "weld batch: " + outcome.message + "\n";
   }
   return {};

@@ -107,6 +107,25 @@ for (const api of APIS) {
   });
 }
 
+test('with -o - a stopped batch does not promise a resume: the rerun runs every row again', async () => {
+  for (const [script, code, why] of [
+    [[so(OK), { status: 401 }], 41, /once the key is accepted, run it again: with -o - there is no file to resume from, so every row of the shard runs again \(-o FILE resumes\)\.\n/],
+    [[so(OK), { status: 503, headers: { 'retry-after': '0' } }], 75, /run the same command again later: with -o - there is no file to resume from, so every row of the shard runs again \(-o FILE resumes\)\.\n/],
+  ]) {
+    const server = await startServer(script, { repeatLast: true });
+    try {
+      const dir = tempDir();
+      const input = writeRows(dir, 'in.jsonl', dataRows(5));
+      const r = await runWeld(['batch', ...providerArgs('openai', server.port), '--json-schema', SCHEMA_TEXT, '-p', 'x',
+        input, '-o', '-', '--concurrency', '1', '--max-retries', '0'], { env });
+      assert.equal(r.code, code, r.stderr);
+      assert.match(r.stderr, why);
+      assert.doesNotMatch(r.stderr, /resumes where this one stopped/);
+      assert.equal(resultLines(r.stdout).length, 1);
+    } finally { await server.close(); }
+  }
+});
+
 test('SIGINT: exit 130 within a second, finished rows written; the rerun completes exactly once', async () => {
   const server = await startServer([{ ...so(OK), delay_ms: 100 }], { repeatLast: true });
   try {
