@@ -19,6 +19,7 @@
 
 #include "weld/batch/input.h"
 #include "weld/batch/result_line.h"
+#include "weld/json/parse.h"
 
 namespace weld::batch {
 namespace {
@@ -120,6 +121,14 @@ Error not_ours(const std::string& path, const std::string& what) {
                path};
 }
 
+Error other_format(const std::string& path, OutputFormat found, OutputFormat format, const std::string& where) {
+  return Error{ErrorCode::Config,
+               "-o \"" + path + "\" holds result lines of --output-format " + std::string(format_name(found)) + " (" +
+                   where + "); this run writes --output-format " + std::string(format_name(format)) +
+                   ". Resume it with --output-format " + std::string(format_name(found)) + ", or write to another -o.",
+               path};
+}
+
 // The lines of the file up to `end`, each read as a result line.
 // `each(info, text)` sees every one; an Error names the first line that is
 // not a result line of `format`.
@@ -134,15 +143,7 @@ Status each_result_line(int fd, std::uint64_t end, const std::string& path, Outp
         (*line)->too_long ? std::nullopt : read_result_line((*line)->text);
     if (!info)
       return not_ours(path, "line " + std::to_string((*line)->number) + " is not a weld batch result line");
-    if (info->format != format) {
-      return Error{ErrorCode::Config,
-                   "-o \"" + path + "\" holds result lines of --output-format " +
-                       std::string(format_name(info->format)) + " (line " + std::to_string((*line)->number) +
-                       "); this run writes --output-format " + std::string(format_name(format)) +
-                       ". Resume it with --output-format " + std::string(format_name(info->format)) +
-                       ", or write to another -o.",
-                   path};
-    }
+    if (info->format != format) return other_format(path, info->format, format, "line " + std::to_string((*line)->number));
     Status kept = each(*info, (*line)->text);
     if (!kept) return kept;
   }
@@ -172,13 +173,21 @@ Result<int> open_locked(const std::string& path) {
   }
 }
 
-// The bytes after the last "\n" (`tail`, at `keep`): a whole result line
-// lacking its "\n" gets it; the start of one is moved to FILE.torn; anything
-// else is not this batch's and was refused before (check_tail).
+// The bytes after the last "\n" (`tail`, at `keep`, starting as a result
+// line does): a whole result line of this format lacking its "\n" gets it;
+// the start of one — text a kill cut short, so not whole JSON — is moved to
+// FILE.torn. Whole JSON that is not a result line of this format (a
+// one-line request file, a json.dump of one object) is not this batch's:
+// refused, the file left as it was.
 Status settle_tail(int fd, const std::string& path, std::uint64_t keep, const std::string& tail, OutputFormat format,
                    IdSet& ids, const OutputOptions& options, ResumeScan& scan) {
   std::optional<ResultLineInfo> whole = read_result_line(tail);
-  if (whole && whole->format == format) {
+  if (!whole && json::parse(tail)) {
+    return not_ours(path, "its last line (" + std::to_string(tail.size()) +
+                              " bytes after the last newline) is JSON but not a weld batch result line");
+  }
+  if (whole && whole->format != format) return other_format(path, whole->format, format, "its last line");
+  if (whole) {
     Status added = write_all(fd, "\n", path);
     if (!added) return added;
     scan.completed_last_line = true;

@@ -82,6 +82,13 @@ test('resuming with another --output-format is refused; the file is left as it w
   assert.equal(other.code, 52, other.stderr);
   assert.match(other.stderr, /-o ".*out\.jsonl" holds result lines of --output-format weld \(line 1\); this run writes --output-format openai\. Resume it with --output-format weld, or write to another -o\./);
   assert.equal(fs.readFileSync(out, 'utf8'), kept);
+  // The same when the only line lacks its newline: whole, but of the other format.
+  fs.writeFileSync(out, kept.slice(0, -1));
+  const torn = await runWeld([...args, '--output-format', 'openai']);
+  assert.equal(torn.code, 52, torn.stderr);
+  assert.match(torn.stderr, /holds result lines of --output-format weld \(its last line\); this run writes --output-format openai\./);
+  assert.equal(fs.readFileSync(out, 'utf8'), kept.slice(0, -1));
+  assert.equal(fs.existsSync(out + '.torn'), false);
 });
 
 test('a file that is not this batch\'s results is refused before anything in it changes', async () => {
@@ -95,6 +102,12 @@ test('a file that is not this batch\'s results is refused before anything in it 
       url: '/v1/chat/completions', body: { model: 'm', messages: [{ role: 'user', content: 'x' }] } }) + '\n').join(''),
     'anthropic-requests.jsonl': [0, 1, 2].map((i) => JSON.stringify({ custom_id: `row-${i}`,
       params: { model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'x' }] } }) + '\n').join(''),
+    // One line without its newline that starts as a result line does but is
+    // whole JSON: not a line a kill cut short (it used to go to .torn,
+    // leaving the file empty).
+    'one-request.jsonl': JSON.stringify({ custom_id: 'row-0', method: 'POST', url: '/v1/chat/completions',
+      body: { messages: [{ role: 'user', content: 'x' }] } }),
+    'one-object.json': '{"custom_id": "row-0", "label": "a"}',
   };
   for (const [name, text] of Object.entries(files)) {
     const out = path.join(dir, name);
@@ -102,6 +115,7 @@ test('a file that is not this batch\'s results is refused before anything in it 
     const r = await runWeld(['batch', ...OFFLINE, '--json-schema', SCHEMA_TEXT, input, '-o', out]);
     assert.equal(r.code, 52, `${name}: ${r.stderr}`);
     assert.match(r.stderr, /so the file cannot be resumed \(is -o the right file\?\)\. It was left as it was\./, name);
+    if (name.startsWith('one-')) assert.match(r.stderr, /its last line \(\d+ bytes after the last newline\) is JSON but not a weld batch result line/);
     assert.equal(fs.readFileSync(out, 'utf8'), text, name);
     assert.equal(fs.existsSync(out + '.torn'), false, name);
   }
