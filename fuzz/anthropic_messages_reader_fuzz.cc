@@ -3,6 +3,6 @@
 #include "reader_fuzz.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  return weld::fuzzing::fuzz_reader(weld::provider::Protocol::AnthropicMessages, weld::proxy::Api::Anthropic, data,
+  return weld::fuzzing::fuzz_reader(weld::provider::Protocol::AnthropicMessages, weld::proxy::Protocol::AnthropicMessages, data,
                                     size);
 }

@@ -3,5 +3,5 @@
 #include "reader_fuzz.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  return weld::fuzzing::fuzz_reader(weld::provider::Protocol::OpenAiChat, weld::proxy::Api::OpenAI, data, size);
+  return weld::fuzzing::fuzz_reader(weld::provider::Protocol::OpenAiChat, weld::proxy::Protocol::OpenAiChat, data, size);
 }

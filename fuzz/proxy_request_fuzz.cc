@@ -17,7 +17,7 @@
 namespace {
 
 using weld::proxy::Agent;
-using weld::proxy::Api;
+using weld::provider::Protocol;
 
 const Agent& agent(bool two_phase) {
   static const Agent forced = [] {
@@ -49,7 +49,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   auto body = weld::json::parse(std::string_view(reinterpret_cast<const char*>(data + 1), size - 1));
   if (!body) return 0;
   const bool two_phase = (flags & 4) != 0;
-  for (Api api : {Api::Anthropic, Api::OpenAI}) {
+  for (Protocol api : {Protocol::AnthropicMessages, Protocol::OpenAiChat}) {
     weld::json::Value up = weld::proxy::build_upstream_request(api, *body, agent(two_phase), "base",
                                                                (flags & 8) != 0, (flags & 16) != 0);
     auto again = weld::json::parse(weld::json::serialize(up));

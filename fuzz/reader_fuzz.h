@@ -75,7 +75,7 @@ inline bool same(const provider::Response& a, const provider::Response& b) {
 }
 
 // What the proxy does with an answer of `api`.
-inline void after_answer(proxy::Api api, provider::Response response) {
+inline void after_answer(provider::Protocol api, provider::Response response) {
   for (const provider::Part& part : response.parts) {
     if (part.kind == provider::Part::Kind::ToolCall) check(part.tool_call < response.message.tool_calls.size());
   }
@@ -86,7 +86,7 @@ inline void after_answer(proxy::Api api, provider::Response response) {
   check(!v.valid || !v.text.empty());
   check(v.valid || !v.errors.empty());
   // The conversation: Responses `input` items, the others' `messages`.
-  const char* conversation = api == proxy::Api::Responses ? "input" : "messages";
+  const char* conversation = api == proxy::Protocol::OpenAiResponses ? "input" : "messages";
   json::Value body = json::Object{{conversation, json::Array{}}};
   proxy::append_retry_turn(api, body, c, v.errors);
   round_trip(body);
@@ -96,12 +96,12 @@ inline void after_answer(proxy::Api api, provider::Response response) {
   check(rendered.ok());
   round_trip(*rendered);
   std::string sse = proxy::render_stream(api, c, text, c.usage, "m", true);
-  Result<provider::Response> back = read(proxy::protocol_of(api), sse, {});
+  Result<provider::Response> back = read(api, sse, {});
   check(back.ok() && back->message.text == text);
   round_trip(proxy::render_error(api, "structured_output_error", v.errors, &v.value));
 }
 
-inline int fuzz_reader(provider::Protocol protocol, proxy::Api api, const std::uint8_t* data, std::size_t size) {
+inline int fuzz_reader(provider::Protocol protocol, provider::Protocol api, const std::uint8_t* data, std::size_t size) {
   std::string_view input(reinterpret_cast<const char*>(data), size);
   std::size_t split = input.find('\xFF');
   std::string_view cuts, text = input;

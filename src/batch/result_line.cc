@@ -12,6 +12,7 @@
 #include "weld/agent/output.h"
 #include "weld/json/parse.h"
 #include "weld/json/serialize.h"
+#include "weld/provider/codec.h"
 #include "weld/repair/repair.h"
 
 namespace weld::batch {
@@ -31,12 +32,6 @@ std::string finish(const json::Value& line) {
   std::string text = json::serialize(line);
   text += '\n';
   return text;
-}
-
-json::Value openai_usage(const provider::Usage& usage) {
-  return json::Object{{"prompt_tokens", usage.input_tokens},
-                      {"completion_tokens", usage.output_tokens},
-                      {"total_tokens", usage.input_tokens + usage.output_tokens}};
 }
 
 // Every result line starts with one of these (is_result_line_start).
@@ -74,19 +69,17 @@ std::string run_result_line(OutputFormat format, const Row& row, const agent::Ru
   const bool success = row_succeeded(outcome);
   if (format == OutputFormat::OpenAi) {
     if (!success) return finish(openai_error_line(row, agent::subtype_name(outcome.subtype), outcome.error_message));
-    const std::int64_t created =
+    // The body is the chat completion the proxy answers too, written by the
+    // OpenAI Chat codec (docs/protocols.md, "Codecs").
+    provider::AnswerHead head;
+    head.id = "chatcmpl-" + random_hex();
+    head.model = std::string(model);
+    head.created =
         std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
-    json::Value message = json::Object{{"role", "assistant"}, {"content", json::serialize(*outcome.structured)}};
-    json::Value choice = json::Object{
-        {"index", 0}, {"message", std::move(message)}, {"logprobs", nullptr}, {"finish_reason", "stop"}};
-    json::Value body = json::Object{{"id", "chatcmpl-" + random_hex()},
-                                    {"object", "chat.completion"},
-                                    {"created", created},
-                                    {"model", model},
-                                    {"choices", json::Array{std::move(choice)}},
-                                    {"usage", openai_usage(outcome.usage)}};
+    Result<json::Value> body = json::parse(provider::codec_for(provider::Protocol::OpenAiChat)
+                                               .answer(head, json::serialize(*outcome.structured), outcome.usage));
     return finish(openai_line(
-        row, json::Object{{"status_code", 200}, {"request_id", "req_" + random_hex()}, {"body", std::move(body)}},
+        row, json::Object{{"status_code", 200}, {"request_id", "req_" + random_hex()}, {"body", std::move(*body)}},
         nullptr));
   }
   json::Value line = json::Object{{"custom_id", custom_id(row)}, {"line", static_cast<std::int64_t>(row.line)}};

@@ -175,9 +175,9 @@ std::string summary(const json::Value& line) {
   return out;
 }
 
-class AttemptFallback : public ::testing::TestWithParam<Api> {
+class AttemptFallback : public ::testing::TestWithParam<Protocol> {
  protected:
-  bool anthropic() const { return GetParam() == Api::Anthropic; }
+  bool anthropic() const { return GetParam() == Protocol::AnthropicMessages; }
   std::string path() const { return anthropic() ? "/v1/messages" : "/v1/chat/completions"; }
 
   json::Value request(const std::string& model, bool stream = false) const {
@@ -373,9 +373,9 @@ TEST_P(AttemptFallback, BoundLeavesRoomForEveryAttemptTheBuiltinFiltersAskFor) {
 }
 
 // "proxy/…" so that `ctest -R proxy` selects these.
-INSTANTIATE_TEST_SUITE_P(proxy, AttemptFallback, ::testing::Values(Api::Anthropic, Api::OpenAI),
-                         [](const ::testing::TestParamInfo<Api>& info) {
-                           return info.param == Api::Anthropic ? "Anthropic" : "OpenAI";
+INSTANTIATE_TEST_SUITE_P(proxy, AttemptFallback, ::testing::Values(Protocol::AnthropicMessages, Protocol::OpenAiChat),
+                         [](const ::testing::TestParamInfo<Protocol>& info) {
+                           return info.param == Protocol::AnthropicMessages ? "Anthropic" : "OpenAI";
                          });
 
 }  // namespace

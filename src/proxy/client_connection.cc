@@ -34,8 +34,8 @@ bool is_disconnect(error_code ec) {
 
 // The error shape of the API a path belongs to (OpenAI's for every path but
 // /v1/messages).
-Api api_of_path(std::string_view path) {
-  return path.substr(0, 12) == "/v1/messages" ? Api::Anthropic : Api::OpenAI;
+Protocol api_of_path(std::string_view path) {
+  return path.substr(0, 12) == "/v1/messages" ? Protocol::AnthropicMessages : Protocol::OpenAiChat;
 }
 
 }  // namespace

@@ -49,7 +49,7 @@ void RequestTrace::attempt_ended(tm::Span& span, int status, const Error* error)
 void RequestTrace::welded(const Exchange& exchange) {
   if (telemetry_ == nullptr) return;
   request_.set("gen_ai.operation.name", "chat");
-  request_.set("gen_ai.provider.name", exchange.api == Api::OpenAI ? "openai" : "anthropic");
+  request_.set("gen_ai.provider.name", provider::codec_for(exchange.api).vendor());
   if (!exchange.base_model.empty()) request_.set("gen_ai.request.model", exchange.base_model);
   request_.set("gen_ai.usage.input_tokens", static_cast<std::int64_t>(exchange.usage.input_tokens));
   request_.set("gen_ai.usage.output_tokens", static_cast<std::int64_t>(exchange.usage.output_tokens));

@@ -81,10 +81,7 @@ awaitable<void> Session::handle(ClientRequest& req, RequestLog& log) {
     co_return;
   }
   if (method == http::verb::post) {
-    std::optional<Api> api;
-    if (log.path == "/v1/messages") api = Api::Anthropic;
-    if (std::string_view(log.path).ends_with("/chat/completions")) api = Api::OpenAI;
-    if (std::string_view(log.path).ends_with("/responses")) api = Api::Responses;
+    const std::optional<Protocol> api = provider::protocol_of_path(log.path);
     if (api) {
       std::string_view agent_header = req["X-Agent-Name"];
       if (!agent_header.empty() || may_be_suffix_tagged(req.body())) {

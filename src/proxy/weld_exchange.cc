@@ -79,7 +79,7 @@ Error upstream_answer_error(const Error& error) {
 
 }  // namespace
 
-awaitable<void> TaggedExchange::run(ClientRequest& req, Api api, std::string_view agent_header, RequestLog& log) {
+awaitable<void> TaggedExchange::run(ClientRequest& req, Protocol api, std::string_view agent_header, RequestLog& log) {
   Exchange ex;
   ex.api = api;
   ex.raw_body = req.body();
@@ -231,7 +231,7 @@ awaitable<void> TaggedExchange::resolve_auto(ClientRequest& req, Exchange& ex, F
     // The probe goes upstream with the client's own credentials, in the
     // client's API shape; the welded request waits for the verdict.
     json::Value welded = std::move(ex.upstream_body);
-    ex.upstream_body = provider::request_body(protocol_of(ex.api), provider::native_probe_request(ex.base_model));
+    ex.upstream_body = provider::request_body(ex.api, provider::native_probe_request(ex.base_model));
     FilterAction ignored = FilterAction::Continue;
     std::optional<Error> error = co_await attempt(req, ex, chain, ignored, /*partial=*/false);
     ex.upstream_body = std::move(welded);
@@ -328,7 +328,7 @@ awaitable<std::optional<Error>> TaggedExchange::attempt(ClientRequest& req, Exch
     if (!ec) upstream_.release(std::move(connection), *parser);
     co_return Error{ErrorCode::UpstreamStatus, upstream_status_message(ex.upstream_status, text), ""};
   }
-  const provider::Protocol protocol = protocol_of(ex.api);
+  const provider::Protocol protocol = ex.api;
   if (content_type.substr(0, 17) != "text/event-stream") {
     std::string text;
     error_code ec =

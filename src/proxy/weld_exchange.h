@@ -28,7 +28,7 @@ class TaggedExchange {
 
   /// Welds `req` (a request of `api`, tagged by `agent_header` or its model
   /// suffix) and answers it; a request the chain passes through is relayed.
-  awaitable<void> run(ClientRequest& req, Api api, std::string_view agent_header, RequestLog& log);
+  awaitable<void> run(ClientRequest& req, Protocol api, std::string_view agent_header, RequestLog& log);
 
  private:
   awaitable<void> run_attempts(ClientRequest& req, Exchange& ex, FilterChain& chain, RequestLog& log);

@@ -35,6 +35,17 @@ test('upstream 500 → 502 in the client shape, with the upstream message', asyn
   assert.equal(o.json.error.message, 'upstream answered HTTP 500: GPU on fire');
 });
 
+test('a FastAPI {"detail": …} error (vLLM) is the message the client sees, as in a run', async () => {
+  await fake.reset({ responses: [{ status: 500, raw_body: JSON.stringify({ detail: 'KV cache exhausted' }) }] });
+  const o = await postJson(`${proxy.url}/v1/chat/completions`, openaiBody());
+  assert.equal(o.status, 502);
+  assert.equal(o.json.error.message, 'upstream answered HTTP 500: KV cache exhausted');
+  await fake.reset({ responses: [{ status: 422, raw_body: JSON.stringify({ detail: [{ loc: ['body', 'messages'], msg: 'Field required' }] }) }] });
+  const a = await postJson(`${proxy.url}/v1/messages`, anthropicBody());
+  assert.equal(a.status, 422);
+  assert.equal(a.json.error.message, 'upstream answered HTTP 422: body.messages: Field required');
+});
+
 test('upstream 429 keeps its status for the client', async () => {
   await fake.reset({ responses: [{ status: 429, headers: { 'retry-after': '1' } }] });
   const a = await postJson(`${proxy.url}/v1/messages`, anthropicBody());

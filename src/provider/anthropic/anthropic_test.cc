@@ -6,6 +6,7 @@
 #include "weld/json/parse.h"
 #include "weld/json/serialize.h"
 #include "weld/provider/anthropic.h"
+#include "weld/provider/codec.h"
 
 namespace weld::provider {
 namespace {
@@ -55,10 +56,10 @@ TEST(AnthropicRequest, BuildsTheExactBody) {
 }
 
 TEST(AnthropicRequest, InputSchemaKeepsAnExistingTypeAndWrapsBooleans) {
-  EXPECT_EQ(json::serialize(anthropic_input_schema(parse(R"({"type":"array"})"))), R"({"type":"array"})");
-  EXPECT_EQ(json::serialize(anthropic_input_schema(parse("true"))), R"({"type":"object"})");
-  EXPECT_EQ(json::serialize(anthropic_input_schema(parse("{}"))), R"({"type":"object"})");
-  EXPECT_EQ(json::serialize(anthropic_input_schema(parse(R"({"$schema":"x","anyOf":[]})"))),
+  EXPECT_EQ(json::serialize(object_root(parse(R"({"type":"array"})"))), R"({"type":"array"})");
+  EXPECT_EQ(json::serialize(object_root(parse("true"))), R"({"type":"object"})");
+  EXPECT_EQ(json::serialize(object_root(parse("{}"))), R"({"type":"object"})");
+  EXPECT_EQ(json::serialize(object_root(parse(R"({"$schema":"x","anyOf":[]})"))),
             R"({"type":"object","$schema":"x","anyOf":[]})");
 }
 

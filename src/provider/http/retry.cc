@@ -13,6 +13,7 @@
 
 #include "weld/base/ascii.h"
 #include "weld/json/parse.h"
+#include "weld/json/serialize.h"
 #include "weld/provider/http.h"
 
 namespace weld::provider {
@@ -319,6 +320,26 @@ std::string error_text_from_body(std::string_view body, bool with_type) {
     }
     if (const auto* detail = doc->find("detail"); detail && detail->is_string())
       return one_line(detail->as_string(), kMaxText);
+    if (const auto* detail = doc->find("detail"); detail && detail->is_array()) {
+      // FastAPI's validation errors (vLLM's 422): each `loc` and `msg`,
+      // "body.messages: Field required; …".
+      std::string text;
+      for (const json::Value& item : detail->as_array()) {
+        const json::Value* msg = item.is_object() ? item.find("msg") : nullptr;
+        if (msg == nullptr || !msg->is_string()) continue;
+        if (!text.empty()) text += "; ";
+        if (const json::Value* loc = item.find("loc"); loc != nullptr && loc->is_array()) {
+          std::string path;
+          for (const json::Value& part : loc->as_array()) {
+            if (!path.empty()) path += '.';
+            path += part.is_string() ? part.as_string() : json::serialize(part);
+          }
+          if (!path.empty()) text += path + ": ";
+        }
+        text += msg->as_string();
+      }
+      if (!text.empty()) return one_line(text, kMaxText);
+    }
   }
   std::string_view text = trim(body);
   if (text.empty()) return {};

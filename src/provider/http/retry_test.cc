@@ -282,6 +282,11 @@ TEST(ErrorTextFromBody, KnownShapes) {
             "vllm says");
   EXPECT_EQ(error_text_from_body(R"({"error":"ollama says"})"), "ollama says");
   EXPECT_EQ(error_text_from_body(R"({"detail":"Not Found"})"), "Not Found");
+  // FastAPI's validation errors (vLLM answers 422 with them).
+  EXPECT_EQ(error_text_from_body(
+                R"({"detail":[{"type":"missing","loc":["body","messages",0],"msg":"Field required","input":null},)"
+                R"({"loc":["body","model"],"msg":"Input should be a valid string"}]})"),
+            "body.messages.0: Field required; body.model: Input should be a valid string");
   EXPECT_EQ(error_text_from_body(R"({"error":{"message":"m","type":"t"}})", /*with_type=*/false), "m");
   EXPECT_EQ(error_text_from_body(std::string(600, 'x')), std::string(300, 'x') + "…");
 }

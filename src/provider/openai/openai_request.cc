@@ -10,11 +10,11 @@
 #include "weld/provider/http.h"
 #include "weld/provider/openai.h"
 #include "weld/provider/sampling.h"
-#include "weld/provider/strict_schema.h"
+#include "../codec/writer.h"
+#include "weld/provider/codec.h"
 
 namespace weld::provider {
 using fields::arguments_to_send;
-using fields::schema_to_send;
 
 std::string openai_chat_url(std::string_view base_url) { return url_with_path(base_url, "chat/completions"); }
 
@@ -63,30 +63,7 @@ json::Value openai_request_body(const Request& request, const OpenAiDialect& dia
   }
 
   json::Value body = json::Object{{"model", request.model}, {"messages", std::move(messages)}};
-  if (!request.tools.empty()) {
-    json::Array tools;
-    for (const ToolSpec& tool : request.tools) {
-      tools.push_back(json::Object{
-          {"type", "function"},
-          {"function", json::Object{{"name", tool.name},
-                                    {"description", tool.description},
-                                    {"parameters", schema_to_send(tool.parameters)}}}});
-    }
-    body.set("tools", std::move(tools));
-    if (request.forced_tool) {
-      body.set("tool_choice", json::Object{{"type", "function"},
-                                           {"function", json::Object{{"name", *request.forced_tool}}}});
-    }
-  }
-  if (request.response_format) {
-    const ResponseFormat& format = *request.response_format;
-    SentFormat sent = openai_sent_format(format.schema, format.strict);
-    body.set("response_format",
-             json::Object{{"type", "json_schema"},
-                          {"json_schema", json::Object{{"name", format.name},
-                                                       {"schema", std::move(sent.schema)},
-                                                       {"strict", sent.strict}}}});
-  }
+  writer::put_tools(codec_for(Protocol::OpenAiChat), body, request);
   body.set(dialect.max_completion_tokens ? "max_completion_tokens" : "max_tokens", request.max_tokens);
   put_sampling(body, request.sampling, sampling_names(Protocol::OpenAiChat, dialect.top_k));
   body.set("stream", true);

@@ -59,7 +59,7 @@ TEST(OpenAiRequest, BuildsTheExactBody) {
             R"({"role":"user","content":"Try again."}],)"
             R"("tools":[{"type":"function","function":{"name":"structured_output","description":"Deliver the answer.",)"
             R"("parameters":{"type":"object","properties":{"summary":{"type":"string"}},"required":["summary"]}}},)"
-            R"({"type":"function","function":{"name":"list_directory","description":"List a directory.","parameters":{}}}],)"
+            R"({"type":"function","function":{"name":"list_directory","description":"List a directory.","parameters":{"type":"object"}}}],)"
             R"("tool_choice":{"type":"function","function":{"name":"structured_output"}},)"
             R"("max_tokens":4096,"stream":true,"stream_options":{"include_usage":true}})");
 }

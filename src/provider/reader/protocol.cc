@@ -1,38 +1,41 @@
-// Picks the reader of a wire protocol (docs/protocols.md): the one place
-// that maps a Protocol to its stream and whole-body readers (and its
-// request builder).
-#include "weld/provider/anthropic.h"
-#include "weld/provider/openai.h"
-#include "weld/provider/responses.h"
+// Picks the codec of a wire protocol (docs/protocols.md, "Codecs"): the one
+// place that maps a Protocol to its reader and writer.
+#include "weld/provider/codec.h"
 #include "weld/provider/stream_parser.h"
 
 namespace weld::provider {
 
-std::unique_ptr<StreamParser> make_stream_parser(Protocol protocol, const StreamObserver* observer) {
+// Each defined in its protocol's folder (<protocol>_codec.cc).
+const Codec& openai_chat_codec();
+const Codec& anthropic_messages_codec();
+const Codec& openai_responses_codec();
+
+const Codec& codec_for(Protocol protocol) {
   switch (protocol) {
-    case Protocol::AnthropicMessages: return std::make_unique<AnthropicStreamParser>(observer);
-    case Protocol::OpenAiResponses: return std::make_unique<ResponsesStreamParser>(observer);
+    case Protocol::AnthropicMessages: return anthropic_messages_codec();
+    case Protocol::OpenAiResponses: return openai_responses_codec();
     case Protocol::OpenAiChat: break;
   }
-  return std::make_unique<OpenAiStreamParser>(observer);
+  return openai_chat_codec();
+}
+
+std::optional<Protocol> protocol_of_path(std::string_view path) {
+  if (path == "/v1/messages") return Protocol::AnthropicMessages;
+  if (path.ends_with("/chat/completions")) return Protocol::OpenAiChat;
+  if (path.ends_with("/responses")) return Protocol::OpenAiResponses;
+  return std::nullopt;
+}
+
+std::unique_ptr<StreamParser> make_stream_parser(Protocol protocol, const StreamObserver* observer) {
+  return codec_for(protocol).reader(observer);
 }
 
 json::Value request_body(Protocol protocol, const Request& request) {
-  switch (protocol) {
-    case Protocol::AnthropicMessages: return anthropic_request_body(request);
-    case Protocol::OpenAiResponses: return responses_request_body(request);
-    case Protocol::OpenAiChat: break;
-  }
-  return openai_request_body(request);
+  return codec_for(protocol).request_body(request);
 }
 
 Result<Response> response_from_json(Protocol protocol, const json::Value& body) {
-  switch (protocol) {
-    case Protocol::AnthropicMessages: return anthropic_response_from_json(body);
-    case Protocol::OpenAiResponses: return responses_response_from_json(body);
-    case Protocol::OpenAiChat: break;
-  }
-  return openai_response_from_json(body);
+  return codec_for(protocol).read_whole(body);
 }
 
 }  // namespace weld::provider

@@ -9,11 +9,11 @@
 #include "weld/provider/http.h"
 #include "weld/provider/responses.h"
 #include "weld/provider/sampling.h"
-#include "weld/provider/strict_schema.h"
+#include "../codec/writer.h"
+#include "weld/provider/codec.h"
 
 namespace weld::provider {
 using fields::arguments_to_send;
-using fields::schema_to_send;
 
 std::string responses_url(std::string_view base_url) { return url_with_path(base_url, "responses"); }
 
@@ -43,27 +43,7 @@ json::Value responses_request_body(const Request& request) {
   json::Value body = json::Object{{"model", request.model}};
   if (!request.system.empty()) body.set("instructions", request.system);
   body.set("input", std::move(input));
-  if (!request.tools.empty()) {
-    json::Array tools;
-    for (const ToolSpec& tool : request.tools) {
-      tools.push_back(json::Object{{"type", "function"},
-                                   {"name", tool.name},
-                                   {"description", tool.description},
-                                   {"parameters", schema_to_send(tool.parameters)},
-                                   {"strict", false}});
-    }
-    body.set("tools", std::move(tools));
-    if (request.forced_tool)
-      body.set("tool_choice", json::Object{{"type", "function"}, {"name", *request.forced_tool}});
-  }
-  if (request.response_format) {
-    const ResponseFormat& format = *request.response_format;
-    SentFormat sent = openai_sent_format(format.schema, format.strict);
-    body.set("text", json::Object{{"format", json::Object{{"type", "json_schema"},
-                                                          {"name", format.name},
-                                                          {"schema", std::move(sent.schema)},
-                                                          {"strict", sent.strict}}}});
-  }
+  writer::put_tools(codec_for(Protocol::OpenAiResponses), body, request);
   body.set("max_output_tokens", request.max_tokens);
   put_sampling(body, request.sampling, sampling_names(Protocol::OpenAiResponses));
   body.set("stream", true);

@@ -28,7 +28,4 @@ inline FilterAction reply_error(Exchange& ex, Outcome outcome, int status, std::
   return FilterAction::Reply;
 }
 
-/// The error type name for a generic failure of the upstream, per API.
-inline std::string_view upstream_error_type(Api api) { return api == Api::Anthropic ? "api_error" : "upstream_error"; }
-
 }  // namespace weld::proxy::filters

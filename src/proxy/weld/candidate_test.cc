@@ -13,15 +13,15 @@ namespace {
 using testing::j;
 using testing::s;
 
-Candidate whole(Api api, std::string_view body) {
-  Result<provider::Response> response = provider::response_from_json(protocol_of(api), j(body));
+Candidate whole(Protocol api, std::string_view body) {
+  Result<provider::Response> response = provider::response_from_json(api, j(body));
   EXPECT_TRUE(response.ok()) << (response.ok() ? "" : response.error().message);
   return response.ok() ? make_candidate(api, std::move(*response), "router") : Candidate{};
 }
 
 // Each event as one SSE `data:` event; the stream then ends.
-Candidate streamed(Api api, std::initializer_list<const char*> events) {
-  auto reader = provider::make_stream_parser(protocol_of(api));
+Candidate streamed(Protocol api, std::initializer_list<const char*> events) {
+  auto reader = provider::make_stream_parser(api);
   for (const char* event : events) {
     Status st = reader->feed("data: " + std::string(event) + "\n\n");
     EXPECT_TRUE(st.ok()) << (st.ok() ? "" : st.error().message);
@@ -33,7 +33,7 @@ Candidate streamed(Api api, std::initializer_list<const char*> events) {
 
 TEST(Candidate, AnthropicToolUseByBlockInModelKeyOrder) {
   // stop_reason says end_turn (as some servers do): the block decides.
-  Candidate c = whole(Api::Anthropic, R"({"id":"msg_1","type":"message","role":"assistant","model":"qwen",
+  Candidate c = whole(Protocol::AnthropicMessages, R"({"id":"msg_1","type":"message","role":"assistant","model":"qwen",
     "content":[{"type":"text","text":"Sure."},
                {"type":"tool_use","id":"toolu_1","name":"router","input":{"reason":"r","action":"refund"}}],
     "stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":12,"output_tokens":7}})");
@@ -52,7 +52,7 @@ TEST(Candidate, AnthropicToolUseByBlockInModelKeyOrder) {
 }
 
 TEST(Candidate, AnthropicOtherToolsAndThinkingKept) {
-  Candidate c = whole(Api::Anthropic, R"({"id":"msg_2","model":"m","content":[
+  Candidate c = whole(Protocol::AnthropicMessages, R"({"id":"msg_2","model":"m","content":[
     {"type":"thinking","thinking":"hmm","signature":"sig"},
     {"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}],
     "stop_reason":"tool_use","usage":{"input_tokens":1,"output_tokens":2}})");
@@ -65,7 +65,7 @@ TEST(Candidate, AnthropicOtherToolsAndThinkingKept) {
 }
 
 TEST(Candidate, AnthropicStringInputAndMissingId) {
-  Candidate c = whole(Api::Anthropic, R"({"content":[{"type":"tool_use","name":"router","input":"{\"action\":'x'}"}]})");
+  Candidate c = whole(Protocol::AnthropicMessages, R"({"content":[{"type":"tool_use","name":"router","input":"{\"action\":'x'}"}]})");
   EXPECT_TRUE(c.found);
   EXPECT_EQ("toolu_weld_1", c.tool_call_id);
   EXPECT_EQ(R"({"action":'x'})", c.arguments);
@@ -75,7 +75,7 @@ TEST(Candidate, AnthropicStringInputAndMissingId) {
 }
 
 TEST(Candidate, AnthropicFirstCallOfAgentWins) {
-  Candidate c = whole(Api::Anthropic, R"({"content":[
+  Candidate c = whole(Protocol::AnthropicMessages, R"({"content":[
     {"type":"tool_use","id":"a","name":"router","input":{"action":"search"}},
     {"type":"tool_use","id":"b","name":"router","input":{"action":"refund"}}]})");
   EXPECT_EQ("a", c.tool_call_id);
@@ -84,7 +84,7 @@ TEST(Candidate, AnthropicFirstCallOfAgentWins) {
 }
 
 TEST(Candidate, AnthropicStreamedToolUse) {
-  Candidate c = streamed(Api::Anthropic, {
+  Candidate c = streamed(Protocol::AnthropicMessages, {
       R"({"type":"message_start","message":{"id":"msg_9","type":"message","role":"assistant","model":"qwen","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":25,"output_tokens":1}}})",
       R"({"type":"ping"})",
       R"({"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}})",
@@ -111,13 +111,13 @@ TEST(Candidate, AnthropicStreamedToolUse) {
 }
 
 TEST(Candidate, AnthropicStreamedSameAsWholeBody) {
-  Candidate stream = streamed(Api::Anthropic, {
+  Candidate stream = streamed(Protocol::AnthropicMessages, {
       R"({"type":"message_start","message":{"id":"m","model":"x","usage":{"input_tokens":3,"output_tokens":0}}})",
       R"({"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t","name":"router","input":{}}})",
       R"({"type":"content_block_stop","index":0})",
       R"({"type":"message_delta","delta":{"stop_reason":"tool_use"},"usage":{"input_tokens":4,"output_tokens":5}})",
       R"({"type":"message_stop"})"});
-  Candidate body = whole(Api::Anthropic,
+  Candidate body = whole(Protocol::AnthropicMessages,
       R"({"id":"m","model":"x","content":[{"type":"tool_use","id":"t","name":"router","input":{}}],"usage":{"input_tokens":4,"output_tokens":5}})");
   EXPECT_EQ(s(body.assistant_message), s(stream.assistant_message));
   EXPECT_EQ(body.usage.input_tokens, stream.usage.input_tokens);
@@ -126,7 +126,7 @@ TEST(Candidate, AnthropicStreamedSameAsWholeBody) {
 }
 
 TEST(Candidate, AnthropicStreamedThinkingKeptWithItsDeltas) {
-  Candidate c = streamed(Api::Anthropic, {
+  Candidate c = streamed(Protocol::AnthropicMessages, {
       R"({"type":"message_start","message":{"id":"m","model":"x"}})",
       R"({"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":"","signature":""}})",
       R"({"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"a"}})",
@@ -146,7 +146,7 @@ TEST(Candidate, AnthropicStreamedThinkingKeptWithItsDeltas) {
 }
 
 TEST(Candidate, OpenAIToolCallByBlock) {
-  Candidate c = whole(Api::OpenAI, R"({"id":"chatcmpl-1","object":"chat.completion","created":1700000000,"model":"qwen",
+  Candidate c = whole(Protocol::OpenAiChat, R"({"id":"chatcmpl-1","object":"chat.completion","created":1700000000,"model":"qwen",
     "choices":[{"index":0,"message":{"role":"assistant","content":null,"reasoning_content":"x",
       "tool_calls":[{"id":"call_1","type":"function","function":{"name":"router","arguments":"{\"b\": 1, \"a\": 2}"}}]},
       "finish_reason":"stop"}],
@@ -166,7 +166,7 @@ TEST(Candidate, OpenAIToolCallByBlock) {
 }
 
 TEST(Candidate, OpenAIOtherToolsTextAndObjectArguments) {
-  Candidate c = whole(Api::OpenAI, R"({"choices":[{"message":{"role":"assistant","content":"Let me check.",
+  Candidate c = whole(Protocol::OpenAiChat, R"({"choices":[{"message":{"role":"assistant","content":"Let me check.",
     "tool_calls":[{"id":"c1","type":"function","function":{"name":"get_weather","arguments":"{}"}},
                   {"type":"function","function":{"name":"router","arguments":{"action":"search"}}}]}}]})");
   EXPECT_TRUE(c.found);
@@ -181,14 +181,14 @@ TEST(Candidate, OpenAIOtherToolsTextAndObjectArguments) {
 }
 
 TEST(Candidate, OpenAIContentPartsAndNoCall) {
-  Candidate c = whole(Api::OpenAI, R"({"choices":[{"message":{"role":"assistant","content":[{"type":"text","text":"a"},{"type":"text","text":"b"}]},"finish_reason":"tool_calls"}]})");
+  Candidate c = whole(Protocol::OpenAiChat, R"({"choices":[{"message":{"role":"assistant","content":[{"type":"text","text":"a"},{"type":"text","text":"b"}]},"finish_reason":"tool_calls"}]})");
   EXPECT_FALSE(c.found);
   EXPECT_EQ("ab", c.text);
   EXPECT_EQ(R"({"role":"assistant","content":"ab"})", s(c.assistant_message));
 }
 
 TEST(Candidate, OpenAIStreamedToolCallFragments) {
-  Candidate c = streamed(Api::OpenAI, {
+  Candidate c = streamed(Protocol::OpenAiChat, {
       R"({"id":"chatcmpl-5","object":"chat.completion.chunk","created":1700000001,"model":"qwen","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]})",
       R"({"id":"chatcmpl-5","object":"chat.completion.chunk","created":1700000001,"model":"qwen","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_a","type":"function","function":{"name":"router","arguments":""}}]},"finish_reason":null}]})",
       R"({"id":"chatcmpl-5","object":"chat.completion.chunk","created":1700000001,"model":"qwen","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"action\":"}}]},"finish_reason":null}]})",
@@ -210,7 +210,7 @@ TEST(Candidate, OpenAIStreamedToolCallFragments) {
 }
 
 TEST(Candidate, OpenAIStreamedSeveralCallsAndServersWithoutIndex) {
-  Candidate c = streamed(Api::OpenAI, {
+  Candidate c = streamed(Protocol::OpenAiChat, {
       R"({"choices":[{"index":0,"delta":{"content":"Checking. "}}]})",
       R"({"choices":[{"index":0,"delta":{"tool_calls":[{"id":"c1","function":{"name":"get_weather","arguments":"{}"}}]}}]})",
       R"({"choices":[{"index":0,"delta":{"tool_calls":[{"id":"c2","function":{"name":"router","arguments":"{\"action\""}}]}}]})",
@@ -225,7 +225,7 @@ TEST(Candidate, OpenAIStreamedSeveralCallsAndServersWithoutIndex) {
 }
 
 TEST(Candidate, OpenAIStreamedTextOnlyAnswer) {
-  Candidate c = streamed(Api::OpenAI, {
+  Candidate c = streamed(Protocol::OpenAiChat, {
       R"({"choices":[{"index":0,"delta":{"role":"assistant","content":"{\"a\""},"finish_reason":null}]})",
       R"({"choices":[{"index":0,"delta":{"content":":1}"},"finish_reason":"stop"}]})"});
   EXPECT_FALSE(c.found);
@@ -237,7 +237,7 @@ TEST(Candidate, OpenAIStreamedTextOnlyAnswer) {
 // the proxy used to drop `delta.refusal`, so a refusing model's words never
 // reached the client's error.
 TEST(Candidate, OpenAIRefusalIsKeptAsTheAnswerText) {
-  Candidate c = streamed(Api::OpenAI, {
+  Candidate c = streamed(Protocol::OpenAiChat, {
       R"({"choices":[{"index":0,"delta":{"role":"assistant","content":null,"refusal":"I can't "}}]})",
       R"({"choices":[{"index":0,"delta":{"refusal":"help with that."},"finish_reason":"stop"}]})",
       "[DONE]"});
@@ -248,19 +248,19 @@ TEST(Candidate, OpenAIRefusalIsKeptAsTheAnswerText) {
 
 TEST(Candidate, ErrorBodiesAndJunkAreErrorsNotCandidates) {
   EXPECT_EQ("the server answered with an error: boom",
-            provider::response_from_json(protocol_of(Api::OpenAI), j(R"({"error":{"message":"boom"}})")).error().message);
+            provider::response_from_json(Protocol::OpenAiChat, j(R"({"error":{"message":"boom"}})")).error().message);
   EXPECT_EQ("the server answered with an error: boom",
-            provider::response_from_json(protocol_of(Api::Anthropic),
+            provider::response_from_json(Protocol::AnthropicMessages,
                                          j(R"({"type":"error","error":{"type":"api_error","message":"boom"}})"))
                 .error()
                 .message);
   for (const char* text : {"[]", "null", R"({"choices":"x","content":7})"}) {
-    for (Api api : {Api::Anthropic, Api::OpenAI}) {
-      EXPECT_FALSE(provider::response_from_json(protocol_of(api), j(text)).ok()) << text;
+    for (Protocol api : {Protocol::AnthropicMessages, Protocol::OpenAiChat}) {
+      EXPECT_FALSE(provider::response_from_json(api, j(text)).ok()) << text;
     }
   }
   // Ill-typed members are ignored, as the SDKs ignore them.
-  Candidate c = whole(Api::OpenAI, R"({"choices":[{"message":[]}],"usage":{"prompt_tokens":"x"}})");
+  Candidate c = whole(Protocol::OpenAiChat, R"({"choices":[{"message":[]}],"usage":{"prompt_tokens":"x"}})");
   EXPECT_FALSE(c.found);
   EXPECT_EQ(0, c.usage.input_tokens);
 }

@@ -5,7 +5,6 @@
 #include "weld/json/serialize.h"
 #include "weld/provider/strict_schema.h"
 #include "weld/proxy/weld.h"
-#include "wire.h"
 
 namespace weld::proxy {
 
@@ -39,7 +38,7 @@ Verdict check_candidate(const Candidate& candidate, const Agent& agent, bool all
   // A null only the native strict rewrite allowed (an optional property made
   // nullable, as in a run: provider/strict_schema.h) goes back to absent.
   if (native) {
-    std::optional<provider::StrictSchema> strict = provider::openai_strict_schema(wire::tool_schema(agent.input_schema));
+    std::optional<provider::StrictSchema> strict = provider::openai_strict_schema(provider::object_root(agent.input_schema));
     options.drop_nulls = strict && strict->nullable_added;
   }
   repair::Checked checked =

@@ -162,7 +162,7 @@ TEST(CheckCandidate, NoToolCall) {
 TEST(CheckCandidate, NativeChecksTheText) {
   Agent a = router();
   a.mechanism = Mechanism::Native;
-  Candidate c = read_response(Api::OpenAI, j(R"({"choices":[{"message":{"role":"assistant",
+  Candidate c = read_response(Protocol::OpenAiChat, j(R"({"choices":[{"message":{"role":"assistant",
       "content":"```json\n{\"action\": \"search\"}\n```"}}]})"), "router");
   Verdict v = check_candidate(c, a);
   EXPECT_TRUE(v.valid);
@@ -208,11 +208,11 @@ TEST(CheckCandidate, NativeDropsANullOnlyTheStrictRewriteAllowed) {
 }
 
 TEST(CheckCandidate, StreamedAndWholeAnswersGiveTheSameVerdict) {
-  Candidate streamed = testing::read_stream(Api::OpenAI,
+  Candidate streamed = testing::read_stream(Protocol::OpenAiChat,
       "data: " R"({"choices":[{"delta":{"tool_calls":[{"index":0,"id":"c","function":{"name":"router","arguments":"{\"action\":"}}]}}]})" "\n\n"
       "data: " R"({"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"arguments":"\"refund\"}"}}]},"finish_reason":"tool_calls"}]})" "\n\n",
       "router");
-  Candidate whole = read_response(Api::OpenAI, j(R"({"choices":[{"message":{"tool_calls":[
+  Candidate whole = read_response(Protocol::OpenAiChat, j(R"({"choices":[{"message":{"tool_calls":[
       {"id":"c","function":{"name":"router","arguments":"{\"action\":\"refund\"}"}}]}}]})"), "router");
   Verdict a = check_candidate(streamed, router());
   Verdict b = check_candidate(whole, router());

@@ -4,8 +4,6 @@
 
 #include <atomic>
 
-#include "stream_frames.h"
-#include "wire.h"
 
 namespace weld::proxy {
 namespace {
@@ -26,12 +24,12 @@ std::atomic<std::uint64_t> streams{0};
 
 }  // namespace
 
-bool PartialStream::supports(Api api) { return api == Api::Anthropic || api == Api::OpenAI; }
+bool PartialStream::supports(Protocol api) { return provider::codec_for(api).streams_partial(); }
 
-PartialStream::PartialStream(Api api, StreamHead head) : api_(api), head_(std::move(head)) {
+PartialStream::PartialStream(Protocol api, StreamHead head) : codec_(provider::codec_for(api)), head_(std::move(head)) {
   if (head_.id.empty()) {
     const std::string seed = head_.model + "\n" + std::to_string(head_.created) + "\n" + std::to_string(++streams);
-    head_.id = api_ == Api::Anthropic ? wire::make_id("msg_weld_", seed) : wire::make_id("chatcmpl-weld", seed);
+    head_.id = codec_.answer_id(seed);
   }
 }
 
@@ -44,14 +42,14 @@ std::string PartialStream::emit(std::string_view text) {
   std::string out;
   if (text.empty()) return out;
   if (!started_) {
-    out += render_stream_start(api_, head_);
+    out += codec_.answer_stream_start(head_);
     started_ = true;
   }
   if (!block_open_) {
-    out += stream_frames::block_start(api_, head_, index_);
+    out += codec_.block_start(head_, index_);
     block_open_ = true;
   }
-  out += stream_frames::block_text(api_, head_, index_, text);
+  out += codec_.block_text(head_, index_, text);
   streamed_ += text;
   return out;
 }
@@ -62,7 +60,7 @@ std::string PartialStream::discard(std::string_view reason, std::string_view err
   if (!block_open_) return {};
   json::Value event = json::Object{{"type", "weld.discard"}, {"index", index_}, {"attempt", attempt_}, {"reason", reason}};
   if (!errors.empty()) event.set("errors", errors);
-  std::string out = stream_frames::discard(api_, head_, index_, marker(reason), event);
+  std::string out = codec_.discard(head_, index_, marker(reason), event);
   ++index_;
   block_open_ = false;
   streamed_.clear();
@@ -73,16 +71,16 @@ std::string PartialStream::finish(std::string_view text, const Usage& usage, boo
   std::string out = emit(compactor_.finish());
   if (block_open_ && streamed_ != text) out += discard(repaired ? "repaired" : "reformatted");
   if (!started_) {
-    out += render_stream_start(api_, head_);
+    out += codec_.answer_stream_start(head_);
     started_ = true;
   }
   if (!block_open_) {
-    out += stream_frames::block_start(api_, head_, index_);
-    for (std::string_view piece : wire::split_text(text)) out += stream_frames::block_text(api_, head_, index_, piece);
+    out += codec_.block_start(head_, index_);
+    for (std::string_view piece : provider::text_deltas(text)) out += codec_.block_text(head_, index_, piece);
     streamed_.assign(text);
   }
-  out += stream_frames::block_stop(api_, head_, index_);
-  out += stream_frames::message_end(api_, head_, usage);
+  out += codec_.block_stop(head_, index_);
+  out += codec_.message_end(head_, usage);
   block_open_ = false;
   return out;
 }

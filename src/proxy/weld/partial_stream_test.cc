@@ -59,10 +59,10 @@ struct Accumulated {
   bool ended = false;
 };
 
-Accumulated accumulate(Api api, const std::string& sse) {
+Accumulated accumulate(Protocol api, const std::string& sse) {
   Accumulated acc;
   for (const Frame& f : frames_of(sse)) {
-    if (api == Api::Anthropic) {
+    if (api == Protocol::AnthropicMessages) {
       const json::Value* type = f.data.find("type");
       EXPECT_TRUE(type != nullptr && type->is_string() && type->as_string() == f.event) << f.event;
       if (f.event == "content_block_delta") {
@@ -118,7 +118,7 @@ std::string stream_attempt(PartialStream& partial, int attempt, std::string_view
 }
 
 TEST(PartialStream, AValidAnswerStreamsAsDeltasThatAddUpToTheFinalText) {
-  for (Api api : {Api::Anthropic, Api::OpenAI}) {
+  for (Protocol api : {Protocol::AnthropicMessages, Protocol::OpenAiChat}) {
     PartialStream partial(api, head());
     partial.start_attempt(1);
     std::string sse;
@@ -136,14 +136,14 @@ TEST(PartialStream, AValidAnswerStreamsAsDeltasThatAddUpToTheFinalText) {
     EXPECT_TRUE(acc.discards.empty());
     ASSERT_EQ(acc.text.size(), 1u);
     EXPECT_EQ(acc.text[0], final_text(kAnswer));
-    if (api == Api::OpenAI) EXPECT_EQ(acc.finish[0], "stop");
+    if (api == Protocol::OpenAiChat) EXPECT_EQ(acc.finish[0], "stop");
     // The reader weld uses for upstream streams accepts the whole stream.
     EXPECT_EQ(testing::read_stream(api, sse, "router").text, final_text(kAnswer));
   }
 }
 
 TEST(PartialStream, AnInvalidAttemptIsDiscardedAndTheNextStreamsInANewBlock) {
-  for (Api api : {Api::Anthropic, Api::OpenAI}) {
+  for (Protocol api : {Protocol::AnthropicMessages, Protocol::OpenAiChat}) {
     PartialStream partial(api, head());
     std::string sse = stream_attempt(partial, 1, R"({"route": "nowhere", "confidence": 3})");
     sse += partial.discard("invalid", "params/route must be equal to one of the allowed values");
@@ -160,7 +160,7 @@ TEST(PartialStream, AnInvalidAttemptIsDiscardedAndTheNextStreamsInANewBlock) {
     EXPECT_FALSE(json::parse(acc.text[0])) << "the voided block must not parse: " << acc.text[0];
     EXPECT_EQ(acc.text[0].rfind(R"({"route":"nowhere","confidence":3})", 0), 0u) << acc.text[0];
     EXPECT_EQ(acc.text[1], final_text(kAnswer));
-    if (api == Api::OpenAI) {
+    if (api == Protocol::OpenAiChat) {
       EXPECT_EQ(acc.finish[0], "weld_discarded");
       EXPECT_EQ(acc.finish[1], "stop");
     }
@@ -168,7 +168,7 @@ TEST(PartialStream, AnInvalidAttemptIsDiscardedAndTheNextStreamsInANewBlock) {
 }
 
 TEST(PartialStream, ARepairedAnswerReplacesWhatWasStreamed) {
-  for (Api api : {Api::Anthropic, Api::OpenAI}) {
+  for (Protocol api : {Protocol::AnthropicMessages, Protocol::OpenAiChat}) {
     PartialStream partial(api, head());
     std::string sse = stream_attempt(partial, 1, R"({"route":"billing","confidence":1.5})");
     const std::string clamped = R"({"route":"billing","confidence":1.0})";
@@ -185,23 +185,23 @@ TEST(PartialStream, ARepairedAnswerReplacesWhatWasStreamed) {
 TEST(PartialStream, TextTheCompactorCannotFollowIsSentWholeWithoutADiscard) {
   // A native answer in a Markdown fence: nothing could be streamed, so there
   // is nothing to void: the message carries the validated text once.
-  PartialStream partial(Api::Anthropic, head());
+  PartialStream partial(Protocol::AnthropicMessages, head());
   partial.start_attempt(1);
   for (std::string_view piece : fragments("```json\n{\"route\":\"billing\"}\n```")) EXPECT_EQ(partial.feed(piece), "");
   EXPECT_FALSE(partial.started());
   std::string sse = partial.finish(R"({"route":"billing"})", Usage{1, 2}, true);
-  Accumulated acc = accumulate(Api::Anthropic, sse);
+  Accumulated acc = accumulate(Protocol::AnthropicMessages, sse);
   EXPECT_TRUE(acc.discards.empty());
   ASSERT_EQ(acc.text.size(), 1u);
   EXPECT_EQ(acc.text[0], R"({"route":"billing"})");
 }
 
 TEST(PartialStream, AFailureVoidsTheBlockBeforeTheErrorFrame) {
-  PartialStream partial(Api::OpenAI, head());
+  PartialStream partial(Protocol::OpenAiChat, head());
   partial.start_attempt(3);
   std::string sse = partial.feed(R"({"route": "bil)");
   sse += partial.discard("failed");
-  Accumulated acc = accumulate(Api::OpenAI, sse);
+  Accumulated acc = accumulate(Protocol::OpenAiChat, sse);
   ASSERT_EQ(acc.discards.size(), 1u);
   EXPECT_EQ(json::serialize(acc.discards[0]), R"({"type":"weld.discard","index":0,"attempt":3,"reason":"failed"})");
   EXPECT_FALSE(acc.ended);
@@ -213,13 +213,13 @@ TEST(PartialStream, NoVoidedBlockParsesAtAnyCut) {
   const std::string answer = final_text(R"({"a":[1,{"b":"x\\ny"},true,null],"c":"d","e":{}})");
   for (std::string_view reason : {"invalid", "repaired", "reformatted", "failed"}) {
     for (std::size_t cut = 0; cut <= answer.size(); ++cut) {
-      PartialStream partial(Api::Anthropic, head());
+      PartialStream partial(Protocol::AnthropicMessages, head());
       partial.start_attempt(1);
       std::string sse = partial.feed(std::string_view(answer).substr(0, cut));
       sse += partial.discard(reason);
       partial.start_attempt(2);
       sse += partial.finish(answer, Usage{}, false);
-      Accumulated acc = accumulate(Api::Anthropic, sse);
+      Accumulated acc = accumulate(Protocol::AnthropicMessages, sse);
       if (acc.discards.empty()) continue;  // nothing was streamed yet
       EXPECT_FALSE(json::parse(acc.text[0])) << reason << " at " << cut << ": " << acc.text[0];
       EXPECT_FALSE(json::parse(acc.text[0] + acc.text[1])) << reason << " at " << cut;
@@ -230,8 +230,8 @@ TEST(PartialStream, NoVoidedBlockParsesAtAnyCut) {
 }
 
 TEST(PartialStream, IdsDifferBetweenStreams) {
-  PartialStream a(Api::Anthropic, head());
-  PartialStream b(Api::Anthropic, head());
+  PartialStream a(Protocol::AnthropicMessages, head());
+  PartialStream b(Protocol::AnthropicMessages, head());
   a.start_attempt(1);
   b.start_attempt(1);
   std::vector<Frame> fa = frames_of(a.feed("{"));

@@ -1,78 +1,56 @@
-// What the client receives (SPEC §3.3 step 4-5): the validated JSON as plain
-// assistant text in the client's API shape, or an error in that API's error
-// shape. Shapes are exactly what the official SDKs parse.
+// What the client receives (docs/proxy.md): the validated JSON as plain
+// assistant text in the client's protocol, whole or streamed, or an error in
+// that protocol's error shape; each written by the protocol's codec
+// (docs/protocols.md, "Codecs").
 
-#include "responses_api.h"
-#include "weld/json/serialize.h"
 #include "weld/proxy/weld.h"
-#include "wire.h"
 
 namespace weld::proxy {
+namespace {
 
-std::string render_response(Api api, const Candidate& last, std::string_view text, const Usage& usage,
+StreamHead head_of(const Candidate& last, std::string_view client_model) {
+  StreamHead head;
+  head.id = last.id;
+  head.model = std::string(client_model);
+  head.created = last.created;
+  return head;
+}
+
+}  // namespace
+
+std::string render_response(Protocol api, const Candidate& last, std::string_view text, const Usage& usage,
                             std::string_view client_model) {
-  if (api == Api::Responses) return responses_api::render_response(last, text, usage, client_model);
-  std::string out;
-  out.reserve(text.size() + client_model.size() + last.id.size() + 256);
-  if (api == Api::Anthropic) {
-    out += R"({"id":)";
-    json::write_string(out, last.id.empty() ? wire::make_id("msg_weld_", text) : last.id);
-    out += R"(,"type":"message","role":"assistant","model":)";
-    json::write_string(out, client_model);
-    out += R"(,"content":[{"type":"text","text":)";
-    json::write_string(out, text);
-    out += R"(}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":)";
-    out += std::to_string(usage.input_tokens);
-    out += R"(,"output_tokens":)";
-    out += std::to_string(usage.output_tokens);
-    out += "}}";
-    return out;
-  }
-  out += R"({"id":)";
-  json::write_string(out, last.id.empty() ? wire::make_id("chatcmpl-weld", text) : last.id);
-  out += R"(,"object":"chat.completion","created":)";
-  out += std::to_string(last.created);
-  out += R"(,"model":)";
-  json::write_string(out, client_model);
-  out += R"(,"choices":[{"index":0,"message":{"role":"assistant","content":)";
-  json::write_string(out, text);
-  out += R"(},"finish_reason":"stop"}],"usage":{"prompt_tokens":)";
-  out += std::to_string(usage.input_tokens);
-  out += R"(,"completion_tokens":)";
-  out += std::to_string(usage.output_tokens);
-  out += R"(,"total_tokens":)";
-  out += std::to_string(usage.total());
-  out += "}}";
-  return out;
+  return provider::codec_for(api).answer(head_of(last, client_model), text, usage);
 }
 
-std::string keepalive_frame(Api api) {
-  // Anthropic's own keep-alive event, byte for byte; for OpenAI an SSE
-  // comment, which every SSE parser skips.
-  if (api == Api::Anthropic) return "event: ping\ndata: {\"type\": \"ping\"}\n\n";
-  return ": keep-alive\n\n";
+std::string render_stream_start(Protocol api, const StreamHead& head) {
+  return provider::codec_for(api).answer_stream_start(head);
 }
 
-json::Value render_error(Api api, std::string_view type, std::string_view message,
+std::string render_stream_rest(Protocol api, const StreamHead& head, std::string_view text, const Usage& usage) {
+  return provider::codec_for(api).answer_stream_rest(head, text, usage);
+}
+
+std::string render_stream(Protocol api, const Candidate& last, std::string_view text, const Usage& usage,
+                          std::string_view client_model, bool include_usage) {
+  const provider::Codec& codec = provider::codec_for(api);
+  StreamHead head = head_of(last, client_model);
+  if (head.id.empty()) head.id = codec.answer_id(text);
+  head.include_usage = include_usage;
+  head.input_tokens = usage.input_tokens;
+  return codec.answer_stream_start(head) + codec.answer_stream_rest(head, text, usage);
+}
+
+std::string keepalive_frame(Protocol api) { return provider::codec_for(api).keepalive_frame(); }
+
+json::Value render_error(Protocol api, std::string_view type, std::string_view message,
                          const json::Value* candidate) {
-  json::Value error;
-  if (api == Api::Anthropic) {
-    error = json::Object{{"type", type}, {"message", message}};
-  } else {
-    error = json::Object{{"message", message}, {"type", type}, {"param", nullptr}, {"code", nullptr}};
-  }
-  if (candidate != nullptr) error.set("candidate", *candidate);
-  if (api == Api::Anthropic) return json::Object{{"type", "error"}, {"error", std::move(error)}};
-  return json::Object{{"error", std::move(error)}};
+  return provider::codec_for(api).error_body(type, message, candidate);
 }
 
-std::string render_stream_error(Api api, std::string_view type, std::string_view message,
+std::string render_stream_error(Protocol api, std::string_view type, std::string_view message,
                                 const json::Value* candidate) {
-  if (api == Api::Responses) return responses_api::render_stream_error(render_error(api, type, message, candidate));
-  std::string out = api == Api::Anthropic ? "event: error\ndata: " : "data: ";
-  json::serialize_to(out, render_error(api, type, message, candidate));
-  out += "\n\n";
-  return out;
+  return provider::codec_for(api).stream_error(type, message, candidate);
 }
 
 }  // namespace weld::proxy

@@ -22,16 +22,16 @@ TEST(RenderResponse, Anthropic) {
       R"({"id":"msg_1","type":"message","role":"assistant","model":"claude-x__schema=router",)"
       R"("content":[{"type":"text","text":"{\"action\":\"refund\"}"}],"stop_reason":"end_turn","stop_sequence":null,)"
       R"("usage":{"input_tokens":30,"output_tokens":12}})",
-      render_response(Api::Anthropic, upstream("msg_1"), R"({"action":"refund"})", Usage{30, 12},
+      render_response(Protocol::AnthropicMessages, upstream("msg_1"), R"({"action":"refund"})", Usage{30, 12},
                       "claude-x__schema=router"));
 }
 
 TEST(RenderResponse, OpenAI) {
   EXPECT_EQ(
       R"({"id":"chatcmpl-1","object":"chat.completion","created":1700000000,"model":"q__schema=router",)"
-      R"("choices":[{"index":0,"message":{"role":"assistant","content":"{\"action\":\"refund\"}"},"finish_reason":"stop"}],)"
+      R"("choices":[{"index":0,"message":{"role":"assistant","content":"{\"action\":\"refund\"}"},"logprobs":null,"finish_reason":"stop"}],)"
       R"("usage":{"prompt_tokens":30,"completion_tokens":12,"total_tokens":42}})",
-      render_response(Api::OpenAI, upstream("chatcmpl-1", 1700000000), R"({"action":"refund"})", Usage{30, 12},
+      render_response(Protocol::OpenAiChat, upstream("chatcmpl-1", 1700000000), R"({"action":"refund"})", Usage{30, 12},
                       "q__schema=router"));
 }
 
@@ -40,24 +40,24 @@ TEST(RenderResponse, EscapesTextModelAndIdAndStaysValidJson) {
   // backslashes, control characters and non-ASCII must come out escaped.
   const std::string text = "{\"q\":\"a\\\"b\\n\u00e9\u4e16\"}";
   Candidate c = upstream("id\"1\n");
-  for (Api api : {Api::Anthropic, Api::OpenAI}) {
+  for (Protocol api : {Protocol::AnthropicMessages, Protocol::OpenAiChat}) {
     json::Value v = j(render_response(api, c, text, Usage{1, 2}, "m\"x\t"));
     EXPECT_EQ("id\"1\n", v.find("id")->as_string());
     EXPECT_EQ("m\"x\t", v.find("model")->as_string());
-    const json::Value& content = api == Api::Anthropic ? *v.find("content")->as_array()[0].find("text")
+    const json::Value& content = api == Protocol::AnthropicMessages ? *v.find("content")->as_array()[0].find("text")
                                                        : *v.find("choices")->as_array()[0].find("message")->find("content");
     EXPECT_EQ(text, content.as_string());
   }
 }
 
 TEST(RenderResponse, MakesAnIdWhenUpstreamHasNone) {
-  json::Value a = j(render_response(Api::Anthropic, Candidate{}, "{}", Usage{}, "m"));
-  json::Value b = j(render_response(Api::Anthropic, Candidate{}, "{}", Usage{}, "m"));
+  json::Value a = j(render_response(Protocol::AnthropicMessages, Candidate{}, "{}", Usage{}, "m"));
+  json::Value b = j(render_response(Protocol::AnthropicMessages, Candidate{}, "{}", Usage{}, "m"));
   ASSERT_TRUE(a.find("id")->is_string());
   EXPECT_EQ(0u, a.find("id")->as_string().rfind("msg_weld_", 0));
   EXPECT_EQ(33u, a.find("id")->as_string().size());
   EXPECT_EQ(s(a), s(b));
-  json::Value o = j(render_response(Api::OpenAI, Candidate{}, "{}", Usage{}, "m"));
+  json::Value o = j(render_response(Protocol::OpenAiChat, Candidate{}, "{}", Usage{}, "m"));
   EXPECT_EQ(0u, o.find("id")->as_string().rfind("chatcmpl-weld", 0));
 }
 
@@ -81,7 +81,7 @@ TEST(RenderStream, Anthropic) {
       "event: message_stop\n"
       R"(data: {"type":"message_stop"})"
       "\n\n",
-      render_stream(Api::Anthropic, upstream("msg_1"), R"({"action":"refund"})", Usage{30, 12}, "m__schema=router"));
+      render_stream(Protocol::AnthropicMessages, upstream("msg_1"), R"({"action":"refund"})", Usage{30, 12}, "m__schema=router"));
 }
 
 TEST(RenderStream, OpenAIWithoutUsage) {
@@ -93,7 +93,7 @@ TEST(RenderStream, OpenAIWithoutUsage) {
       R"(data: {"id":"c1","object":"chat.completion.chunk","created":7,"model":"q__schema=router","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]})"
       "\n\n"
       "data: [DONE]\n\n",
-      render_stream(Api::OpenAI, upstream("c1", 7), R"({"a":1})", Usage{3, 4}, "q__schema=router"));
+      render_stream(Protocol::OpenAiChat, upstream("c1", 7), R"({"a":1})", Usage{3, 4}, "q__schema=router"));
 }
 
 TEST(RenderStream, OpenAIWithUsage) {
@@ -107,11 +107,11 @@ TEST(RenderStream, OpenAIWithUsage) {
       R"(data: {"id":"c1","object":"chat.completion.chunk","created":7,"model":"q","choices":[],"usage":{"prompt_tokens":3,"completion_tokens":4,"total_tokens":7}})"
       "\n\n"
       "data: [DONE]\n\n",
-      render_stream(Api::OpenAI, upstream("c1", 7), "{}", Usage{3, 4}, "q", true));
+      render_stream(Protocol::OpenAiChat, upstream("c1", 7), "{}", Usage{3, 4}, "q", true));
 }
 
 TEST(RenderStream, StartPlusRestEqualsWhole) {
-  for (Api api : {Api::Anthropic, Api::OpenAI}) {
+  for (Protocol api : {Protocol::AnthropicMessages, Protocol::OpenAiChat}) {
     StreamHead head{"id1", "m", 5, true, 9};
     std::string whole = render_stream(api, upstream("id1", 5), "{\"x\":true}", Usage{9, 2}, "m", true);
     EXPECT_EQ(whole, render_stream_start(api, head) + render_stream_rest(api, head, "{\"x\":true}", Usage{9, 2}));
@@ -140,7 +140,7 @@ TEST(RenderStream, LongTextSplitOnCodePointsAndReadsBack) {
   std::string text = "{\"summary\":\"";
   for (int i = 0; i < 600; ++i) text += "\xE2\x82\xAC";  // €
   text += "\"}";
-  for (Api api : {Api::Anthropic, Api::OpenAI}) {
+  for (Protocol api : {Protocol::AnthropicMessages, Protocol::OpenAiChat}) {
     std::string sse = render_stream(api, upstream("x"), text, Usage{1, 2}, "m");
     int deltas = 0;
     for (const std::string& payload : data_payloads(sse)) {
@@ -157,33 +157,33 @@ TEST(RenderStream, LongTextSplitOnCodePointsAndReadsBack) {
 }
 
 TEST(KeepaliveFrame, BothApis) {
-  EXPECT_EQ("event: ping\ndata: {\"type\": \"ping\"}\n\n", keepalive_frame(Api::Anthropic));
-  EXPECT_EQ(": keep-alive\n\n", keepalive_frame(Api::OpenAI));
+  EXPECT_EQ("event: ping\ndata: {\"type\": \"ping\"}\n\n", keepalive_frame(Protocol::AnthropicMessages));
+  EXPECT_EQ(": keep-alive\n\n", keepalive_frame(Protocol::OpenAiChat));
 }
 
 TEST(RenderError, Anthropic) {
   EXPECT_EQ(R"({"type":"error","error":{"type":"invalid_request_error","message":"unknown agent 'x'"}})",
-            s(render_error(Api::Anthropic, "invalid_request_error", "unknown agent 'x'")));
+            s(render_error(Protocol::AnthropicMessages, "invalid_request_error", "unknown agent 'x'")));
   json::Value candidate = j(R"({"action":"fly"})");
   EXPECT_EQ(R"({"type":"error","error":{"type":"structured_output_error",)"
             R"("message":"params/action must be equal to one of the allowed values","candidate":{"action":"fly"}}})",
-            s(render_error(Api::Anthropic, "structured_output_error",
+            s(render_error(Protocol::AnthropicMessages, "structured_output_error",
                            "params/action must be equal to one of the allowed values", &candidate)));
 }
 
 TEST(RenderError, OpenAI) {
   EXPECT_EQ(R"({"error":{"message":"upstream timed out","type":"api_error","param":null,"code":null}})",
-            s(render_error(Api::OpenAI, "api_error", "upstream timed out")));
+            s(render_error(Protocol::OpenAiChat, "api_error", "upstream timed out")));
   json::Value raw = "{\"action\": fl";
   EXPECT_EQ(R"({"error":{"message":"m","type":"structured_output_error","param":null,"code":null,"candidate":"{\"action\": fl"}})",
-            s(render_error(Api::OpenAI, "structured_output_error", "m", &raw)));
+            s(render_error(Protocol::OpenAiChat, "structured_output_error", "m", &raw)));
 }
 
 TEST(RenderStreamError, BothApis) {
   EXPECT_EQ("event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"busy\"}}\n\n",
-            render_stream_error(Api::Anthropic, "overloaded_error", "busy"));
+            render_stream_error(Protocol::AnthropicMessages, "overloaded_error", "busy"));
   EXPECT_EQ("data: {\"error\":{\"message\":\"busy\",\"type\":\"api_error\",\"param\":null,\"code\":null}}\n\n",
-            render_stream_error(Api::OpenAI, "api_error", "busy"));
+            render_stream_error(Protocol::OpenAiChat, "api_error", "busy"));
 }
 
 }  // namespace
@@ -193,7 +193,7 @@ namespace weld::proxy {
 namespace {
 
 TEST(RenderResponse, TotalTokensSaturates) {
-  json::Value o = testing::j(render_response(Api::OpenAI, Candidate{}, "{}", Usage{INT64_MAX, 5}, "m"));
+  json::Value o = testing::j(render_response(Protocol::OpenAiChat, Candidate{}, "{}", Usage{INT64_MAX, 5}, "m"));
   EXPECT_EQ(R"({"prompt_tokens":9223372036854775807,"completion_tokens":5,"total_tokens":9223372036854775807})",
             testing::s(*o.find("usage")));
 }
@@ -215,7 +215,7 @@ TEST(Usage, SumsOverAttemptsSaturate) {
   Usage low{std::numeric_limits<std::int64_t>::min() + 1, -5};
   EXPECT_EQ(std::numeric_limits<std::int64_t>::min(), low.total());
   // What the client reads: total_tokens saturated too.
-  std::string stream = render_stream(Api::OpenAI, Candidate{}, "{}", sum, "m", /*include_usage=*/true);
+  std::string stream = render_stream(Protocol::OpenAiChat, Candidate{}, "{}", sum, "m", /*include_usage=*/true);
   EXPECT_NE(std::string::npos, stream.find("\"total_tokens\":9223372036854775807")) << stream;
 }
 

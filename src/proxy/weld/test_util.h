@@ -18,9 +18,9 @@ std::string s(const json::Value& value);
 
 /// A whole upstream body read as the proxy reads it (the provider's reader,
 /// then `make_candidate`); a body the reader refuses is a test failure.
-Candidate read_response(Api api, const json::Value& body, std::string_view agent_tool);
+Candidate read_response(Protocol api, const json::Value& body, std::string_view agent_tool);
 
 /// An upstream SSE body read the same way.
-Candidate read_stream(Api api, std::string_view sse, std::string_view agent_tool);
+Candidate read_stream(Protocol api, std::string_view sse, std::string_view agent_tool);
 
 }  // namespace weld::proxy::testing

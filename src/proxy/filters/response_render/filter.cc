@@ -3,11 +3,18 @@
 #include "filters/response_render/filter.h"
 
 #include "filters/reply.h"
-#include "filters/response_render/pass_back.h"
+#include <chrono>
+
 #include "weld/provider/http.h"
 
 namespace weld::proxy::filters {
 namespace {
+
+// Seconds since the Unix epoch: the OpenAI `created` of an answer the proxy
+// streams as it is generated.
+std::int64_t unix_now() {
+  return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
 
 class ResponseRender final : public Filter {
  public:
@@ -17,7 +24,7 @@ class ResponseRender final : public Filter {
       StreamHead head;
       head.model = ex.client_model;
       head.created = unix_now();
-      head.include_usage = ex.api == Api::OpenAI && ex.client_usage_chunk;
+      head.include_usage = ex.client_usage_chunk;
       ex.partial.emplace(ex.api, std::move(head));
     }
     return FilterAction::Continue;
@@ -28,11 +35,18 @@ class ResponseRender final : public Filter {
     ex.reply.status = 200;
     if (ex.pass_back) {
       ex.outcome = Outcome::PassBack;
+      // The upstream's assistant turn (calls of the client's own tools), as
+      // the codec gives it back.
+      const provider::Codec& codec = provider::codec_for(ex.api);
+      StreamHead head;
+      head.id = ex.candidate.id;
+      head.model = ex.client_model;
+      head.created = ex.candidate.created;
+      head.include_usage = ex.client_usage_chunk;
       if (ex.client_stream) {
-        ex.reply.stream_frames = render_pass_back_stream(ex.api, ex.candidate, ex.usage, ex.client_model,
-                                                         ex.client_usage_chunk);
+        ex.reply.stream_frames = codec.pass_back_stream(head, ex.candidate.assistant_message, ex.candidate.text, ex.usage);
       } else {
-        ex.reply.body = json::serialize(render_pass_back(ex.api, ex.candidate, ex.usage, ex.client_model));
+        ex.reply.body = json::serialize(codec.pass_back(head, ex.candidate.assistant_message, ex.candidate.text, ex.usage));
       }
       return FilterAction::Reply;
     }
@@ -45,7 +59,7 @@ class ResponseRender final : public Filter {
       // OpenAI clients that asked for stream_options.include_usage get the
       // final usage chunk (and "usage": null on the others), as OpenAI sends.
       ex.reply.stream_frames = render_stream(ex.api, ex.candidate, ex.verdict.text, ex.usage, ex.client_model,
-                                             ex.api == Api::OpenAI && ex.client_usage_chunk);
+                                             ex.client_usage_chunk);
     } else {
       ex.reply.body = render_response(ex.api, ex.candidate, ex.verdict.text, ex.usage, ex.client_model);
     }
@@ -53,26 +67,20 @@ class ResponseRender final : public Filter {
   }
 
   FilterAction on_error(Exchange& ex, const Error& error) override {
-    const bool anthropic = ex.api == Api::Anthropic;
+    const provider::Codec& codec = provider::codec_for(ex.api);
     if (error.code == ErrorCode::Timeout) {
       return reply_error(ex, Outcome::UpstreamTimeout, 504, "timeout_error", error.message);
     }
     if (error.code == ErrorCode::TooLarge) {
-      return reply_error(ex, Outcome::ResponseTooLarge, 502, upstream_error_type(ex.api), error.message);
+      return reply_error(ex, Outcome::ResponseTooLarge, 502, codec.upstream_error_type(), error.message);
     }
     if (error.code == ErrorCode::UpstreamStatus && ex.upstream_status >= 400 && ex.upstream_status < 500) {
       // The upstream refused the request itself: the client should see why.
-      int status = ex.upstream_status;
-      std::string_view type = "invalid_request_error";
-      if (status == 401) type = "authentication_error";
-      if (status == 403) type = "permission_error";
-      if (status == 404) type = "not_found_error";
-      if (status == 429) type = anthropic ? "rate_limit_error" : "rate_limit_exceeded";
-      return upstream_status_reply(ex, status, type, error.message);
+      return upstream_status_reply(ex, ex.upstream_status, codec.status_error_type(ex.upstream_status), error.message);
     }
     if (error.code == ErrorCode::UpstreamStatus)
-      return upstream_status_reply(ex, 502, upstream_error_type(ex.api), error.message);
-    return reply_error(ex, Outcome::UpstreamError, 502, upstream_error_type(ex.api), error.message);
+      return upstream_status_reply(ex, 502, codec.upstream_error_type(), error.message);
+    return reply_error(ex, Outcome::UpstreamError, 502, codec.upstream_error_type(), error.message);
   }
 
  private:

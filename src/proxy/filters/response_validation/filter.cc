@@ -25,34 +25,7 @@ void prepare_forced_followup(Exchange& ex) {
   json::Value body = build_upstream_request(ex.api, std::move(ex.upstream_body), *ex.agent, ex.base_model,
                                             /*upstream_stream=*/true, /*force_agent_tool=*/true);
   const std::string ask = "Report your answer now by calling the " + ex.agent->name + " tool.";
-  if (ex.api == Api::Responses) {
-    // The conversation is `input` (a string input becomes a user item).
-    json::Value* input = body.find("input");
-    if (input == nullptr || !input->is_array()) {
-      json::Array items;
-      if (input != nullptr && input->is_string()) items.push_back(json::Object{{"role", "user"}, {"content", *input}});
-      input = &body.set("input", std::move(items));
-    }
-    if (ex.candidate.assistant_message.is_array())
-      for (const json::Value& item : ex.candidate.assistant_message.as_array()) input->push_back(item);
-    input->push_back(json::Object{{"role", "user"}, {"content", ask}});
-    ex.upstream_body = std::move(body);
-    return;
-  }
-  json::Value* messages = body.find("messages");
-  if (messages != nullptr && messages->is_array()) {
-    json::Value assistant = ex.candidate.assistant_message;
-    if (!assistant.is_object()) {
-      if (ex.api == Api::Anthropic) {
-        assistant = json::Object{{"role", "assistant"},
-                                 {"content", json::Array{json::Object{{"type", "text"}, {"text", ex.candidate.text}}}}};
-      } else {
-        assistant = json::Object{{"role", "assistant"}, {"content", ex.candidate.text}};
-      }
-    }
-    if (!ex.candidate.text.empty()) messages->push_back(std::move(assistant));
-    messages->push_back(json::Object{{"role", "user"}, {"content", ask}});
-  }
+  provider::codec_for(ex.api).append_follow_up(body, ex.candidate.assistant_message, ex.candidate.text, ask);
   ex.upstream_body = std::move(body);
 }
 

@@ -26,9 +26,6 @@ namespace weld::provider {
 /// \endcode
 json::Value anthropic_request_body(const Request& request);
 
-/// The schema as sent to Anthropic: `schema` with a root "type":"object"
-/// added when it has no "type" (a boolean schema becomes {"type":"object"}).
-json::Value anthropic_input_schema(const json::Value& schema);
 
 /// `{base}/v1/messages`; a base already ending in `/v1` is accepted.
 std::string anthropic_messages_url(std::string_view base_url);

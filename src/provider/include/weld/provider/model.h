@@ -97,6 +97,9 @@ struct ResponseFormat {
   /// Ask OpenAI (Chat and Responses) for strict mode: the schema is then sent
   /// rewritten into the strict subset, when it can be (strict_schema.h).
   bool strict = false;
+  /// What the answer is, sent beside the schema where the protocol has a
+  /// place for it (OpenAI `json_schema.description`); none when empty.
+  std::string description;
 };
 
 /// Sampling settings a caller chose (`--temperature`, a batch line's own

@@ -12,6 +12,7 @@
 ///   weld::Result<weld::provider::Response> response = reader->finish();
 /// \endcode
 
+#include <cstddef>
 #include <memory>
 #include <string_view>
 
@@ -27,6 +28,9 @@ enum class Protocol {
   AnthropicMessages,  ///< POST /v1/messages
   OpenAiResponses,    ///< POST /v1/responses
 };
+
+/// How many protocols there are (for tables indexed by protocol).
+inline constexpr std::size_t kProtocolCount = 3;
 
 /// Parses one streamed response. Errors use code `ErrorCode::Protocol`
 /// (malformed or truncated stream; a stream that ended before its terminal

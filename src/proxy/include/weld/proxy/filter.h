@@ -65,7 +65,7 @@ enum class FilterAction {
 /// write it; the core reads `upstream_body`, `reply`, `keepalive`.
 struct Exchange {
   // Set by the core before on_request.
-  Api api = Api::Anthropic;
+  Protocol api = Protocol::AnthropicMessages;
   /// The client's body as received; valid during on_request only (the core
   /// releases it once the request is welded).
   std::string_view raw_body;

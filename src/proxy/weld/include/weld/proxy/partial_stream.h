@@ -11,7 +11,7 @@
 /// streams in a new block (Anthropic content block, OpenAI choice index).
 ///
 /// \code
-///   PartialStream partial(Api::Anthropic, head);
+///   PartialStream partial(Protocol::AnthropicMessages, head);
 ///   partial.start_attempt(1);
 ///   send(partial.feed(fragment));                 // per argument fragment
 ///   if (retry) send(partial.discard("invalid", verdict.errors));
@@ -31,10 +31,10 @@ class PartialStream {
  public:
   /// Anthropic Messages and OpenAI Chat; false for the Responses API, whose
   /// clients get the whole answer at the end.
-  static bool supports(Api api);
+  static bool supports(Protocol api);
 
   /// `head.id` empty: a fresh "msg_weld_…" / "chatcmpl-weld…" id is made.
-  PartialStream(Api api, StreamHead head);
+  PartialStream(Protocol api, StreamHead head);
 
   /// A new upstream attempt (1-based): its text goes to a fresh compactor.
   void start_attempt(int attempt);
@@ -64,7 +64,7 @@ class PartialStream {
  private:
   std::string emit(std::string_view text);
 
-  Api api_;
+  const provider::Codec& codec_;
   StreamHead head_;
   json::Compactor compactor_;
   int attempt_ = 0;

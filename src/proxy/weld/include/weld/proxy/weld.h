@@ -6,6 +6,7 @@
 /// (parse, repair, clamp, validate), the retry turn, and rendering what the
 /// client receives. SPEC §3.3, §3.4. The server core drives these.
 
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "weld/json/value.h"
+#include "weld/provider/codec.h"
 #include "weld/provider/model.h"
 #include "weld/provider/stream_parser.h"
 #include "weld/proxy/passthrough.h"
@@ -23,12 +25,10 @@
 
 namespace weld::proxy {
 
-/// Which client API a request speaks.
-enum class Api {
-  Anthropic,  ///< POST /v1/messages
-  OpenAI,     ///< POST /v1/chat/completions
-  Responses,  ///< POST /v1/responses (OpenAI Responses API, SPEC §4)
-};
+/// Which wire protocol a client request speaks: the provider's own enum, so
+/// that the proxy reads and writes each shape through that protocol's codec
+/// (docs/protocols.md).
+using provider::Protocol;
 
 /// How the agent's shape is imposed.
 enum class Mode { Forced, TwoPhase };
@@ -57,12 +57,11 @@ struct Agent {
   json::Value template_kwargs;
   /// Compiled strictly from input_schema.
   std::shared_ptr<const schema::Schema> schema;
-  /// The agent's tool in each API's shape, built once by `prepare_agent`
-  /// (load_registry calls it) so that a request copies it rather than builds
-  /// it. Null in an Agent nobody prepared: the tool is then built per request.
-  json::Value anthropic_tool;
-  json::Value openai_tool;
-  json::Value responses_tool;
+  /// The agent's tool in each protocol's shape (indexed by Protocol), built
+  /// once by `prepare_agent` (load_registry calls it) so that a request
+  /// copies it rather than builds it. Null in an Agent nobody prepared: the
+  /// tool is then built per request.
+  std::array<json::Value, provider::kProtocolCount> tools;
   /// Registry `"passthrough_when"`: the client's side requests that are
   /// relayed untouched (see passthrough.h).
   PassthroughRule passthrough;
@@ -72,9 +71,8 @@ struct Agent {
   bool stream_partial = false;
 };
 
-/// Builds the agent's cached tools (`anthropic_tool`, `openai_tool`,
-/// `responses_tool`) from its
-/// name, description and input_schema; call again after changing those.
+/// Builds the agent's cached `tools` from its name, description and
+/// input_schema; call again after changing those.
 void prepare_agent(Agent& agent);
 
 /// A model name split at its `__schema=` suffix.
@@ -125,19 +123,15 @@ std::optional<ModelTag> parse_model_tag(std::string_view model);
 /// caller resolves it (by probing the upstream) into Tool or Native.
 ///
 /// \code
-///   json::Value up = build_upstream_request(Api::Anthropic, body, agent, tag->base_model,
+///   json::Value up = build_upstream_request(Protocol::AnthropicMessages, body, agent, tag->base_model,
 ///                                           /*upstream_stream=*/false, /*force_agent_tool=*/false);
 /// \endcode
-json::Value build_upstream_request(Api api, json::Value client_body, const Agent& agent,
+json::Value build_upstream_request(Protocol api, json::Value client_body, const Agent& agent,
                                    std::string_view base_model, bool upstream_stream,
                                    bool force_agent_tool);
 
 /// Token usage summed over upstream attempts (saturating, as everywhere).
 using Usage = provider::Usage;
-
-/// The wire protocol of a client API: the upstream's answer is read by the
-/// provider's reader of that protocol (docs/protocols.md), as in a run.
-provider::Protocol protocol_of(Api api);
 
 /// What the upstream answered, reduced to what the weld needs.
 struct Candidate {
@@ -164,19 +158,19 @@ struct Candidate {
 };
 
 /// Reduces the upstream's answer (a `Response` from the provider's reader
-/// of `protocol_of(api)`, streamed or whole) to a candidate: the first call
+/// of `api`, streamed or whole) to a candidate: the first call
 /// of `agent_tool`, whether other tools were called, the text, usage, and
 /// the assistant message in the API's own shape (Anthropic: the content
 /// blocks in order, a tool_use `input` being the arguments parsed, or {}
 /// when they are not an object; OpenAI: content and tool_calls).
 ///
 /// \code
-///   auto reader = provider::make_stream_parser(protocol_of(api));
+///   auto reader = provider::make_stream_parser(api);
 ///   ... reader->feed(bytes) ...
 ///   Result<provider::Response> response = reader->finish();
 ///   Candidate c = make_candidate(api, std::move(*response), agent.name);
 /// \endcode
-Candidate make_candidate(Api api, provider::Response response, std::string_view agent_tool);
+Candidate make_candidate(Protocol api, provider::Response response, std::string_view agent_tool);
 
 /// The verdict on a candidate.
 struct Verdict {
@@ -219,14 +213,14 @@ Verdict check_candidate(const Candidate& candidate, const Agent& agent, bool all
 /// id) and the result quotes what the model sent. Calls of other tools get
 /// "Error: this tool call was not run." When the answer had no call of the
 /// agent's tool, `errors` goes back as a user message.
-void append_retry_turn(Api api, json::Value& upstream_body, const Candidate& candidate,
+void append_retry_turn(Protocol api, json::Value& upstream_body, const Candidate& candidate,
                        std::string_view errors);
 
 /// The client's non-streaming success body: the JSON text as an Anthropic
 /// text block with stop_reason "end_turn", or an OpenAI message.content with
 /// finish_reason "stop"; usage summed. Compact JSON text, written directly
 /// (it is on every tagged request's path).
-std::string render_response(Api api, const Candidate& last, std::string_view text, const Usage& usage,
+std::string render_response(Protocol api, const Candidate& last, std::string_view text, const Usage& usage,
                             std::string_view client_model);
 
 /// The client's streaming success: complete SSE frames ("event: …\ndata: …\n\n"
@@ -234,53 +228,40 @@ std::string render_response(Api api, const Candidate& last, std::string_view tex
 /// Equal to `render_stream_start` + `render_stream_rest` with a head made
 /// from `last` (id, created) and `client_model`. `include_usage`: the client
 /// asked `stream_options.include_usage` (OpenAI; adds the usage chunk).
-std::string render_stream(Api api, const Candidate& last, std::string_view text, const Usage& usage,
+std::string render_stream(Protocol api, const Candidate& last, std::string_view text, const Usage& usage,
                           std::string_view client_model, bool include_usage = false);
 
 /// What a rendered stream needs before the answer is known, so the core can
 /// send the start early and keep the client alive with `keepalive_frame`.
-struct StreamHead {
-  /// Message / completion id ("msg_…", "chatcmpl-…"); a deterministic one is
-  /// made when empty.
-  std::string id;
-  /// The model name the client asked for (with its `__schema=` suffix).
-  std::string model;
-  /// OpenAI `created`.
-  std::int64_t created = 0;
-  /// OpenAI: the client asked `stream_options.include_usage`.
-  bool include_usage = false;
-  /// Anthropic: input tokens for `message_start` when already known (the
-  /// final count is repeated in `message_delta`, which SDKs take).
-  std::int64_t input_tokens = 0;
-};
+using StreamHead = provider::AnswerHead;
 
 /// The opening frame: Anthropic `message_start` (usage zero until the end);
 /// OpenAI the first chunk with `delta.role` "assistant".
-std::string render_stream_start(Api api, const StreamHead& head);
+std::string render_stream_start(Protocol api, const StreamHead& head);
 
 /// Everything after the opening frame: Anthropic content_block_start, text
 /// deltas, content_block_stop, message_delta (stop_reason end_turn, usage
 /// including input_tokens), message_stop; OpenAI content chunks, the
 /// finish_reason "stop" chunk, the usage chunk when asked, `data: [DONE]`.
-std::string render_stream_rest(Api api, const StreamHead& head, std::string_view text,
+std::string render_stream_rest(Protocol api, const StreamHead& head, std::string_view text,
                                const Usage& usage);
 
 /// A keep-alive frame for a streaming client while the upstream generates:
 /// `event: ping` (Anthropic) or an SSE comment line (OpenAI).
-std::string keepalive_frame(Api api);
+std::string keepalive_frame(Protocol api);
 
 /// An error body in the client's API shape: Anthropic
 /// {"type":"error","error":{"type":…,"message":…}}, OpenAI
 /// {"error":{"message":…,"type":…,"param":null,"code":null}}. `candidate`
 /// (may be null) is attached as `error.candidate` (the last candidate: the
 /// parsed value, or the raw argument text when it did not parse).
-json::Value render_error(Api api, std::string_view type, std::string_view message,
+json::Value render_error(Protocol api, std::string_view type, std::string_view message,
                          const json::Value* candidate = nullptr);
 
 /// The same error as an SSE frame, for a stream already started: Anthropic
 /// `event: error` with the error body; OpenAI a `data:` chunk holding the
 /// `{"error":…}` body (what the SDKs' stream readers raise on).
-std::string render_stream_error(Api api, std::string_view type, std::string_view message,
+std::string render_stream_error(Protocol api, std::string_view type, std::string_view message,
                                 const json::Value* candidate = nullptr);
 
 }  // namespace weld::proxy
