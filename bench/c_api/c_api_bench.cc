@@ -1,5 +1,6 @@
 // The C API (libweld.so) beside the C++ API on the same compiled schemas
-// and instances (../shared/data/jsonschema-benchmark/schemas, format as an
+// and instances (the jsonschema-benchmark corpus, kept outside the repository:
+// tests/support/benchmark_corpus.h says where it comes from; format as an
 // annotation and strict off, as bench/schema runs weld). The C API takes
 // JSON text, so its cost includes parsing; the C++ columns give both
 // `json::parse` + `is_valid` (like for like) and `is_valid` alone.
@@ -19,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "benchmark_corpus.h"
 #include "weld/json/parse.h"
 #include "weld/schema/schema.h"
 #include "weld/weld.h"
@@ -61,7 +63,12 @@ int main(int argc, char** argv) {
   int iterations = argc > 1 ? std::atoi(argv[1]) : 100;
   std::string filter = argc > 2 ? argv[2] : "";
   int per_round = std::max(1, iterations / 5);
-  fs::path root = fs::path(WELD_DATA_DIR) / "jsonschema-benchmark" / "schemas";
+  std::string absent;
+  if (!weld::test_support::benchmark_corpus_present(&absent)) {
+    std::fprintf(stderr, "weld_c_api_bench: %s\n", absent.c_str());
+    return 0;
+  }
+  fs::path root = weld::test_support::benchmark_corpus_dir();
   std::vector<fs::path> dirs;
   for (const auto& entry : fs::directory_iterator(root)) {
     if (entry.is_directory()) dirs.push_back(entry.path());

@@ -1,10 +1,13 @@
 // What is measured: the proxy's tagged-path traffic (the canned OpenAI chat
 // completion of bench/proxy, a minimal tagged chat request, a 3.3 KB
 // request with tools and a 2 KB history, and a 52 KB conversation) and some jsonschema-benchmark
-// instances (read from WELD_DATA_DIR at run time, never copied): small
+// instances (read at run time, never copied; without the corpus those four
+// are left out, saying so: tests/support/benchmark_corpus.h): small
 // (helm-chart-lock), mid-size (ui5-manifest, cmake-presets) and one large
 // schema (krakend, 373 KB).
 #include "documents.h"
+
+#include "benchmark_corpus.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -68,9 +71,9 @@ Document long_conversation() {
   return doc;
 }
 
-Document instances(const std::string& data_dir, const std::string& dataset, std::size_t limit) {
+Document instances(const std::string& corpus, const std::string& dataset, std::size_t limit) {
   Document doc{dataset, "first " + std::to_string(limit) + " instances of jsonschema-benchmark/" + dataset, {}, 0};
-  std::istringstream lines(read_file(data_dir + "/jsonschema-benchmark/schemas/" + dataset + "/instances.jsonl"));
+  std::istringstream lines(read_file(corpus + "/" + dataset + "/instances.jsonl"));
   for (std::string line; std::getline(lines, line) && doc.texts.size() < limit;) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     doc.bytes += line.size();
@@ -83,7 +86,6 @@ Document instances(const std::string& data_dir, const std::string& dataset, std:
 
 std::vector<Document> load_documents() {
   const std::string source = env_or("WELD_SOURCE_DIR", WELD_SOURCE_DIR);
-  const std::string data = env_or("WELD_DATA_DIR", WELD_DATA_DIR);
   std::vector<Document> docs;
   docs.push_back(single("canned", "bench/proxy/canned.json: the chat completion the proxy bench returns",
                         source + "/bench/proxy/canned.json"));
@@ -92,11 +94,17 @@ std::vector<Document> load_documents() {
   docs.push_back(single("chat_tools", "OpenAI chat request, 3 tools + 9 messages (2 KB history)",
                         source + "/bench/json/data/chat_request_tools.json"));
   docs.push_back(long_conversation());
-  docs.push_back(instances(data, "helm-chart-lock", 200));
-  docs.push_back(instances(data, "ui5-manifest", 100));
-  docs.push_back(instances(data, "cmake-presets", 100));
+  std::string absent;
+  if (!test_support::benchmark_corpus_present(&absent)) {
+    std::fprintf(stderr, "weld_json_bench: the corpus documents are left out: %s\n", absent.c_str());
+    return docs;
+  }
+  const std::string corpus = test_support::benchmark_corpus_dir().string();
+  docs.push_back(instances(corpus, "helm-chart-lock", 200));
+  docs.push_back(instances(corpus, "ui5-manifest", 100));
+  docs.push_back(instances(corpus, "cmake-presets", 100));
   docs.push_back(single("krakend_schema", "jsonschema-benchmark/krakend/schema.json (one large document)",
-                        data + "/jsonschema-benchmark/schemas/krakend/schema.json"));
+                        corpus + "/krakend/schema.json"));
   return docs;
 }
 

@@ -8,7 +8,14 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 weld="${1:-$here/../../build-rel/src/cli/weld}"
 n="${2:-1000}"
+# The corpus: $WELD_DATA_DIR/jsonschema-benchmark/schemas (../shared/data by
+# default), the schemas/ folder of sourcemeta-research/jsonschema-benchmark,
+# kept outside the repository.
 data="${WELD_DATA_DIR:-$here/../../../shared/data}/jsonschema-benchmark/schemas"
+if [ ! -d "$data" ]; then
+  echo "bench/sample/run.sh: no jsonschema-benchmark corpus at $data: skipped; set WELD_DATA_DIR" >&2
+  exit 0
+fi
 [ -d "$here/node_modules" ] || (cd "$here" && npm install --no-audit --no-fund --loglevel=error)
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT

@@ -7,7 +7,15 @@
 #   e.g. bench/schema/callgrind.sh helm-chart-lock build-rel/src/cli/weld
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-data=${WELD_DATA_DIR:-$here/../../../shared/data}/jsonschema-benchmark/schemas/$1
+# The corpus: $WELD_DATA_DIR/jsonschema-benchmark/schemas (../shared/data by
+# default), the schemas/ folder of sourcemeta-research/jsonschema-benchmark,
+# kept outside the repository.
+corpus=${WELD_DATA_DIR:-$here/../../../shared/data}/jsonschema-benchmark/schemas
+if [ ! -d "$corpus" ]; then
+  echo "bench/schema/callgrind.sh: no jsonschema-benchmark corpus at $corpus: skipped; set WELD_DATA_DIR" >&2
+  exit 0
+fi
+data=$corpus/$1
 weld=${2:-$here/../../build-release/src/cli/weld}
 count() {
   valgrind --tool=callgrind --callgrind-out-file=/dev/null "$weld" schema validate --no-strict \

@@ -1,6 +1,9 @@
 #!/usr/bin/env node
-// bench/schema: weld vs Blaze vs Ajv 8 over every dataset of
-// ../shared/data/jsonschema-benchmark/schemas, in one run on this machine.
+// bench/schema: weld vs Blaze vs Ajv 8 over every dataset of the
+// jsonschema-benchmark corpus ($WELD_DATA_DIR/jsonschema-benchmark/schemas,
+// ../shared/data by default: the schemas/ folder of
+// sourcemeta-research/jsonschema-benchmark, kept outside the repository),
+// in one run on this machine.
 // Run by hand (not in CI):
 //   (cd bench/schema && npm install)      # Blaze CLI, ajv, ajv-formats
 //   cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release && cmake --build build-release --target weld
@@ -26,6 +29,12 @@ const only = option('--only', '');
 const write = option('--write', '');
 const dataDir = process.env.WELD_DATA_DIR || path.join(__dirname, '../../../shared/data');
 const schemasDir = path.join(dataDir, 'jsonschema-benchmark/schemas');
+if (!fs.existsSync(schemasDir)) {
+  console.error(`bench/schema: no jsonschema-benchmark corpus at ${schemasDir} (the schemas/ folder of ` +
+                'sourcemeta-research/jsonschema-benchmark, kept outside the repository): skipped; set WELD_DATA_DIR ' +
+                'to a folder holding jsonschema-benchmark/schemas');
+  process.exit(0);
+}
 
 // Best of `repeat` runs (lowest mean_ns): on a shared machine the minimum
 // is the figure least disturbed by other processes.

@@ -1,4 +1,5 @@
-// Engine-only timing over ../shared/data/jsonschema-benchmark/schemas:
+// Engine-only timing over the jsonschema-benchmark corpus (kept outside the
+// repository: tests/support/benchmark_corpus.h says where it comes from):
 // per dataset, compile time (best of 5) and mean ns per `is_valid` (parse
 // excluded; each instance validated ITERATIONS times in a row, as Blaze's
 // `--benchmark --loop` does), checked against the reference answer (every instance of the
@@ -14,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "benchmark_corpus.h"
 #include "weld/json/parse.h"
 #include "weld/schema/schema.h"
 
@@ -30,7 +32,12 @@ static std::string read_file(const fs::path& p) {
 int main(int argc, char** argv) {
   int iterations = argc > 1 ? std::atoi(argv[1]) : 100;
   std::string filter = argc > 2 ? argv[2] : "";
-  fs::path root = fs::path(WELD_DATA_DIR) / "jsonschema-benchmark" / "schemas";
+  std::string absent;
+  if (!weld::test_support::benchmark_corpus_present(&absent)) {
+    std::fprintf(stderr, "weld_schema_engine_bench: %s\n", absent.c_str());
+    return 0;
+  }
+  fs::path root = weld::test_support::benchmark_corpus_dir();
   std::vector<fs::path> dirs;
   for (const auto& e : fs::directory_iterator(root)) {
     if (e.is_directory()) dirs.push_back(e.path());

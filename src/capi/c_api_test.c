@@ -169,7 +169,7 @@ static void refs_resolve_through_callback_and_folder(void) {
   /* A folder: the official suite's remotes, as http://localhost:1234/. */
   options = weld_options_new();
   CHECK(weld_options_add_resolve_dir(options, "http://localhost:1234/",
-                                     WELD_DATA_DIR "/JSON-Schema-Test-Suite/remotes") == WELD_OK);
+                                     WELD_TEST_SUITE_DIR "/remotes") == WELD_OK);
   CHECK(weld_options_add_resolve_dir(options, "", "x") == WELD_ERROR_ARGUMENT);
   schema = compile("{\"$ref\":\"http://localhost:1234/integer.json\"}", options);
   CHECK(schema != NULL);

@@ -1,6 +1,7 @@
 // Differential tests: the fast parser and serializer (docs/bench-json.md)
 // against the frozen pre-speed-work implementation in reference_json.h, over
-// every JSON file of the shared test data, every prefix and many one-byte
+// every JSON file of the JSON-Schema-Test-Suite and of the benchmark corpus
+// (when present: tests/support/benchmark_corpus.h), every prefix and many one-byte
 // corruptions of representative documents, and strings of every length with
 // every byte to escape at every position. Same values (types, key order,
 // exact doubles), same bytes out, same error messages and positions.
@@ -11,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "benchmark_corpus.h"
 #include "reference_json.h"
 #include "weld/json/parse.h"
 #include "weld/json/serialize.h"
@@ -51,10 +53,14 @@ std::string read_file(const fs::path& path) {
   return ss.str();
 }
 
-TEST(ParseDiff, EveryJsonFileOfTheSharedData) {
-  const fs::path root(WELD_DATA_DIR);
-  ASSERT_TRUE(fs::is_directory(root)) << root;
+struct Counts {
   std::size_t files = 0, documents = 0;
+};
+
+// Compares every .json file under `root` and every line of its .jsonl files.
+Counts compare_tree(const fs::path& root) {
+  Counts counts;
+  auto& [files, documents] = counts;
   for (const auto& entry : fs::recursive_directory_iterator(root)) {
     const fs::path& path = entry.path();
     if (!entry.is_regular_file()) continue;
@@ -72,8 +78,22 @@ TEST(ParseDiff, EveryJsonFileOfTheSharedData) {
       }
     }
   }
-  EXPECT_GT(files, 500u);
-  EXPECT_GT(documents, 30000u);
+  return counts;
+}
+
+TEST(ParseDiff, EveryJsonFileOfTheTestSuite) {
+  const fs::path root(WELD_TEST_SUITE_DIR);
+  ASSERT_TRUE(fs::is_directory(root)) << root;
+  Counts counts = compare_tree(root);
+  EXPECT_GT(counts.files, 500u);
+}
+
+TEST(ParseDiff, EveryDocumentOfTheBenchmarkCorpus) {
+  std::string absent;
+  if (!weld::test_support::benchmark_corpus_present(&absent)) GTEST_SKIP() << absent;
+  Counts counts = compare_tree(weld::test_support::benchmark_corpus_dir());
+  EXPECT_GT(counts.files, 60u);
+  EXPECT_GT(counts.documents, 30000u);
 }
 
 const char* const kSamples[] = {

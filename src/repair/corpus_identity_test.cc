@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string>
 
+#include "benchmark_corpus.h"
 #include "weld/json/parse.h"
 #include "weld/json/pointer.h"
 #include "weld/json/serialize.h"
@@ -45,8 +46,9 @@ std::optional<schema::Schema> compile_dir(const fs::path& dir) {
 }
 
 TEST(RepairCorpus, ValidInstancesComeBackUnchanged) {
-  fs::path root = fs::path(WELD_DATA_DIR) / "jsonschema-benchmark" / "schemas";
-  ASSERT_TRUE(fs::is_directory(root)) << root;
+  std::string absent;
+  if (!weld::test_support::benchmark_corpus_present(&absent)) GTEST_SKIP() << absent;
+  fs::path root = weld::test_support::benchmark_corpus_dir();
   std::vector<fs::path> dirs;
   for (const auto& entry : fs::directory_iterator(root)) dirs.push_back(entry.path());
   std::sort(dirs.begin(), dirs.end());
@@ -119,7 +121,9 @@ json::Value stringify_scalars(const json::Value& v) {
 // left invalid or repaired back: fences and prose to exactly the original,
 // stringified scalars to the original value at every place repaired.
 TEST(RepairCorpus, DamagedValidInstancesRepairBackToTheOriginal) {
-  fs::path root = fs::path(WELD_DATA_DIR) / "jsonschema-benchmark" / "schemas";
+  std::string absent;
+  if (!weld::test_support::benchmark_corpus_present(&absent)) GTEST_SKIP() << absent;
+  fs::path root = weld::test_support::benchmark_corpus_dir();
   std::vector<fs::path> dirs;
   for (const auto& entry : fs::directory_iterator(root)) dirs.push_back(entry.path());
   std::sort(dirs.begin(), dirs.end());

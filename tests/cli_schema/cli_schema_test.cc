@@ -318,7 +318,7 @@ TEST_F(CliSchema, ResolveFlag) {
 
 TEST_F(CliSchema, JsonSchemaTestSuiteRemotes) {
   // The suite's own remote: a $ref into remotes/ served from disk.
-  std::string remotes = std::string(WELD_DATA_DIR) + "/JSON-Schema-Test-Suite/remotes";
+  std::string remotes = std::string(WELD_TEST_SUITE_DIR) + "/remotes";
   Outcome run = run_weld({"schema", "validate", "--resolve", "http://localhost:1234/=" + remotes,
                       R"({"$ref":"http://localhost:1234/integer.json"})", "-"},
                      "\"a\"");

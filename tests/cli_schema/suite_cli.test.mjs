@@ -7,7 +7,7 @@
 // verdict. Every required test of draft4 to 2020-12 (format as an
 // annotation, as they expect), and the optional format tests of the
 // formats weld asserts (--format assert).
-// WELD_BIN: the weld binary; WELD_DATA_DIR: the shared data.
+// WELD_BIN: the weld binary; WELD_TEST_SUITE_DIR: the suite (third_party/JSON-Schema-Test-Suite).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 const WELD = process.env.WELD_BIN;
-const SUITE = path.join(process.env.WELD_DATA_DIR, 'JSON-Schema-Test-Suite');
+const SUITE = process.env.WELD_TEST_SUITE_DIR;
 const REMOTES = path.join(SUITE, 'remotes');
 const DRAFTS = [['draft4', 'draft4'], ['draft6', 'draft6'], ['draft7', 'draft7'],
   ['draft2019-09', '2019-09'], ['draft2020-12', '2020-12']];

@@ -19,7 +19,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kSuite = fs::path(WELD_DATA_DIR) / "JSON-Schema-Test-Suite";
+const fs::path kSuite = fs::path(WELD_TEST_SUITE_DIR);
 
 struct Draft {
   const char* dir;

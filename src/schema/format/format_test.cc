@@ -112,7 +112,7 @@ void run_format_file(const std::filesystem::path& path, SuiteCount& count) {
 
 void run_dialect(const std::string& dialect) {
   std::filesystem::path dir =
-      std::filesystem::path(WELD_DATA_DIR) / "JSON-Schema-Test-Suite/tests" / dialect / "optional/format";
+      std::filesystem::path(WELD_TEST_SUITE_DIR) / "tests" / dialect / "optional/format";
   ASSERT_TRUE(std::filesystem::is_directory(dir)) << dir;
   SuiteCount count;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {

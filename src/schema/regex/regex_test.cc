@@ -289,7 +289,7 @@ void run_suite_file(const std::string& path, int& checked) {
 }
 
 TEST(Regex, JsonSchemaTestSuiteEcmascriptCases) {
-  std::string base = std::string(WELD_DATA_DIR) + "/JSON-Schema-Test-Suite/tests/draft2020-12/optional/";
+  std::string base = std::string(WELD_TEST_SUITE_DIR) + "/tests/draft2020-12/optional/";
   int checked = 0;
   run_suite_file(base + "ecmascript-regex.json", checked);
   run_suite_file(base + "format/ecmascript-regex.json", checked);
