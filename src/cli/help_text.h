@@ -11,7 +11,7 @@ inline constexpr const char* kMainHelpFooter = R"(Subcommands (each has its own 
   weld sample SCHEMA [-n N] [--seed S]  print schema-valid example instances
   weld proxy [--agents FILE] ...        HTTP proxy welding per-agent schemas onto tagged requests
   weld agents check|export ...          check an agent registry, export Claude Code sub-agents
-  weld --version                        print the version
+  weld --version                        print the version, the commit and the build type
 
 Exit codes (the same in every subcommand):
   0    success (a run: stdout is the schema-valid payload)

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "commands.h"
+#include "weld_build_info.h"
 
 int main(int argc, char** argv) {
   if (argc > 1) {
@@ -16,7 +17,9 @@ int main(int argc, char** argv) {
     if (command == "agents") return weld::cli::agents_main(argc - 1, argv + 1);
     if (command == "batch") return weld::cli::batch_main(argc - 1, argv + 1);
     if (command == "--version" || command == "version") {
-      std::cout << "weld " WELD_VERSION "\n";
+      // "weld 0.1.0 (commit 578d590c1a2b, Release)": the version first, for
+      // scripts; the commit and build type for bug reports.
+      std::cout << "weld " WELD_VERSION " (commit " WELD_GIT_COMMIT ", " WELD_BUILD_TYPE ")\n";
       return 0;
     }
   }
