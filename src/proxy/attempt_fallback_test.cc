@@ -188,7 +188,7 @@ class AttemptFallback : public ::testing::TestWithParam<Protocol> {
     return body;
   }
 
-  // The error body filters::reply_error writes, in the client's shape (SPEC §3.5).
+  // The error body filters::reply_error writes, in the client's shape (docs/proxy.md, "Errors and timeouts").
   std::string error_body(std::string_view type, std::string_view message) const {
     json::Value error = anthropic()
                             ? json::Value(json::Object{{"type", "error"},

@@ -1,4 +1,4 @@
-// The proxy's spans (SPEC §8): HTTP semantic-convention names and
+// The proxy's spans (docs/telemetry.md, "Spans of the proxy"): HTTP semantic-convention names and
 // attributes (http.request.method, url.path, http.response.status_code),
 // GenAI ones for tagged requests, weld.* for the weld's decisions.
 

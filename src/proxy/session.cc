@@ -1,4 +1,4 @@
-// A client connection's request loop (SPEC §3.1): read, dispatch, log.
+// A client connection's request loop: read, dispatch, log.
 
 #include "session.h"
 
@@ -90,7 +90,7 @@ awaitable<void> Session::handle(ClientRequest& req, RequestLog& log) {
       }
     } else if (may_be_suffix_tagged(req.body())) {
       // Other model calls of a tagged client (e.g. /v1/messages/count_tokens
-      // from Claude Code): the upstream must not see the suffix (SPEC §3.3).
+      // from Claude Code): the upstream must not see the suffix (docs/proxy.md, "Tagging a request").
       strip_model_suffix(req);
     }
   }

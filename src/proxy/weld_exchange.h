@@ -1,5 +1,5 @@
 #pragma once
-// Tagged requests (SPEC §3.3, §3.4): the request through the filter chain,
+// Tagged requests (docs/proxy.md, "What a tagged request goes through"): the request through the filter chain,
 // the upstream attempts (with `mechanism: auto`'s probe first), and the
 // answer to the client — whole, or as a stream kept alive (and fed by
 // stream_partial) while the attempts run in their own coroutine.

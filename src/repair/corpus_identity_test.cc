@@ -1,5 +1,5 @@
-// Identity on correct answers (SPEC §1.3 "repairs that cannot change a
-// correct answer's meaning"): every instance of the jsonschema-benchmark
+// Identity on correct answers (docs/design.md, "Repairs": repairs never
+// change a correct answer): every instance of the jsonschema-benchmark
 // corpus that validates passes through check_arguments unchanged, byte for
 // byte, with no repairs. Invalid instances must not crash; a repaired one
 // must validate and say what was repaired.

@@ -179,7 +179,7 @@ TEST(CheckCandidate, NativeChecksTheText) {
   EXPECT_EQ("the answer was empty: answer with only a JSON value that matches the schema", v.errors);
 }
 
-// SPEC §4: the native strict rewrite made the optional `reason` nullable; a
+// docs/run.md, "Mechanisms": the native strict rewrite made the optional `reason` nullable; a
 // null the user's schema refuses is dropped again (repair "drop_null"),
 // whatever the repair switch, since weld asked for it.
 TEST(CheckCandidate, NativeDropsANullOnlyTheStrictRewriteAllowed) {

@@ -1,4 +1,4 @@
-// The Responses API in the proxy (issue 14): the request rewrite, the
+// The Responses API in the proxy (docs/protocols.md): the request rewrite, the
 // candidate from an answer, the retry turn and what the client receives,
 // read back through the provider's Responses reader.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// response_render (SPEC §3.3 step 4, streaming, §3.5 errors in the client's shape).
+// response_render (docs/proxy-weld.md; errors in the client's shape: docs/proxy.md, "Errors and timeouts").
 
 #include "filters/response_render/filter.h"
 

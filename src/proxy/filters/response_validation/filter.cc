@@ -1,4 +1,4 @@
-// response_validation (SPEC §3.3 steps 3 and 5, §3.4).
+// response_validation (docs/proxy-weld.md, "How the answer is read", "Retries").
 
 #include "filters/response_validation/filter.h"
 
@@ -17,7 +17,7 @@ json::Value candidate_value(const Candidate& candidate) {
   return json::Value(candidate.arguments);
 }
 
-// Two-phase (SPEC §3.4): the model answered in text; ask once more with the
+// Two-phase (docs/proxy-weld.md): the model answered in text; ask once more with the
 // agent tool forced, keeping its text as context. The request just sent is
 // rewritten in place (build_upstream_request is idempotent on its output):
 // the conversation so far, retry turns included, is not copied.

@@ -1,7 +1,7 @@
 #pragma once
 /// \file
-/// The filter chain a tagged request runs through (STYLE.md "Proxy: one
-/// transform per filter", after Envoy's, scaled down). The server core
+/// The filter chain a tagged request runs through (docs/design.md,
+/// "Conventions": one transform per filter, after Envoy's, scaled down). The server core
 /// creates one `Filter` object per request from factories registered by name,
 /// and drives them; it knows none of them. Untagged requests never see a
 /// filter: they are relayed byte-for-byte.

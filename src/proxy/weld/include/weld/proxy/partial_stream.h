@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// A tagged answer streamed to the client while the upstream generates it
-/// (registry `"stream_partial": true`, issue 17; docs/proxy.md "Partial
+/// (registry `"stream_partial": true`; docs/proxy.md "Partial
 /// answers"). The model's JSON goes out as text deltas in its compact form
 /// (json::Compactor). When the attempt validates and the validated text is
 /// what was streamed, the message simply ends: the block's deltas add up to
