@@ -77,10 +77,10 @@ std::string offline_notice(const ModelChoice&) {
   return "weld: using the built-in offline model (samples a schema-valid instance; not a language model).\n";
 }
 
-int model_choice_exit_code(const Error& error) {
-  if (error.code == ErrorCode::Auth) return 41;
-  if (error.code == ErrorCode::Cancelled) return 130;
-  return error.temporary ? 75 : 52;
+ExitCode model_choice_exit_code(const Error& error) {
+  if (error.code == ErrorCode::Auth) return ExitCode::Auth;
+  if (error.code == ErrorCode::Cancelled) return ExitCode::Cancelled;
+  return error.temporary ? ExitCode::Temporary : ExitCode::Config;
 }
 
 Result<ModelChoice> choose_model(const ModelRequest& request, const provider::Environment& env,

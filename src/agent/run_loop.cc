@@ -168,7 +168,7 @@ class RunLoop {
   }
 
  private:
-  RunOutcome finish(Subtype subtype, int exit_code, std::string message) {
+  RunOutcome finish(Subtype subtype, ExitCode exit_code, std::string message) {
     out_.subtype = subtype;
     out_.exit_code = exit_code;
     out_.error_message = std::move(message);
@@ -179,10 +179,10 @@ class RunLoop {
 
   RunOutcome cancelled_or_budget() {
     if (wall_.exceeded()) {
-      return finish(Subtype::ErrorBudget, 55,
+      return finish(Subtype::ErrorBudget, ExitCode::Limits,
                     "Exceeded --max-wall-time (" + format_seconds(options_.max_wall_time_seconds) + " s).");
     }
-    return finish(Subtype::ErrorCancelled, 130, "Operation cancelled.");
+    return finish(Subtype::ErrorCancelled, ExitCode::Cancelled, "Operation cancelled.");
   }
 
   bool interrupted() const { return cancel_.cancelled.load() || wall_.exceeded(); }
@@ -192,8 +192,8 @@ class RunLoop {
   RunOutcome request_failed(const Error& error, const std::string& message) {
     if (cancel_.cancelled.load() || error.code == ErrorCode::Cancelled) return cancelled_or_budget();
     out_.api_error_status = error.http_status;
-    if (error.code == ErrorCode::Auth) return finish(Subtype::ErrorApi, 41, message);
-    return finish(Subtype::ErrorApi, error.temporary ? 75 : 1, message);
+    if (error.code == ErrorCode::Auth) return finish(Subtype::ErrorApi, ExitCode::Auth, message);
+    return finish(Subtype::ErrorApi, error.temporary ? ExitCode::Temporary : ExitCode::Failure, message);
   }
 
   // The mechanism (SPEC §4). `auto` asks the cache, else probes once.
@@ -214,18 +214,17 @@ class RunLoop {
         Result<provider::Response> probe = model_.complete(native_probe_request(options_.model), {}, cancel_);
         trace_.request_ended(probe);
         out_.duration_api_ms += ms_since(api_started);
-        bool native = false;
-        if (!probe) {
+        // One verdict with the proxy (provider/native_probe.h): a server
+        // that refuses the field for good does not enforce it; a probe that
+        // said nothing (network, credentials, 408/429/5xx after the retries)
+        // ends the run as any failed request does, and nothing is remembered.
+        const provider::ProbeVerdict verdict = provider::judge_probe(probe);
+        if (!probe && (verdict == provider::ProbeVerdict::Unknown || cancel_.cancelled.load())) {
           const Error& error = probe.error();
-          // A server that rejects the field (400 and the like) does not
-          // enforce it; a network failure says nothing and ends the run.
-          if (error.code != ErrorCode::Http || cancel_.cancelled.load()) {
-            return request_failed(error, "--mechanism auto: the probe request failed: " + error.message);
-          }
-        } else {
-          out_.usage += probe->usage;
-          native = native_probe_passed(*probe);
+          return request_failed(error, "--mechanism auto: the probe request failed: " + error.message);
         }
+        if (probe) out_.usage += probe->usage;
+        const bool native = verdict == provider::ProbeVerdict::Native;
         mechanism_ = native ? Mechanism::Native : Mechanism::Tool;
         if (!options_.mechanism_cache_path.empty()) {
           Status written =
@@ -325,7 +324,7 @@ class RunLoop {
     if (interrupted()) return cancelled_or_budget();
     if (options_.max_session_turns >= 0 && out_.num_turns + 1 > options_.max_session_turns) {
       out_.error_note = schema_active_ ? std::string(kMaxTurnsJsonSchemaNote) : std::string();
-      return finish(Subtype::ErrorMaxTurns, 53,
+      return finish(Subtype::ErrorMaxTurns, ExitCode::MaxTurns,
                     "Reached max session turns (" + std::to_string(options_.max_session_turns) +
                         "). Increase --max-session-turns to allow more.");
     }
@@ -369,9 +368,9 @@ class RunLoop {
     const std::vector<provider::ToolCall>& calls = messages_.back().tool_calls;
     if (calls.empty() && native_) return check_native_answer();
     if (calls.empty()) {
-      if (schema_active_) return finish(Subtype::ErrorPlainText, 1, plain_text_message(out_.num_turns, all_text_));
+      if (schema_active_) return finish(Subtype::ErrorPlainText, ExitCode::Failure, plain_text_message(out_.num_turns, all_text_));
       out_.final_text = messages_.back().text;
-      return finish(Subtype::Success, 0, {});
+      return finish(Subtype::Success, ExitCode::Success, {});
     }
     bool has_so = false;
     if (offer_so_) {
@@ -393,14 +392,14 @@ class RunLoop {
     if (checked.valid) {
       out_.structured = std::move(checked.value);
       out_.repairs = std::move(checked.repairs);
-      return finish(Subtype::Success, 0, {});
+      return finish(Subtype::Success, ExitCode::Success, {});
     }
     ++invalid_calls_;
     out_.last_candidate = checked.parsed ? std::move(checked.value) : json::Value(std::string(messages_.back().text));
     std::string error = schema::describe(checked.validation.violations, "answer");
     if (error.empty()) error = "answer failed validation";
     if (invalid_calls_ > options_.max_structured_retries) {
-      return finish(Subtype::ErrorMaxStructuredOutputRetries, 1,
+      return finish(Subtype::ErrorMaxStructuredOutputRetries, ExitCode::Failure,
                     "The structured answer (--mechanism native) failed validation " + std::to_string(invalid_calls_) +
                         " time(s); " + retries_allowed() + ". Last validation error: " + error);
     }
@@ -481,13 +480,13 @@ class RunLoop {
       results.tool_results[i].content = std::string(accepted ? kSkippedSuccess : kSkippedRetry);
     }
     for (RunObserver* obs : observers_) obs->on_tool_results(results);
-    if (accepted) return finish(Subtype::Success, 0, {});
+    if (accepted) return finish(Subtype::Success, ExitCode::Success, {});
     if (exhausted) {
       std::string last;
       for (const auto& r : results.tool_results) {
         if (r.is_error) last = r.content;
       }
-      return finish(Subtype::ErrorMaxStructuredOutputRetries, 1,
+      return finish(Subtype::ErrorMaxStructuredOutputRetries, ExitCode::Failure,
                     "structured_output arguments failed validation " + std::to_string(invalid_calls_) + " time(s); " +
                         retries_allowed() + ". Last validation error: " + last);
     }
@@ -511,7 +510,7 @@ class RunLoop {
         continue;
       }
       if (options_.max_tool_calls >= 0 && out_.tool_calls + 1 > options_.max_tool_calls) {
-        return finish(Subtype::ErrorBudget, 55,
+        return finish(Subtype::ErrorBudget, ExitCode::Limits,
                       "Exceeded --max-tool-calls (" + std::to_string(options_.max_tool_calls) + ").");
       }
       ++out_.tool_calls;

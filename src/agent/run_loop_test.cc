@@ -446,7 +446,11 @@ TEST_F(RunLoopTest, AutoFallsBackToTheToolWhenTheProbeIsAnsweredInProseOrRejecte
   EXPECT_EQ(model_.requests[1].tools.back().name, "structured_output");
 
   ScriptedModel rejecting;
-  rejecting.push_error(ErrorCode::Http, "HTTP 400: response_format is not supported");
+  rejecting.push_step([](const provider::Request&, provider::CancelToken&) -> Result<provider::Response> {
+    Error refused{ErrorCode::Http, "HTTP 400: response_format is not supported", ""};
+    refused.http_status = 400;
+    return refused;
+  });
   rejecting.push(answer("", {call("c1", "structured_output", R"({"summary":"s","risk_level":"low"})")}));
   RunOutcome after_400 = run(rejecting, {}, options_, {}, cancel_);
   EXPECT_EQ(after_400.subtype, Subtype::Success);
@@ -458,6 +462,60 @@ TEST_F(RunLoopTest, AutoFallsBackToTheToolWhenTheProbeIsAnsweredInProseOrRejecte
   EXPECT_EQ(failed.subtype, Subtype::ErrorApi);
   EXPECT_EQ(failed.exit_code, 1);
   EXPECT_EQ(failed.error_message, "--mechanism auto: the probe request failed: connection refused");
+}
+
+// A probe answered 429 or 5xx (after the retries) said nothing about the
+// server: the run ends as a temporary failure and nothing is remembered (it
+// used to remember "not native" for 7 days). The proxy judges it the same
+// way (judge_probe).
+TEST_F(RunLoopTest, AProbeThatSaidNothingIsNeverRemembered) {
+  const std::string cache = (dir_ / "home/.weld/mechanisms.json").string();
+  options_.mechanism = Mechanism::Auto;
+  options_.mechanism_cache_path = cache;
+  options_.mechanism_cache_key = "openai http://h/v1 m";
+  for (int status : {429, 503}) {
+    ScriptedModel busy;
+    busy.push_step([status](const provider::Request&, provider::CancelToken&) -> Result<provider::Response> {
+      Error error{ErrorCode::Http, "HTTP " + std::to_string(status) + ": busy", ""};
+      error.http_status = status;
+      error.temporary = true;
+      return error;
+    });
+    RunOutcome out = run(busy, {}, options_, {}, cancel_);
+    EXPECT_EQ(out.subtype, Subtype::ErrorApi) << status;
+    EXPECT_EQ(out.exit_code, ExitCode::Temporary) << status;
+    EXPECT_FALSE(std::filesystem::exists(cache)) << status;
+  }
+  // A final refusal of the field is remembered as "not native".
+  ScriptedModel refusing;
+  refusing.push_step([](const provider::Request&, provider::CancelToken&) -> Result<provider::Response> {
+    Error error{ErrorCode::Http, "HTTP 422: unknown field response_format", ""};
+    error.http_status = 422;
+    return error;
+  });
+  refusing.push(answer("", {call("c1", "structured_output", R"({"summary":"s","risk_level":"low"})")}));
+  RunOutcome out = run(refusing, {}, options_, {}, cancel_);
+  EXPECT_EQ(out.mechanism, "tool");
+  const std::int64_t now =
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  EXPECT_EQ(read_mechanism_cache(cache, "openai http://h/v1 m", now), std::optional<bool>(false));
+}
+
+TEST(ProbeVerdict, OneJudgementOfEveryOutcome) {
+  using provider::judge_probe;
+  using provider::ProbeVerdict;
+  auto http = [](int status) {
+    Error error{ErrorCode::Http, "x", ""};
+    error.http_status = status;
+    return Result<provider::Response>(error);
+  };
+  EXPECT_EQ(judge_probe(answer(R"({"weld_probe":"enforced-7c1e9a"})")), ProbeVerdict::Native);
+  EXPECT_EQ(judge_probe(answer("hello")), ProbeVerdict::NotNative);
+  for (int status : {400, 404, 409, 413, 422}) EXPECT_EQ(judge_probe(http(status)), ProbeVerdict::NotNative) << status;
+  for (int status : {401, 403, 408, 429, 500, 502, 503, 504, 529})
+    EXPECT_EQ(judge_probe(http(status)), ProbeVerdict::Unknown) << status;
+  EXPECT_EQ(judge_probe(Result<provider::Response>(Error{ErrorCode::Network, "refused", ""})), ProbeVerdict::Unknown);
+  EXPECT_EQ(judge_probe(Result<provider::Response>(Error{ErrorCode::Auth, "no", ""})), ProbeVerdict::Unknown);
 }
 
 }  // namespace

@@ -212,9 +212,9 @@ class Batch {
 
     agent::RunOutcome outcome = agent::run(model, options_.tools, run, {}, cancel);
     // Endings that leave the row unanswered (docs/batch.md, "Resume"): the rerun does it.
-    if (outcome.exit_code == 130 || cancel_.cancelled.load()) return;
-    if (outcome.exit_code == 41) return stop(BatchStop::Auth, outcome.error_message);
-    if (outcome.exit_code == 75) return stop(BatchStop::Temporary, outcome.error_message);
+    if (outcome.exit_code == ExitCode::Cancelled || cancel_.cancelled.load()) return;
+    if (outcome.exit_code == ExitCode::Auth) return stop(BatchStop::Auth, outcome.error_message);
+    if (outcome.exit_code == ExitCode::Temporary) return stop(BatchStop::Temporary, outcome.error_message);
 
     progress_.attempts.fetch_add(static_cast<std::uint64_t>(outcome.attempts));
     if (outcome.attempts > 1) progress_.retries.fetch_add(static_cast<std::uint64_t>(outcome.attempts - 1));

@@ -126,17 +126,18 @@ void add_flags(CLI::App& app, BatchFlags& f) {
 // The exit code of how the batch ended (docs/batch.md, "Exit codes"): a
 // finished batch is 0 only when every row of the shard has a succeeded line
 // in the file, earlier runs' lines included.
-int exit_code_for(const batch::BatchOutcome& outcome, const batch::BatchProgress& progress) {
+ExitCode exit_code_for(const batch::BatchOutcome& outcome, const batch::BatchProgress& progress) {
   switch (outcome.stop) {
     case batch::BatchStop::Finished:
-      return progress.errored.load() + progress.earlier_errored.load() > 0 ? 1 : 0;
-    case batch::BatchStop::Auth: return 41;
-    case batch::BatchStop::Temporary: return 75;
-    case batch::BatchStop::Cancelled: return 130;
-    case batch::BatchStop::OutputError: return outcome.code == ErrorCode::Unavailable ? 75 : 1;
-    case batch::BatchStop::InputError: return 1;
+      return progress.errored.load() + progress.earlier_errored.load() > 0 ? ExitCode::Failure : ExitCode::Success;
+    case batch::BatchStop::Auth: return ExitCode::Auth;
+    case batch::BatchStop::Temporary: return ExitCode::Temporary;
+    case batch::BatchStop::Cancelled: return ExitCode::Cancelled;
+    case batch::BatchStop::OutputError:
+      return outcome.code == ErrorCode::Unavailable ? ExitCode::Temporary : ExitCode::Failure;
+    case batch::BatchStop::InputError: return ExitCode::Failure;
   }
-  return 1;
+  return ExitCode::Failure;
 }
 
 // Whether two paths name one file: the same inode when both exist, else the

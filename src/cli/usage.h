@@ -4,6 +4,7 @@
 // prints the message and the subcommand's usage line on stderr and exits 1.
 // CLI11's own exit codes (105, 106, ...) never reach the shell.
 
+#include "weld/base/exit_code.h"
 #include <optional>
 #include <string>
 
@@ -14,9 +15,9 @@ class App;
 namespace weld::cli {
 
 /// Exit code of a usage error (unknown flag, missing argument, bad value).
-inline constexpr int kExitUsage = 1;
+inline constexpr int kExitUsage = ExitCode::Failure;
 /// Exit code of a schema or configuration error (nothing sent to a model).
-inline constexpr int kExitConfig = 52;
+inline constexpr int kExitConfig = ExitCode::Config;
 
 /// Parses argv with `app`. nullopt: go on. Otherwise the exit code to
 /// return: 0 after --help, kExitUsage after a usage error (reported as

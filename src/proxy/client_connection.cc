@@ -1,6 +1,7 @@
 // The client's side of a connection (SPEC §3.1, §3.5): request reading with
 // limits and timeouts, keep-alive, answers, lingering close, disconnects.
 
+#include "http_write.h"
 #include "client_connection.h"
 
 #include <sys/socket.h>
@@ -270,16 +271,12 @@ awaitable<bool> ClientConnection::write(std::string_view data) {
 
 awaitable<void> ClientConnection::send_simple(int status, std::string_view content_type, std::string_view body,
                                               RequestLog& log, std::string_view extra_headers) {
-  std::string head = "HTTP/1.1 " + std::to_string(status) + " ";
-  head += http::obsolete_reason(static_cast<http::status>(status));
-  head += "\r\nContent-Type: ";
-  head += content_type;
-  head += "\r\nContent-Length: ";
-  head += std::to_string(body.size());
-  head += "\r\n";
-  head += extra_headers;
-  head += connection_header();
-  head += "\r\n";
+  std::string head;
+  http_write::head(head, {.status = status,
+                          .content_type = content_type,
+                          .content_length = body.size(),
+                          .fields = extra_headers,
+                          .connection = connection_header()});
   log.status = status;
   const std::array<asio::const_buffer, 2> buffers{asio::buffer(head), asio::buffer(body)};
   co_await write(buffers);
@@ -299,8 +296,12 @@ bool ClientConnection::abandon(std::string_view path) {
     const std::string body = json::serialize(render_error(
         api_of_path(path), "api_error",
         "weld proxy is shutting down: the request did not finish within the shutdown timeout (--shutdown-timeout)"));
-    std::string answer = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: " +
-                         std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
+    std::string answer;
+    http_write::head(answer, {.status = 503,
+                              .content_type = "application/json",
+                              .content_length = body.size(),
+                              .connection = "Connection: close\r\n"});
+    answer += body;
     error_code ignored;
     socket_.write_some(asio::buffer(answer), ignored);  // non-blocking: what the socket takes now
     answered = true;

@@ -2,6 +2,7 @@
 // change (chunked towards an HTTP/1.1 client when the upstream sent no
 // length).
 
+#include "http_write.h"
 #include "relay.h"
 
 #include "client_connection.h"
@@ -57,15 +58,11 @@ awaitable<void> Relay::run(ClientRequest& req, RequestLog& log) {
 
   std::string out;
   out.reserve(1024);
-  out += "HTTP/1.1 ";
-  out += std::to_string(status);
-  out += ' ';
-  out += parser->reason();
-  out += "\r\n";
-  out += parser->relayed_fields();
-  if (chunked) out += "Transfer-Encoding: chunked\r\n";
-  out += client_.connection_header();
-  out += "\r\n";
+  http_write::head(out, {.status = status,
+                         .reason = parser->reason(),
+                         .fields = parser->relayed_fields(),
+                         .chunked = chunked,
+                         .connection = client_.connection_header()});
   log.status = status;
 
   // Small answers go out in one write (head + body); streams get their head
@@ -89,13 +86,11 @@ awaitable<void> Relay::run(ClientRequest& req, RequestLog& log) {
     const std::size_t n = piece - parser->body().size;
     out.resize(base + n);
     if (n > 0 && chunked) {
-      char hex[32];
-      int len = std::snprintf(hex, sizeof hex, "%zx\r\n", n);
-      out.insert(base, hex, static_cast<std::size_t>(len));
+      out.insert(base, http_write::chunk_size_line(n));
       out += "\r\n";
     }
     if (ec) break;
-    if (parser->is_done() && chunked) out += "0\r\n\r\n";
+    if (parser->is_done() && chunked) out += http_write::kLastChunk;
     if (!out.empty()) {
       ok = co_await client_.write(out);
       out.clear();

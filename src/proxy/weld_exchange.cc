@@ -7,6 +7,7 @@
 #include <cstring>
 #include <vector>
 
+#include "http_write.h"
 #include "weld_exchange.h"
 
 #include "client_connection.h"
@@ -40,12 +41,10 @@ Error too_large(std::uint64_t limit) {
                ""};
 }
 
+// `data` as one chunk of a chunked body.
 std::string chunk(std::string_view data) {
-  char hex[32];
-  int len = std::snprintf(hex, sizeof hex, "%zx\r\n", data.size());
-  std::string out(hex, static_cast<std::size_t>(len));
-  out += data;
-  out += "\r\n";
+  std::string out;
+  http_write::chunk(out, data);
   return out;
 }
 
@@ -175,20 +174,20 @@ awaitable<void> TaggedExchange::run(ClientRequest& req, Protocol api, std::strin
   if (stream_started) {
     // Already 200 text/event-stream: the answer (or an error event) follows.
     std::string out = client_.is_http10() ? reply.stream_frames : chunk(reply.stream_frames);
-    if (!client_.is_http10()) out += "0\r\n\r\n";
+    if (!client_.is_http10()) out += http_write::kLastChunk;
     co_await client_.write(out);
     co_return;
   }
   if (ex.client_stream && reply.status == 200 && !reply.stream_frames.empty()) {
-    std::string out = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n";
-    out += weld_headers(ex, true);
-    if (client_.is_http10()) {
-      client_.end_keep_alive();  // before client_.connection_header(): the body ends with the connection
-    } else {
-      out += "Content-Length: " + std::to_string(reply.stream_frames.size()) + "\r\n";
-    }
-    out += client_.connection_header();
-    out += "\r\n";
+    const bool http10 = client_.is_http10();
+    if (http10) client_.end_keep_alive();  // before client_.connection_header(): the body ends with the connection
+    const std::string fields = weld_headers(ex, true);
+    std::string out;
+    http_write::head(out, {.content_type = "text/event-stream",
+                           .no_cache = true,
+                           .content_length = http10 ? std::nullopt : std::optional<std::size_t>(reply.stream_frames.size()),
+                           .fields = fields,
+                           .connection = client_.connection_header()});
     out += reply.stream_frames;
     log.status = 200;
     co_await client_.write(out);
@@ -199,13 +198,15 @@ awaitable<void> TaggedExchange::run(ClientRequest& req, Protocol api, std::strin
 }
 
 std::string TaggedExchange::stream_head(const Exchange& ex, RequestLog& log) {
-  std::string out = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n";
-  // Sent before the answer exists: the agent only (docs/proxy.md).
-  out += weld_headers(ex, false);
-  out += client_.is_http10() ? "" : "Transfer-Encoding: chunked\r\n";
   if (client_.is_http10()) client_.end_keep_alive();  // before client_.connection_header(): the body ends with the connection
-  out += client_.connection_header();
-  out += "\r\n";
+  // Sent before the answer exists: the agent only (docs/proxy.md).
+  const std::string fields = weld_headers(ex, false);
+  std::string out;
+  http_write::head(out, {.content_type = "text/event-stream",
+                         .no_cache = true,
+                         .fields = fields,
+                         .chunked = !client_.is_http10(),
+                         .connection = client_.connection_header()});
   log.status = 200;
   return out;
 }
@@ -236,15 +237,16 @@ awaitable<void> TaggedExchange::resolve_auto(ClientRequest& req, Exchange& ex, F
     std::optional<Error> error = co_await attempt(req, ex, chain, ignored, /*partial=*/false);
     ex.upstream_body = std::move(welded);
     if (client_.gone()) co_return;
-    if (!error) {
-      ex.usage += ex.upstream_response.usage;
-      native = provider::native_probe_passed(ex.upstream_response);
-    } else if (error->code == ErrorCode::UpstreamStatus && ex.upstream_status >= 400 && ex.upstream_status < 500 &&
-               provider::judge_status(ex.upstream_status) == provider::StatusVerdict::Final) {
-      native = false;  // the server refuses the field: it does not enforce it
-    }
-    // Otherwise (network, 5xx, credentials) the probe said nothing: this
-    // request uses the tool, and the next one probes again.
+    if (!error) ex.usage += ex.upstream_response.usage;
+    // The run's verdict (provider/native_probe.h): a final 4xx refusing the
+    // field is "not native"; a probe that said nothing (network, 5xx,
+    // credentials, 429) leaves this request on the tool, and the next one
+    // probes again.
+    Error status_error{ErrorCode::Http, error ? error->message : std::string(), ""};
+    status_error.http_status = error && error->code == ErrorCode::UpstreamStatus ? ex.upstream_status : 0;
+    const provider::ProbeVerdict verdict = provider::judge_probe(
+        error ? Result<provider::Response>(std::move(status_error)) : Result<provider::Response>(ex.upstream_response));
+    if (verdict != provider::ProbeVerdict::Unknown) native = verdict == provider::ProbeVerdict::Native;
     if (native) shared_.remember_probe(ex.base_model, *native);
     shared_.log(std::string("{\"event\":\"mechanism_probe\",\"model\":") + json::quote(ex.base_model) +
                 ",\"native\":" + (native ? (*native ? "true" : "false") : "null") + "}");

@@ -94,3 +94,27 @@ test('auto against a server that ignores the format: one probe, then the tool, r
     assert.equal(request.body.response_format, undefined);
   }
 });
+
+// The run's verdict (judge_probe, docs/protocols.md "The `auto` probe"): a
+// probe answered 503 or 429 says nothing about the server, so that request
+// uses the tool and the next one probes again; a final 400 refusing the
+// field is remembered as "not native".
+test('auto: a probe answered 5xx or 429 is never remembered; a final 4xx is', async () => {
+  const call = { tool_calls: [{ name: 'picker', arguments: { action: 'refund' } }] };
+  for (const status of [503, 429]) {
+    await fake.reset({ responses: [{ status }, call, { status }, call] });
+    for (let i = 0; i < 2; i++) {
+      const r = await postJson(`${proxy.url}/v1/chat/completions`, ask(`busy${status}__schema=picker`));
+      assert.equal(r.status, 200, r.text);
+    }
+    const sent = await fake.requests();
+    assert.equal(sent.length, 4, 'each request probes again');
+    assert.ok(formatOf(sent[0]) && formatOf(sent[2]), 'both requests were preceded by a probe');
+  }
+  await fake.reset({ responses: [{ status: 400 }, call, call] });
+  for (let i = 0; i < 2; i++) {
+    const r = await postJson(`${proxy.url}/v1/chat/completions`, ask('refusing__schema=picker'));
+    assert.equal(r.status, 200, r.text);
+  }
+  assert.equal((await fake.requests()).length, 3, 'one probe, remembered');
+});

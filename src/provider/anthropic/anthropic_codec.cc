@@ -153,13 +153,7 @@ class AnthropicMessagesCodec final : public Codec {
   }
 
   std::string answer_stream_rest(const AnswerHead& head, std::string_view text, const Usage& usage) const override {
-    std::string out;
-    out.reserve(text.size() * 2 + 512);
-    out += block_start(head, 0);
-    for (std::string_view piece : text_deltas(text)) out += block_text(head, 0, piece);
-    out += block_stop(head, 0);
-    out += message_end(head, usage);
-    return out;
+    return one_block(*this, head, text, usage);
   }
 
   // Anthropic's own keep-alive event, byte for byte.

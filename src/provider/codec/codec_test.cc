@@ -10,7 +10,8 @@
 namespace weld::provider {
 namespace {
 
-constexpr Protocol kAll[] = {Protocol::OpenAiChat, Protocol::AnthropicMessages, Protocol::OpenAiResponses};
+constexpr Protocol kAll[] = {Protocol::OpenAiChat, Protocol::AnthropicMessages, Protocol::OpenAiResponses,
+                             Protocol::GeminiGenerateContent};
 
 json::Value j(std::string_view text) { return *json::parse(text); }
 

@@ -44,7 +44,7 @@ void put_tools(const Codec& codec, json::Value& body, const Request& request) {
     tools.reserve(request.tools.size());
     for (const ToolSpec& tool : request.tools) tools.push_back(codec.tool(tool));
     body.set("tools", std::move(tools));
-    if (request.forced_tool) body.set("tool_choice", codec.forced_tool_choice(*request.forced_tool));
+    if (request.forced_tool) codec.force_tool(body, *request.forced_tool);
   }
   if (request.response_format) codec.set_native_format(body, *request.response_format);
 }
@@ -121,6 +121,22 @@ json::Value& object_member(json::Value& body, std::string_view key) {
   json::Value* member = body.find(key);
   if (member == nullptr || !member->is_object()) return body.set(key, json::Object{});
   return *member;
+}
+
+std::string one_block(const Codec& codec, const AnswerHead& head, std::string_view text, const Usage& usage) {
+  std::string out;
+  out.reserve(text.size() * 2 + 512);
+  out += codec.block_start(head, 0);
+  for (std::string_view piece : text_deltas(text)) out += codec.block_text(head, 0, piece);
+  out += codec.block_stop(head, 0);
+  out += codec.message_end(head, usage);
+  return out;
+}
+
+json::Value openai_error_body(std::string_view type, std::string_view message, const json::Value* candidate) {
+  json::Value error = json::Object{{"message", message}, {"type", type}, {"param", nullptr}, {"code", nullptr}};
+  if (candidate != nullptr) error.set("candidate", *candidate);
+  return json::Object{{"error", std::move(error)}};
 }
 
 json::Value& array_member(json::Value& body, std::string_view key) {

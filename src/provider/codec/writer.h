@@ -49,6 +49,16 @@ void erase_nested(json::Value& body, std::string_view key, std::string_view memb
 /// replacing one of another type when needed): a request's conversation.
 json::Value& array_member(json::Value& body, std::string_view key);
 
+/// The answer's text as one block streamed (Anthropic content block 0,
+/// OpenAI Chat choice 0): `codec`'s block_start, a block_text per delta,
+/// block_stop and message_end.
+std::string one_block(const Codec& codec, const AnswerHead& head, std::string_view text, const Usage& usage);
+
+/// OpenAI's error body (Chat and Responses):
+/// {"error":{"message","type","param":null,"code":null}}, `candidate` (may
+/// be null) as `error.candidate`.
+json::Value openai_error_body(std::string_view type, std::string_view message, const json::Value* candidate);
+
 /// What an unrun call of another tool is told.
 inline constexpr std::string_view kNotRun = "Error: this tool call was not run.";
 

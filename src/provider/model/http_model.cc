@@ -76,6 +76,7 @@ class HttpModel : public Model {
     switch (protocol_) {
       case Protocol::OpenAiChat: return "openai";
       case Protocol::OpenAiResponses: return "openai-responses";
+      case Protocol::GeminiGenerateContent: return "gemini";
       case Protocol::AnthropicMessages: break;
     }
     return "anthropic";

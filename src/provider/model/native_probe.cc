@@ -2,6 +2,7 @@
 #include "weld/provider/native_probe.h"
 
 #include "weld/json/parse.h"
+#include "weld/provider/http.h"
 
 namespace weld::provider {
 namespace {
@@ -40,6 +41,16 @@ bool native_probe_passed(const Response& response) {
   if (!parsed || !parsed->is_object() || parsed->as_object().size() != 1) return false;
   const json::Value* value = parsed->find(kProbeKey);
   return value != nullptr && value->is_string() && value->as_string() == kProbeValue;
+}
+
+ProbeVerdict judge_probe(const Result<Response>& outcome) {
+  if (outcome.ok()) return native_probe_passed(*outcome) ? ProbeVerdict::Native : ProbeVerdict::NotNative;
+  const Error& error = outcome.error();
+  // A server that refuses the field for good does not enforce it; what may
+  // pass (a busy or failing server, a network, credentials) says nothing.
+  const bool refused = error.code == ErrorCode::Http && error.http_status >= 400 && error.http_status < 500 &&
+                       judge_status(error.http_status) == StatusVerdict::Final;
+  return refused ? ProbeVerdict::NotNative : ProbeVerdict::Unknown;
 }
 
 }  // namespace weld::provider

@@ -21,6 +21,15 @@ SamplingNames sampling_names(Protocol protocol, bool openai_compatible_server) {
     case Protocol::AnthropicMessages:
       return {.temperature = "temperature", .top_p = "top_p", .top_k = "top_k", .stop = "stop_sequences"};
     case Protocol::OpenAiResponses: return {.temperature = "temperature", .top_p = "top_p"};
+    // In `generationConfig`.
+    case Protocol::GeminiGenerateContent:
+      return {.temperature = "temperature",
+              .top_p = "topP",
+              .top_k = "topK",
+              .seed = "seed",
+              .stop = "stopSequences",
+              .presence_penalty = "presencePenalty",
+              .frequency_penalty = "frequencyPenalty"};
   }
   return {};
 }

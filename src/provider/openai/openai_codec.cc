@@ -176,13 +176,7 @@ class OpenAiChatCodec final : public Codec {
   }
 
   std::string answer_stream_rest(const AnswerHead& head, std::string_view text, const Usage& usage) const override {
-    std::string out;
-    out.reserve(text.size() * 2 + 512);
-    out += block_start(head, 0);
-    for (std::string_view piece : text_deltas(text)) out += block_text(head, 0, piece);
-    out += block_stop(head, 0);
-    out += message_end(head, usage);
-    return out;
+    return one_block(*this, head, text, usage);
   }
 
   // An SSE comment, which every SSE parser skips.
@@ -304,9 +298,7 @@ class OpenAiChatCodec final : public Codec {
 
   json::Value error_body(std::string_view type, std::string_view message,
                          const json::Value* candidate) const override {
-    json::Value error = json::Object{{"message", message}, {"type", type}, {"param", nullptr}, {"code", nullptr}};
-    if (candidate != nullptr) error.set("candidate", *candidate);
-    return json::Object{{"error", std::move(error)}};
+    return openai_error_body(type, message, candidate);
   }
 
   // A `data:` chunk holding the `{"error":…}` body: what the SDKs' stream

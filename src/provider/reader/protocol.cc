@@ -9,11 +9,13 @@ namespace weld::provider {
 const Codec& openai_chat_codec();
 const Codec& anthropic_messages_codec();
 const Codec& openai_responses_codec();
+const Codec& gemini_codec();
 
 const Codec& codec_for(Protocol protocol) {
   switch (protocol) {
     case Protocol::AnthropicMessages: return anthropic_messages_codec();
     case Protocol::OpenAiResponses: return openai_responses_codec();
+    case Protocol::GeminiGenerateContent: return gemini_codec();
     case Protocol::OpenAiChat: break;
   }
   return openai_chat_codec();

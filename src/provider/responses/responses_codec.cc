@@ -235,9 +235,7 @@ class OpenAiResponsesCodec final : public Codec {
 
   json::Value error_body(std::string_view type, std::string_view message,
                          const json::Value* candidate) const override {
-    json::Value error = json::Object{{"message", message}, {"type", type}, {"param", nullptr}, {"code", nullptr}};
-    if (candidate != nullptr) error.set("candidate", *candidate);
-    return json::Object{{"error", std::move(error)}};
+    return openai_error_body(type, message, candidate);
   }
 
   // An `error` event: the error's members at the top (the event's own shape:

@@ -85,8 +85,7 @@ json::Value build_upstream_request(Protocol api, json::Value client_body, const 
   if (agent.mode == Mode::Forced && agent.mechanism == Mechanism::Native) {
     // The provider's own constrained decoding; the answer is the message
     // text, so no tool is offered at all.
-    body.erase("tools");
-    body.erase("tool_choice");
+    codec.clear_tools(body);
     codec.drop_forced_conflicts(body);
     codec.set_native_format(body, native_format(agent));
     set_template_kwargs(codec, body, agent, /*forced=*/true);
@@ -104,7 +103,7 @@ json::Value build_upstream_request(Protocol api, json::Value client_body, const 
     body.set("tools", merged_tools(codec, body, agent));
   }
   if (forced) {
-    body.set("tool_choice", codec.forced_tool_choice(agent.name));
+    codec.force_tool(body, agent.name);
     codec.drop_forced_conflicts(body);
   }
   set_template_kwargs(codec, body, agent, forced);

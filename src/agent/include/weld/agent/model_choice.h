@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "weld/base/exit_code.h"
 #include "weld/agent/mechanism.h"
 #include "weld/agent/settings.h"
 #include "weld/base/result.h"
@@ -82,7 +83,7 @@ Result<ModelChoice> choose_model(const ModelRequest& request, const provider::En
 /// or is no models list), 41 when the server refused the key while weld
 /// asked for its models list, 75 when that list could not be had
 /// (unreachable, timeout, 5xx after the retries: a server still loading).
-int model_choice_exit_code(const Error& error);
+ExitCode model_choice_exit_code(const Error& error);
 
 /// The mechanism: `given` (the flag or the caller's choice), else
 /// WELD_MECHANISM from `env`, else the settings' "mechanism"; default tool.

@@ -25,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include "weld/base/exit_code.h"
 #include "weld/agent/hooks.h"
 #include "weld/agent/mechanism.h"
 #include "weld/agent/tool.h"
@@ -187,7 +188,8 @@ class RunObserver {
 struct RunOutcome {
   Subtype subtype = Subtype::ErrorDuringExecution;
   /// SPEC §2.5.
-  int exit_code = 1;
+  /// An `ExitCode` (weld/base/exit_code.h), as the process's int.
+  int exit_code = ExitCode::Failure;
   /// For failures: the full message (what goes to stderr and `error.message`).
   std::string error_message;
   /// Extra stderr lines after the message (the exit-53 note).

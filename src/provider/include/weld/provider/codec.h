@@ -91,6 +91,15 @@ class Codec {
   virtual std::string_view tool_name(const json::Value& tool) const = 0;
   /// The `tool_choice` that forces the tool `name`.
   virtual json::Value forced_tool_choice(std::string_view name) const = 0;
+  /// Sets that choice on `body` (`tool_choice`; Gemini `toolConfig`).
+  virtual void force_tool(json::Value& body, std::string_view name) const {
+    body.set("tool_choice", forced_tool_choice(name));
+  }
+  /// Removes the tools and the tool choice from `body`.
+  virtual void clear_tools(json::Value& body) const {
+    body.erase("tools");
+    body.erase("tool_choice");
+  }
   /// Sets the provider's own constrained decoding of the answer text on
   /// `body` (OpenAI Chat `response_format`, Responses `text.format`,
   /// Anthropic `output_config.format`), keeping the body's other members of

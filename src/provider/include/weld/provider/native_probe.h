@@ -14,6 +14,8 @@
 
 #include <string>
 
+#include "weld/base/result.h"
+
 #include "weld/provider/model.h"
 
 namespace weld::provider {
@@ -25,5 +27,19 @@ Request native_probe_request(const std::string& model);
 /// True when the probe's answer text is exactly the constrained object
 /// (whitespace aside) and no tool was called: the server enforced the schema.
 bool native_probe_passed(const Response& response);
+
+/// What a probe says about a server: one verdict for the run and the proxy.
+enum class ProbeVerdict {
+  Native,     ///< it answered with exactly the constrained object: it enforces its format
+  NotNative,  ///< it answered otherwise, or refused the field with a final 4xx (400, 404, 422…)
+  Unknown,    ///< it said nothing: a network failure, a timeout, credentials refused, a
+              ///< temporary status (408, 429, 5xx) or any other error. Never remembered.
+};
+
+/// Judges a probe's outcome: an answer by `native_probe_passed`; an "http"
+/// error by its status (`judge_status`: a final 4xx is `NotNative`); any
+/// other error is `Unknown`. Only `Native` and `NotNative` may be remembered
+/// (the run's `~/.weld/mechanisms.json`, the proxy's per-model memory).
+ProbeVerdict judge_probe(const Result<Response>& outcome);
 
 }  // namespace weld::provider
