@@ -5,17 +5,12 @@
 // or a redirection refuses the call — never widen silently.
 
 #include "weld/agent/shell_rules.h"
+#include "weld/base/text.h"
 
 #include <algorithm>
 
 namespace weld::agent {
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
 
 // `*` matches any run of characters; iterative with one backtrack point
 // (linear-ish, no recursion on model-written input).
@@ -72,10 +67,10 @@ std::optional<std::string> chaining_in(std::string_view command) {
 }  // namespace
 
 bool shell_rule_matches(std::string_view specifier, std::string_view command) {
-  specifier = trim(specifier);
-  command = trim(command);
+  specifier = trim(specifier, kHttpSpace);
+  command = trim(command, kHttpSpace);
   if (specifier.size() >= 2 && specifier.substr(specifier.size() - 2) == ":*") {
-    return prefix_match(trim(specifier.substr(0, specifier.size() - 2)), command);
+    return prefix_match(trim(specifier.substr(0, specifier.size() - 2), kHttpSpace), command);
   }
   if (specifier.find('*') == std::string_view::npos) return prefix_match(specifier, command);
   if (std::count(specifier.begin(), specifier.end(), '*') == 1 && specifier.size() >= 2 &&
@@ -98,12 +93,12 @@ std::optional<std::string> ShellScope::refusal(std::string_view command) const {
 }
 
 Result<ParsedRule> parse_rule(std::string_view rule) {
-  rule = trim(rule);
+  rule = trim(rule, kHttpSpace);
   std::size_t open = rule.find('(');
   if (open == std::string_view::npos) return ParsedRule{std::string(rule), std::nullopt};
   if (rule.back() != ')') return Error{ErrorCode::Config, "rule \"" + std::string(rule) + "\" must end with \")\".", ""};
-  std::string_view specifier = trim(rule.substr(open + 1, rule.size() - open - 2));
-  std::string tool(trim(rule.substr(0, open)));
+  std::string_view specifier = trim(rule.substr(open + 1, rule.size() - open - 2), kHttpSpace);
+  std::string tool(trim(rule.substr(0, open), kHttpSpace));
   if (specifier.empty()) return Error{ErrorCode::Config, "rule \"" + std::string(rule) + "\" has an empty specifier.", ""};
   if (specifier == "*") return ParsedRule{tool, std::nullopt};  // like Bash(*): every use
   return ParsedRule{tool, std::string(specifier)};

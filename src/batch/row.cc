@@ -9,6 +9,7 @@
 
 #include "weld/batch/input.h"
 #include "weld/json/parse.h"
+#include "weld/base/text.h"
 
 namespace weld::batch {
 namespace {
@@ -18,13 +19,6 @@ namespace {
 struct BadRow {
   std::string message;
 };
-
-std::string trim(std::string_view text) {
-  std::size_t first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos) return {};
-  std::size_t last = text.find_last_not_of(" \t\r\n");
-  return std::string(text.substr(first, last - first + 1));
-}
 
 // An id from a field value: a non-empty string, or an integer as written
 // (so `"id":1` and `"id":"1"` are one id).

@@ -17,16 +17,10 @@
 
 #include "weld/base/read_file.h"
 #include "weld/json/parse.h"
+#include "weld/base/text.h"
 
 namespace weld::cli {
 namespace {
-
-std::string_view trim(std::string_view s) {
-  const char* kSpace = " \t\n\r\f\v";
-  std::size_t first = s.find_first_not_of(kSpace);
-  if (first == std::string_view::npos) return {};
-  return s.substr(first, s.find_last_not_of(kSpace) - first + 1);
-}
 
 Error parse_error(const std::string& label, const Error& error) {
   return Error{ErrorCode::Parse, label + ": not valid JSON: " + error.message + (error.where.empty() ? "" : " at " + error.where),

@@ -1,15 +1,10 @@
 #include "client_request.h"
+#include "weld/base/text.h"
 
 namespace weld::proxy {
 namespace {
 
 constexpr std::string_view kTogether = "malformed HTTP request: Transfer-Encoding together with Content-Length";
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
 
 }  // namespace
 
@@ -32,7 +27,7 @@ bool ClientRequest::check_framing(http::field name, std::string_view value, erro
   } else {
     saw_transfer_encoding_ = true;
     if (!transfer_encoding_.empty()) transfer_encoding_ += ", ";
-    transfer_encoding_ += trim(value);
+    transfer_encoding_ += trim(value, kHttpSpace);
   }
   if (saw_content_length_ && saw_transfer_encoding_) {
     refusal_ = Refusal{400, std::string(kTogether)};
@@ -49,7 +44,7 @@ void ClientRequest::on_header_impl(error_code& ec) {
   // reach the upstream undeclared, since weld does not decode them (501).
   const std::string_view codings = transfer_encoding_;
   const std::size_t comma = codings.rfind(',');
-  const std::string_view last = trim(comma == std::string_view::npos ? codings : codings.substr(comma + 1));
+  const std::string_view last = trim(comma == std::string_view::npos ? codings : codings.substr(comma + 1), kHttpSpace);
   if (beast::iequals(last, "chunked")) {
     refusal_ = Refusal{501, "Transfer-Encoding \"" + transfer_encoding_ + "\" is not supported: only chunked"};
   } else {

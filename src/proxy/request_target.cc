@@ -2,31 +2,10 @@
 // path prefix, however the client spelled the path.
 
 #include "request_target.h"
+#include "weld/base/text.h"
 
 namespace weld::proxy {
 namespace {
-
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-// One round of percent-decoding; an invalid escape stays as it is.
-std::string percent_decode(std::string_view in) {
-  std::string out;
-  out.reserve(in.size());
-  for (std::size_t idx = 0; idx < in.size(); ++idx) {
-    if (in[idx] == '%' && idx + 2 < in.size() && hex_value(in[idx + 1]) >= 0 && hex_value(in[idx + 2]) >= 0) {
-      out += static_cast<char>(hex_value(in[idx + 1]) * 16 + hex_value(in[idx + 2]));
-      idx += 2;
-    } else {
-      out += in[idx];
-    }
-  }
-  return out;
-}
 
 // True when `path`, split at "/" and "\", has a "." or ".." segment (also
 // with path parameters, "..;x", which some servers strip before resolving).

@@ -18,7 +18,7 @@
 #include "weld/json/pointer.h"
 #include "weld/json/serialize.h"
 #include "weld/json/utf8.h"
-#include "weld/schema/uri.h"
+#include "weld/base/text.h"
 
 namespace weld::repair {
 namespace {
@@ -131,7 +131,7 @@ class Walker {
 
   const json::Value* resolve_ref(const std::string& ref) const {
     if (ref.empty() || ref[0] != '#') return nullptr;  // only same-document references
-    std::string pointer = schema::percent_decode(std::string_view(ref).substr(1));
+    std::string pointer = weld::percent_decode(std::string_view(ref).substr(1));
     if (pointer.empty()) return &root_;
     if (pointer[0] != '/') return nullptr;  // anchors: not followed (conservative)
     return json::resolve_pointer(root_, pointer);

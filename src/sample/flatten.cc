@@ -13,7 +13,7 @@
 #include <string_view>
 
 #include "weld/json/pointer.h"
-#include "weld/schema/uri.h"
+#include "weld/base/text.h"
 
 namespace weld::sample {
 namespace {
@@ -201,7 +201,7 @@ void RefIndex::index(const json::Value& node, int depth) {
 const json::Value* RefIndex::resolve(const std::string& ref) const {
   std::size_t hash = ref.find('#');
   std::string base = ref.substr(0, hash);
-  std::string fragment = hash == std::string::npos ? "" : schema::percent_decode(ref.substr(hash + 1));
+  std::string fragment = hash == std::string::npos ? "" : weld::percent_decode(ref.substr(hash + 1));
   const json::Value* document = &root_;
   if (!base.empty()) {
     document = nullptr;

@@ -4,6 +4,7 @@
 
 #include "metaschemas.h"
 #include "weld/schema/uri.h"
+#include "weld/base/text.h"
 #include "weld/json/parse.h"
 #include "weld/json/pointer.h"
 

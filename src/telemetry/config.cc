@@ -9,40 +9,10 @@
 #include <charconv>
 
 #include "weld/provider/http.h"
+#include "weld/base/text.h"
 
 namespace weld::telemetry {
 namespace {
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
-  return text;
-}
-
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-std::string percent_decode(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '%' && i + 2 < text.size()) {
-      int high = hex_value(text[i + 1]);
-      int low = hex_value(text[i + 2]);
-      if (high >= 0 && low >= 0) {
-        out += static_cast<char>(high * 16 + low);
-        i += 2;
-        continue;
-      }
-    }
-    out += text[i];
-  }
-  return out;
-}
 
 // The first set, non-empty variable of `names`.
 const char* first_set(const Getenv& getenv, std::initializer_list<const char*> names) {
@@ -78,7 +48,7 @@ SignalEndpoint read_signal(const Getenv& getenv, const std::string& signal, std:
   const std::string prefix = "OTEL_EXPORTER_OTLP_" + signal + "_";
   const std::string exporter_var = "OTEL_" + signal + "_EXPORTER";
   if (const char* exporter = getenv(exporter_var.c_str()); exporter != nullptr && *exporter != '\0') {
-    std::string_view value = trim(exporter);
+    std::string_view value = trim(exporter, kHttpSpace);
     if (value == "none") return endpoint;
     if (value != "otlp") {
       warn_once(warnings, exporter_var + "=" + std::string(value) + " is not supported (only otlp and none); using otlp");
@@ -87,11 +57,11 @@ SignalEndpoint read_signal(const Getenv& getenv, const std::string& signal, std:
   const std::string signal_variable = prefix + "ENDPOINT";
   if (const char* url = getenv(signal_variable.c_str()); url != nullptr && *url != '\0') {
     // The signal's own endpoint is used as given (its path included).
-    endpoint.url = with_scheme(signal_variable, std::string(trim(url)), warnings);
+    endpoint.url = with_scheme(signal_variable, std::string(trim(url, kHttpSpace)), warnings);
   } else if (const char* base = getenv("OTEL_EXPORTER_OTLP_ENDPOINT"); base != nullptr && *base != '\0') {
     // The signal's path goes after the base's path, before any query.
-    endpoint.url =
-        provider::url_with_path(with_scheme("OTEL_EXPORTER_OTLP_ENDPOINT", std::string(trim(base)), warnings), path);
+    std::string base_url = with_scheme("OTEL_EXPORTER_OTLP_ENDPOINT", std::string(trim(base, kHttpSpace)), warnings);
+    endpoint.url = provider::url_with_path(base_url, path);
   }
   if (!endpoint.url.empty() && !is_http_url(endpoint.url)) {
     warn_once(warnings, "the OTLP " + std::string(path).substr(3) + " endpoint " + provider::url_for_messages(endpoint.url) +
@@ -99,7 +69,7 @@ SignalEndpoint read_signal(const Getenv& getenv, const std::string& signal, std:
     endpoint.url.clear();
   }
   if (const char* protocol = first_set(getenv, {(prefix + "PROTOCOL").c_str(), "OTEL_EXPORTER_OTLP_PROTOCOL"})) {
-    std::string_view value = trim(protocol);
+    std::string_view value = trim(protocol, kHttpSpace);
     if (value == "http/json") {
       endpoint.protocol = Protocol::HttpJson;
     } else if (value != "http/protobuf") {
@@ -120,7 +90,7 @@ SignalEndpoint read_signal(const Getenv& getenv, const std::string& signal, std:
                                          " without key=value skipped");
   }
   if (const char* timeout = first_set(getenv, {(prefix + "TIMEOUT").c_str(), "OTEL_EXPORTER_OTLP_TIMEOUT"})) {
-    std::string_view value = trim(timeout);
+    std::string_view value = trim(timeout, kHttpSpace);
     long long ms = 0;
     auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), ms);
     if (ec != std::errc() || end != value.data() + value.size() || ms <= 0) {
@@ -137,7 +107,7 @@ SignalEndpoint read_signal(const Getenv& getenv, const std::string& signal, std:
 long long positive(const Getenv& getenv, const char* name, long long fallback, std::vector<std::string>& warnings) {
   const char* text = getenv(name);
   if (text == nullptr || *text == '\0') return fallback;
-  std::string_view value = trim(text);
+  std::string_view value = trim(text, kHttpSpace);
   long long n = 0;
   auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
   if (ec != std::errc() || end != value.data() + value.size() || n <= 0) {
@@ -154,16 +124,16 @@ std::vector<std::pair<std::string, std::string>> parse_key_value_list(std::strin
   std::vector<std::pair<std::string, std::string>> out;
   while (!text.empty()) {
     std::size_t comma = text.find(',');
-    std::string_view entry = trim(text.substr(0, comma));
+    std::string_view entry = trim(text.substr(0, comma), kHttpSpace);
     text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
     if (entry.empty()) continue;
     std::size_t eq = entry.find('=');
-    std::string_view key = eq == std::string_view::npos ? std::string_view() : trim(entry.substr(0, eq));
+    std::string_view key = eq == std::string_view::npos ? std::string_view() : trim(entry.substr(0, eq), kHttpSpace);
     if (key.empty()) {
       if (bad != nullptr) ++*bad;
       continue;
     }
-    out.emplace_back(percent_decode(key), percent_decode(trim(entry.substr(eq + 1))));
+    out.emplace_back(percent_decode(key), percent_decode(trim(entry.substr(eq + 1), kHttpSpace)));
   }
   return out;
 }
@@ -171,7 +141,7 @@ std::vector<std::pair<std::string, std::string>> parse_key_value_list(std::strin
 Config config_from_environment(const Getenv& getenv, std::string_view version) {
   Config config;
   const char* disabled = getenv("OTEL_SDK_DISABLED");
-  if (disabled != nullptr && trim(disabled) == "true") return config;
+  if (disabled != nullptr && trim(disabled, kHttpSpace) == "true") return config;
   config.traces = read_signal(getenv, "TRACES", "v1/traces", config.warnings);
   config.metrics = read_signal(getenv, "METRICS", "v1/metrics", config.warnings);
   config.schedule_delay = std::chrono::milliseconds(positive(getenv, "OTEL_BSP_SCHEDULE_DELAY", 1000, config.warnings));
@@ -195,8 +165,8 @@ Config config_from_environment(const Getenv& getenv, std::string_view version) {
     if (bad > 0) config.warnings.push_back("OTEL_RESOURCE_ATTRIBUTES: " + std::to_string(bad) + " entr" +
                                            (bad == 1 ? "y" : "ies") + " without key=value skipped");
   }
-  if (const char* name = getenv("OTEL_SERVICE_NAME"); name != nullptr && !trim(name).empty()) {
-    service_name = trim(name);
+  if (const char* name = getenv("OTEL_SERVICE_NAME"); name != nullptr && !trim(name, kHttpSpace).empty()) {
+    service_name = trim(name, kHttpSpace);
   }
   config.resource.insert(config.resource.begin(), {"service.name", service_name});
   config.resource.push_back({"service.version", std::string(version)});

@@ -15,17 +15,12 @@
 #include "weld/json/parse.h"
 #include "weld/json/serialize.h"
 #include "weld/provider/http.h"
+#include "weld/base/text.h"
 
 namespace weld::provider {
 namespace {
 
 using std::chrono::milliseconds;
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
 
 std::string reason_phrase(int status) {
   switch (status) {

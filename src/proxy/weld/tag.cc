@@ -1,18 +1,12 @@
 // Model-suffix tagging (docs/proxy-weld.md, "The model name"): "base__schema=agent".
 
 #include "weld/proxy/weld.h"
+#include "weld/base/text.h"
 
 namespace weld::proxy {
 namespace {
 
 constexpr std::string_view kMarker = "__schema=";
-
-std::string_view trim(std::string_view s) {
-  auto is_space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; };
-  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
-  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
-  return s;
-}
 
 }  // namespace
 

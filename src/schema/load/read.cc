@@ -15,17 +15,10 @@
 #include "weld/json/utf8.h"
 #include "weld/base/read_file.h"
 #include "weld/schema/load.h"
+#include "weld/base/text.h"
 
 namespace weld::schema {
 namespace {
-
-std::string_view trim(std::string_view s) {
-  const char* kSpace = " \t\n\r\f\v";
-  std::size_t first = s.find_first_not_of(kSpace);
-  if (first == std::string_view::npos) return {};
-  std::size_t last = s.find_last_not_of(kSpace);
-  return s.substr(first, last - first + 1);
-}
 
 Error config_error(std::string message, std::string where = {}) {
   return Error{ErrorCode::Config, std::move(message), std::move(where)};

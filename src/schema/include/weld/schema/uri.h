@@ -20,8 +20,6 @@ void split_fragment(std::string_view uri, std::string_view& without, std::string
 /// The URI without its fragment.
 std::string_view strip_fragment(std::string_view uri);
 
-/// Decodes %XX escapes (invalid escapes are kept literally).
-std::string percent_decode(std::string_view text);
 
 /// True when `uri` has a scheme ("http:", "urn:", …).
 bool has_scheme(std::string_view uri);
