@@ -1,4 +1,4 @@
-// The client's side of a connection (SPEC §3.1, §3.5): request reading with
+// The client's side of a connection (docs/proxy.md, "Errors and timeouts"): request reading with
 // limits and timeouts, keep-alive, answers, lingering close, disconnects.
 
 #include "http_write.h"
@@ -333,7 +333,7 @@ void ClientConnection::arm_monitor() {
       }
     }
     if (ec && ec != asio::error::operation_aborted) {
-      // The client went away: cancel its upstream request (SPEC §3.5).
+      // The client went away: cancel its upstream request (docs/proxy.md, "Errors and timeouts").
       gone_ = true;
       keep_alive_ = false;
       if (in_flight_ != nullptr) in_flight_->close();

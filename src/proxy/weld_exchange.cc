@@ -1,4 +1,4 @@
-// Tagged requests (SPEC §3.3, §3.4): the exchange drives the filter chain.
+// Tagged requests (docs/proxy.md, "What a tagged request goes through"): the exchange drives the filter chain.
 // The upstream attempts run in their own coroutine while this one keeps a
 // streaming client alive with keep-alive frames; a client that disconnects
 // closes the upstream connection, which cancels the attempt.
@@ -57,7 +57,7 @@ std::string upstream_status_message(int status, std::string_view body) {
   return message;
 }
 
-// What happened to a welded request, for the client (issue 17): the agent,
+// What happened to a welded request, for the client (docs/proxy.md, "What the client is told"): the agent,
 // the upstream attempts and the repairs applied. Header lines.
 std::string weld_headers(const Exchange& ex, bool outcome_known) {
   if (ex.agent == nullptr) return {};
@@ -88,7 +88,7 @@ awaitable<void> TaggedExchange::run(ClientRequest& req, Protocol api, std::strin
   FilterAction action = chain.on_request(ex);
   if (action == FilterAction::Passthrough) {
     if (!ex.passthrough_reason.empty()) {
-      // passthrough_when (issue 17): the body without the tag, else untouched.
+      // passthrough_when (docs/proxy.md, "Side requests with the same tagged model"): the body without the tag, else untouched.
       req.body() = json::serialize(ex.upstream_body);
       log.agent = ex.agent->name;
       log.outcome = ex.outcome;
@@ -352,7 +352,7 @@ awaitable<std::optional<Error>> TaggedExchange::attempt(ClientRequest& req, Exch
   // The provider's reader of the protocol: the run reads the same stream
   // the same way (docs/protocols.md). Its observer marks progress: the stall
   // timeout runs from the last event, not the last byte (an upstream that
-  // sends only comments or blank lines makes no progress, issue 13.6).
+  // sends only comments or blank lines makes no progress).
   bool event_seen = false;
   provider::StreamObserver progress;
   progress.on_event = [&event_seen](const json::Value&) { event_seen = true; };

@@ -1,4 +1,4 @@
-// Request building for OpenAI Chat Completions (issue 3): the conversation
+// Request building for OpenAI Chat Completions: the conversation
 // in the API's own shape, tools as {type:"function",function:{…}}, a forced
 // tool_choice for the structured_output contract, streaming with usage.
 #include <cctype>

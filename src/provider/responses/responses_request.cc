@@ -1,4 +1,4 @@
-// Request building for the OpenAI Responses API (SPEC §4): the
+// Request building for the OpenAI Responses API (docs/protocols.md): the
 // conversation as `input` items, function tools in the API's flat shape, a
 // forced tool_choice for the structured_output contract, `text.format`
 // json_schema for the native mechanism, streaming, nothing stored.
