@@ -12,8 +12,8 @@
 # load touches every path alike; read the figures side by side, not alone.
 # Usage: bench/proxy/cpu.sh [path/to/weld]   (a Release build)
 #        WELD_B=path/to/other/weld bench/proxy/cpu.sh path/to/weld: a second
-#        build beside the first (its untagged cells, weld-b-*), e.g. a change
-#        against main, in the same run.
+#        build beside the first (its untagged, tagged and Anthropic cells,
+#        weld-b-*), e.g. a change against main, in the same run.
 # Env: CONNS (default 50), DURATION (s per wrk run, default 4), REPEAT (3),
 #      THREADS (weld threads = nginx workers, default 2), HISTORY (earlier
 #      turns of 500 characters in each request, default 0: see post.lua),
@@ -90,6 +90,7 @@ for rep in $(seq 1 "$REPEAT"); do
   cell weld-untagged $WP bench $weld
   if [ -n "${WELD_B:-}" ]; then cell weld-b-untagged $WPB bench "$weld_b"; fi
   cell weld-tagged $WP bench__schema=router $weld
+  if [ -n "${WELD_B:-}" ]; then cell weld-b-tagged $WPB bench__schema=router "$weld_b"; fi
   # The untagged Anthropic Messages shape (post_anthropic.lua, canned_anthropic.json).
   # shellcheck disable=SC2086
   SCRIPT=post_anthropic.lua URL_PATH=/v1/messages cell nginx-anthropic $NGX bench $nginx_workers
