@@ -91,6 +91,22 @@ def test_a_temporary_failure_stops_the_batch(fake_model):
     assert "503" in str(caught.value)
 
 
+def test_nothing_configured_is_a_config_error_before_any_row():
+    with pytest.raises(weld.ConfigError) as caught:
+        list(weld.batch(rows(3), SCHEMA, prompt="Classify"))
+    assert caught.value.exit_code == 52
+    assert "no model provider configured" in str(caught.value)
+
+
+def test_a_models_list_that_cannot_be_reached_is_retry_later(fake_model):
+    server = fake_model([])
+    url = server.url
+    server.stop()
+    with pytest.raises(weld.RetryLater) as caught:
+        list(weld.batch(rows(3), SCHEMA, prompt="Classify", base_url=url, max_retries=0, connect_timeout=2))
+    assert caught.value.exit_code == 75
+
+
 def test_the_rows_iterator_raising(fake_model):
     server = fake_model({"responses": [answer({"label": "ham"})], "repeat_last": True})
 

@@ -103,6 +103,49 @@ def test_an_unknown_provider_is_a_config_error():
     assert "nope" in str(caught.value)
 
 
+def test_nothing_configured_is_a_config_error_never_the_offline_model():
+    # No provider, model, base URL or key anywhere: the library refuses as
+    # `weld` does (52, saying how to choose) instead of answering from the
+    # offline model.
+    with pytest.raises(weld.ConfigError) as caught:
+        weld.run("Assess", SCHEMA)
+    assert caught.value.exit_code == 52
+    assert "no model provider configured" in str(caught.value)
+    assert "offline" in str(caught.value)
+    assert caught.value.result["is_error"] is True
+
+
+def test_a_models_list_that_cannot_be_reached_is_retry_later(fake_model):
+    # No model named and nothing listening: a server still starting, worth
+    # another try later (75), not a configuration error (52).
+    server = fake_model([])
+    url = server.url
+    server.stop()
+    with pytest.raises(weld.RetryLater) as caught:
+        weld.run("Assess", SCHEMA, base_url=url, max_retries=0, connect_timeout=2)
+    assert caught.value.exit_code == 75
+    assert "models list could not be read" in str(caught.value)
+
+
+def test_a_models_list_answering_503_while_loading_is_retried(fake_model):
+    server = fake_model({"responses": [answer({"summary": "up", "risk": "low"})], "models": ["late"],
+                         "models_errors": [503]})
+    result = weld.run("Assess", SCHEMA, base_url=server.url, max_retries=2)
+    assert result["structured_output"] == {"summary": "up", "risk": "low"}
+    requests = server.requests()
+    assert [r["path"] for r in requests] == ["/v1/models", "/v1/models", "/v1/chat/completions"]
+    assert requests[-1]["body"]["model"] == "late"
+
+
+def test_a_models_list_naming_several_is_a_config_error(fake_model):
+    server = fake_model({"responses": [], "models": ["a", "b"]})
+    with pytest.raises(weld.ConfigError) as caught:
+        weld.run("Assess", SCHEMA, base_url=server.url)
+    assert caught.value.exit_code == 52
+    assert "lists 2 models (a, b)" in str(caught.value)
+    assert [r["path"] for r in server.requests()] == ["/v1/models"]
+
+
 def test_unreachable_server_is_retry_later(fake_model):
     server = fake_model([])
     url = server.url

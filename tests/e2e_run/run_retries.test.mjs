@@ -10,7 +10,9 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { API_KEY, SCHEMA_TEXT, runWeld, so, startServer } from './lib.mjs';
+import fs from 'node:fs';
+import path from 'node:path';
+import { API_KEY, SCHEMA_TEXT, runWeld, so, startServer, tempDir, toolResults } from './lib.mjs';
 
 const env = { WELD_API_KEY: API_KEY };
 const OK = '{"summary":"fine","risk_level":"low"}';
@@ -140,5 +142,37 @@ test('two JSON documents in prose are no answer: the model is asked again', asyn
     const second = (await server.requests())[1];
     const told = second.body.messages.find((m) => m.role === 'tool').content;
     assert.match(told, /more than one JSON object \(at line 1 column 7 and at line 1 column \d+\); weld does not guess/);
+  } finally { await server.close(); }
+});
+
+// A Retry-After date past 2262 overflowed the clock and was read as "now":
+// the run sent again at once. It is the cap (60 s) that is waited: within a
+// 2-second wall-time limit nothing is sent again.
+test('a Retry-After date in the year 2300 waits the cap, never nothing', async () => {
+  const server = await startServer([{ status: 429, headers: { 'retry-after': 'Sat, 01 Jan 2300 00:00:00 GMT' } }, so(OK)]);
+  try {
+    const started = Date.now();
+    const r = await runWeld([...args('openai', server.port), '-p', 'x', '--json-schema', SCHEMA_TEXT,
+      '--max-wall-time', '2'], { env });
+    assert.equal(r.code, 55, r.stderr);
+    assert.equal((await server.requests()).length, 1);
+    assert.ok(Date.now() - started >= 1900, 'the run waited');
+  } finally { await server.close(); }
+});
+
+// The built-in grep tool said "1 file(s) larger than 4 MiB not searched"
+// without naming them; the model could not read them another way.
+test('grep_search names the files too large to search', async () => {
+  const work = tempDir('weld-ws-');
+  fs.writeFileSync(path.join(work, 'big.log'), 'NEEDLE\n' + 'x'.repeat(5 * 1024 * 1024));
+  fs.writeFileSync(path.join(work, 'small.txt'), 'NEEDLE here\n');
+  const call = { tool_calls: [{ name: 'grep_search', arguments: JSON.stringify({ pattern: 'NEEDLE' }), id: 'g1' }] };
+  const server = await startServer([call, so(OK)]);
+  try {
+    const r = await runWeld([...args('openai', server.port), '-p', 'x', '--json-schema', SCHEMA_TEXT], { env, cwd: work });
+    assert.equal(r.code, 0, r.stderr);
+    const [result] = toolResults((await server.requests())[1], 'openai');
+    assert.match(result.content, /small\.txt:1: ?NEEDLE here/);
+    assert.match(result.content, /\[1 file\(s\) larger than 4 MiB not searched: big\.log; read_file reads them in parts\]/);
   } finally { await server.close(); }
 });
