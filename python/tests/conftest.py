@@ -74,6 +74,6 @@ def fake_model(source_dir, tmp_path):
 def clean_environment(monkeypatch):
     """No model settings from the environment the tests run in."""
     for name in ("WELD_PROVIDER", "WELD_MODEL", "WELD_BASE_URL", "WELD_API_KEY", "WELD_MECHANISM", "OPENAI_API_KEY",
-                 "OPENAI_BASE_URL", "OPENAI_MODEL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "ANTHROPIC_MODEL",
+                 "OPENAI_BASE_URL", "OPENAI_MODEL", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "ANTHROPIC_MODEL",
                  "WELD_MAX_RETRIES", "WELD_CONNECT_TIMEOUT", "WELD_IDLE_TIMEOUT"):
         monkeypatch.delenv(name, raising=False)

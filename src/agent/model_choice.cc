@@ -126,6 +126,7 @@ Result<ModelChoice> choose_model(const ModelRequest& request, const provider::En
   // result.
   protect_secret(config->api_key);
   ModelChoice choice;
+  if (!config->provider_reason.empty()) choice.notes.push_back("weld: " + config->provider_reason);
   if (config->provider_defaulted) {
     choice.notes.push_back("weld: no provider given; treating " + provider::url_for_messages(config->base_url) +
                            " as an OpenAI-compatible server (--provider openai).");

@@ -395,8 +395,8 @@ class RunLoop {
       return finish(Subtype::Success, ExitCode::Success, {});
     }
     ++invalid_calls_;
+    std::string error = schema::describe_for_model(checked.validation.violations, checked.value, "answer");
     out_.last_candidate = checked.parsed ? std::move(checked.value) : json::Value(std::string(messages_.back().text));
-    std::string error = schema::describe(checked.validation.violations, "answer");
     if (error.empty()) error = "answer failed validation";
     if (invalid_calls_ > options_.max_structured_retries) {
       return finish(Subtype::ErrorMaxStructuredOutputRetries, ExitCode::Failure,
@@ -469,8 +469,8 @@ class RunLoop {
         continue;
       }
       ++invalid_calls_;
+      result.content = schema::describe_for_model(checked.validation.violations, checked.value, "params");
       out_.last_candidate = checked.parsed ? std::move(checked.value) : json::Value(std::string(calls[i].arguments));
-      result.content = schema::describe(checked.validation.violations, "params");
       if (result.content.empty()) result.content = "params failed validation";
       result.is_error = true;
       exhausted = invalid_calls_ > options_.max_structured_retries;

@@ -35,17 +35,31 @@ Status read_list(const json::Value& object, std::string_view key, const std::str
   return Ok{};
 }
 
-Status read_settings_file(const std::string& path, Settings& settings) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return Ok{};  // absent: nothing to merge
-  Result<std::string> text = read_regular_file(path, kMaxSettingsBytes);
-  if (!text) return Error{ErrorCode::Config, "Settings file " + text.error().message + ".", path};
-  Result<json::Value> doc = json::parse(*text);
+// A JSON document read from a user: the file's (or flag's) name, line and
+// column when it is not JSON.
+Result<json::Value> parse_document(const std::string& text, const std::string& what, const std::string& where) {
+  Result<json::Value> doc = json::parse(text);
   if (!doc) {
-    return Error{ErrorCode::Config, "Settings file \"" + path + "\" is not valid JSON: " + doc.error().message + " at " +
-                               doc.error().where + ".",
-                 path};
+    return Error{ErrorCode::Config, what + " is not valid JSON: " + doc.error().message + " at " + doc.error().where + ".",
+                 where};
   }
+  return doc;
+}
+
+// Reads a file of at most kMaxSettingsBytes, or, for `source` starting with
+// "{", the JSON text itself (`--settings '{…}'`, `--mcp-config '{…}'`).
+Result<json::Value> read_json_source(const std::string& source, const std::string& what, const std::string& cwd) {
+  std::size_t first = source.find_first_not_of(" \t\r\n");
+  if (first != std::string::npos && source[first] == '{') return parse_document(source, what, what);
+  std::string path = source;
+  if (!path.empty() && path.front() != '/' && !cwd.empty()) path = cwd + "/" + path;
+  Result<std::string> text = read_regular_file(path, kMaxSettingsBytes);
+  if (!text) return Error{ErrorCode::Config, what + ": " + text.error().message + ".", path};
+  return parse_document(*text, what + " \"" + path + "\"", path);
+}
+
+Status read_settings_document(const json::Value& document, const std::string& path, Settings& settings) {
+  const json::Value* doc = &document;
   if (!doc->is_object()) return Error{ErrorCode::Config, "Settings file \"" + path + "\" must contain a JSON object.", path};
   if (const json::Value* permissions = doc->find("permissions")) {
     if (!permissions->is_object()) {
@@ -53,17 +67,9 @@ Status read_settings_file(const std::string& path, Settings& settings) {
     }
     std::size_t first_new = settings.allow.size();
     if (Status s = read_list(*permissions, "allow", "permissions.allow", path, settings.allow); !s) return s;
-    // Never widen silently: a scoped rule weld cannot enforce
-    // is a configuration error, not a grant of the whole tool.
     for (std::size_t i = first_new; i < settings.allow.size(); ++i) {
-      Result<ParsedRule> rule = parse_rule(settings.allow[i]);
-      if (!rule) return Error{ErrorCode::Config, "Settings file \"" + path + "\": permissions.allow: " + rule.error().message, path};
-      if (rule->specifier && (rule->tool == "write_file" || rule->tool == "edit")) {
-        return Error{ErrorCode::Config,
-                     "Settings file \"" + path + "\": permissions.allow: \"" + settings.allow[i] +
-                         "\": weld enforces scoped rules for run_shell_command only; allow \"" + rule->tool +
-                         "\" (every path in the workspace) or remove the rule.",
-                     path};
+      if (Status s = check_allow_rule(settings.allow[i]); !s) {
+        return Error{ErrorCode::Config, "Settings file \"" + path + "\": permissions.allow: " + s.error().message, path};
       }
     }
     if (Status s = read_list(*permissions, "deny", "permissions.deny", path, settings.deny); !s) return s;
@@ -92,6 +98,16 @@ Status read_settings_file(const std::string& path, Settings& settings) {
   }
   settings.sources.push_back(path);
   return Ok{};
+}
+
+Status read_settings_file(const std::string& path, Settings& settings) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return Ok{};  // absent: nothing to merge
+  Result<std::string> text = read_regular_file(path, kMaxSettingsBytes);
+  if (!text) return Error{ErrorCode::Config, "Settings file " + text.error().message + ".", path};
+  Result<json::Value> doc = parse_document(*text, "Settings file \"" + path + "\"", path);
+  if (!doc) return doc.error();
+  return read_settings_document(*doc, path, settings);
 }
 
 // A rule names a tool ("run_shell_command") or a tool with a specifier
@@ -126,6 +142,73 @@ Result<Settings> load_settings(const std::string& home, const std::string& cwd) 
     if (Status s = read_settings_file(cwd + "/.weld/settings.json", settings); !s) return s.error();
   }
   return settings;
+}
+
+Status check_allow_rule(std::string_view text) {
+  // Never widen silently: a scoped rule weld cannot enforce
+  // is a configuration error, not a grant of the whole tool.
+  Result<ParsedRule> rule = parse_rule(text);
+  if (!rule) return rule.error();
+  if (rule->specifier && (rule->tool == "write_file" || rule->tool == "edit")) {
+    return Error{ErrorCode::Config,
+                 "\"" + std::string(text) + "\": weld enforces scoped rules for run_shell_command only; allow \"" +
+                     rule->tool + "\" (every path in the workspace) or remove the rule.",
+                 ""};
+  }
+  return Ok{};
+}
+
+Status merge_settings(const std::string& source, const std::string& cwd, Settings& settings) {
+  Result<json::Value> doc = read_json_source(source, "--settings", cwd);
+  if (!doc) return doc.error();
+  std::string name = source;
+  if (source.find_first_not_of(" \t\r\n") != std::string::npos && source[source.find_first_not_of(" \t\r\n")] == '{')
+    name = "--settings";
+  return read_settings_document(*doc, name, settings);
+}
+
+Status read_mcp_config(const std::string& source, const std::string& cwd, std::vector<McpServerConfig>& out) {
+  Result<json::Value> doc = read_json_source(source, "--mcp-config", cwd);
+  if (!doc) return doc.error();
+  const json::Value* servers = doc->is_object() ? doc->find("mcpServers") : nullptr;
+  if (servers == nullptr) {
+    return Error{ErrorCode::Config, "--mcp-config " + source.substr(0, 80) +
+                                        ": expected a JSON object with \"mcpServers\" (as Claude Code's .mcp.json).", ""};
+  }
+  return parse_mcp_servers(*servers, "--mcp-config", out);
+}
+
+std::string tool_rule_from_claude_code(std::string_view rule) {
+  static const std::pair<std::string_view, std::string_view> kNames[] = {
+      {"Bash", "run_shell_command"}, {"Read", "read_file"},   {"Write", "write_file"},  {"Edit", "edit"},
+      {"MultiEdit", "edit"},         {"Grep", "grep_search"}, {"Glob", "glob"},         {"LS", "list_directory"},
+  };
+  std::size_t paren = rule.find('(');
+  std::string_view tool = rule.substr(0, paren);
+  for (const auto& [claude, weld] : kNames) {
+    if (tool == claude) return std::string(weld) + std::string(paren == std::string_view::npos ? "" : rule.substr(paren));
+  }
+  return std::string(rule);
+}
+
+std::vector<std::string> split_rule_list(std::string_view text) {
+  // Commas and spaces separate rules, except inside parentheses:
+  // "Bash(git log:*) Edit,Read".
+  std::vector<std::string> out;
+  std::string current;
+  int depth = 0;
+  for (char c : text) {
+    if (c == '(') ++depth;
+    if (c == ')' && depth > 0) --depth;
+    if (depth == 0 && (c == ',' || c == ' ' || c == '\t')) {
+      if (!current.empty()) out.push_back(std::move(current));
+      current.clear();
+      continue;
+    }
+    current += c;
+  }
+  if (!current.empty()) out.push_back(std::move(current));
+  return out;
 }
 
 std::optional<ApprovalMode> parse_approval_mode(std::string_view text) {
@@ -187,11 +270,11 @@ ShellGrant shell_grant(const std::vector<std::string>& allowed) {
 
 ToolSelection select_tools(const ToolPolicy& policy) {
   std::vector<std::string> denied = policy.exclude_flag;
-  std::vector<std::string> allowed;
+  std::vector<std::string> allowed = policy.allow_flag;
   if (!policy.bare) {
     denied.insert(denied.end(), policy.settings.deny.begin(), policy.settings.deny.end());
     denied.insert(denied.end(), policy.settings.exclude.begin(), policy.settings.exclude.end());
-    allowed = policy.settings.allow;
+    allowed.insert(allowed.end(), policy.settings.allow.begin(), policy.settings.allow.end());
   }
 
   ToolSelection selection;

@@ -194,11 +194,11 @@ int check(const std::string& file, bool as_json) {
       std::cout << "{\"ok\":false,\"agent\":" << (registry.error().where.empty() ? "null" : json::quote(registry.error().where))
                 << ",\"error\":" << json::quote(registry.error().message) << "}\n";
     } else {
-      std::cerr << registry.error().message << "\n";
+      std::cerr << with_prefix("weld agents: ", registry.error().message) << "\n";
     }
     return 52;
   }
-  for (const std::string& w : (*registry)->warnings()) std::cerr << "warning: " << w << "\n";
+  for (const std::string& w : (*registry)->warnings()) std::cerr << with_prefix("weld agents: ", "warning: " + w) << "\n";
   std::string names;
   for (const auto& n : (*registry)->names()) names += (names.empty() ? "" : ", ") + n;
   if (as_json) {
@@ -246,7 +246,7 @@ std::optional<Error> refusal(const std::string& root, const std::string& relativ
 int export_claude_code(const std::string& file, const std::string& dir, const std::string& base_model, bool force) {
   auto registry = load(file);
   if (!registry) {
-    std::cerr << registry.error().message << "\n";
+    std::cerr << with_prefix("weld agents: ", registry.error().message) << "\n";
     return 52;
   }
   // The target folder itself is the user's choice (a link is followed);
@@ -266,7 +266,7 @@ int export_claude_code(const std::string& file, const std::string& dir, const st
                      skill_file(**registry, base_model, ExportCommand{file, dir, base_model}));
   for (const auto& [relative, text] : files) {
     if (std::optional<Error> refused = refusal(dir, relative, force)) {
-      std::cerr << refused->message << "\n";
+      std::cerr << with_prefix("weld agents export: ", refused->message) << "\n";
       return 1;
     }
   }
@@ -274,7 +274,7 @@ int export_claude_code(const std::string& file, const std::string& dir, const st
   // never through a link out of the folder (checked again as it is written).
   for (const auto& [relative, text] : files) {
     if (Status written = agent::write_beneath(dir, relative, text); !written) {
-      std::cerr << export_error(dir, relative, written.error()).message << "\n";
+      std::cerr << with_prefix("weld agents export: ", export_error(dir, relative, written.error()).message) << "\n";
       return 1;
     }
     std::cout << (std::filesystem::path(dir) / relative).string() << "\n";

@@ -23,6 +23,8 @@
 #include <vector>
 
 #include "batch_support.h"
+#include "suggest.h"
+#include "usage.h"
 #include "commands.h"
 #include "run_support.h"
 #include "telemetry_support.h"
@@ -78,7 +80,7 @@ void write_stderr(const std::string& text) {
 }
 
 int fail(int code, const std::string& message) {
-  write_stderr(message + "\n");
+  write_stderr(with_prefix("weld batch: ", message) + "\n");
   return code;
 }
 
@@ -91,7 +93,8 @@ void add_flags(CLI::App& app, BatchFlags& f) {
   app.add_option("-o,--output", f.output,
                  "Result lines: a file (resumed if it exists; {shard} is replaced by the shard index) or - "
                  "(standard output, the default)");
-  app.add_option("--json-schema", f.json_schema, "JSON Schema (inline JSON or @path) every row's answer must validate against");
+  app.add_option("--json-schema", f.json_schema,
+                 "Required. JSON Schema every row's answer must validate against: inline JSON, @path, or a path");
   app.add_option("-p,--prompt", f.prompt, "Instruction sent after each data row (the row's JSON, a blank line, then this)");
   app.add_option("--id-field", f.id_field, "Data row field holding the row's id (after custom_id; before id and the line number)");
   app.add_option("--output-format", f.output_format, "weld (default) | openai (OpenAI Batch output lines)")
@@ -117,7 +120,7 @@ void add_flags(CLI::App& app, BatchFlags& f) {
   add_telemetry_file_flag(app, f.telemetry_file);
   add_model_flags(app, f.model, f.model_text);
   app.add_option("--system-prompt", f.system_prompt, "System prompt of every row (a row's own system message wins)");
-  add_run_limit_flags(app, f.limits);
+  add_run_limit_flags(app, f.limits, /*per_row=*/true);
   app.add_option("--core-tools", f.core_tools, "Offer these built-in tools to every row (default: none)");
   app.add_flag("-y,--yolo", f.yolo, "Offer every built-in tool, side effects included");
   app.add_option("--approval-mode", f.approval_mode, "plan | default | auto-edit | yolo (offers built-in tools)");
@@ -175,7 +178,7 @@ int batch_command(int argc, char** argv) {
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    return usage_error(e.what());
+    return usage_error(parse_error_text(app, e));
   }
   if (!flags.json_schema) return usage_error("--json-schema is required: every row's answer must validate against it.");
   std::optional<agent::Mechanism> mechanism_flag;

@@ -19,8 +19,11 @@
 
 #include "commands.h"
 #include "help_text.h"
+#include "suggest.h"
+#include "run_log.h"
 #include "run_support.h"
 #include "telemetry_support.h"
+#include "usage.h"
 #include "weld/agent/mcp.h"
 #include "weld/agent/mechanism.h"
 #include "weld/agent/output.h"
@@ -57,6 +60,17 @@ struct RunFlags {
   std::optional<std::string> price_cache_read;
   std::optional<std::string> price_cache_write;
   std::optional<std::string> telemetry_file;
+  // Claude Code's names (docs/run.md, "Coming from Claude Code, Qwen Code or
+  // Codex"): the ones with a weld meaning map onto it.
+  std::vector<std::string> allowed_tools;
+  std::vector<std::string> disallowed_tools;
+  std::optional<std::string> permission_mode;
+  bool skip_permissions = false;
+  std::vector<std::string> mcp_config;
+  bool strict_mcp_config = false;
+  std::optional<std::string> append_system_prompt;
+  std::vector<std::string> settings;
+  RunLogFlags log;
 };
 
 void write_stdout(std::string_view text) {
@@ -64,10 +78,8 @@ void write_stdout(std::string_view text) {
   std::fflush(stdout);
 }
 
-void write_stderr(std::string_view text) {
-  std::fwrite(text.data(), 1, text.size(), stderr);
-  std::fflush(stderr);
-}
+// Every line starts with "weld: " (docs/run.md, "Messages").
+void write_stderr(std::string_view text) { write_stderr_lines("weld: ", text); }
 
 std::string current_directory() {
   std::error_code ec;
@@ -78,22 +90,40 @@ std::string current_directory() {
 void add_flags(CLI::App& app, RunFlags& f) {
   app.add_option("-p,--prompt", f.prompt, "The prompt (also: a positional argument, or piped standard input)");
   app.add_option("prompt_text", f.positional, "The prompt, when -p is not used");
-  app.add_option("--json-schema", f.json_schema,
-                 "JSON Schema (inline JSON or @path) the final answer must validate against");
+  app.add_option("--json-schema,--output-schema", f.json_schema,
+                 "JSON Schema the final answer must validate against: inline JSON, @path, or a path");
   add_model_flags(app, f.model, f.model_text);
   app.add_option("-o,--output-format", f.output_format,
                  "text | json | stream-json | result (only the result envelope, as claude -p --output-format json)")
       ->check(CLI::IsMember({"text", "json", "stream-json", "result"}));
   add_run_limit_flags(app, f.limits);
-  app.add_flag("-y,--yolo", f.yolo, "Offer every tool, side effects included (= --approval-mode yolo)");
+  app.add_flag("-y,--yolo,--dangerously-skip-permissions", f.yolo,
+               "Offer every tool, side effects included (= --approval-mode yolo)");
   app.add_option("--approval-mode", f.approval_mode, "plan | default | auto-edit | yolo");
-  app.add_option("--exclude-tools", f.exclude_tools, "Tools never offered (comma-separated; repeatable)");
+  app.add_option("--permission-mode", f.permission_mode,
+                 "Claude Code's modes: default, acceptEdits (= auto-edit), plan, bypassPermissions (= yolo)")
+      ->type_name("MODE");
+  app.add_option("--allowedTools,--allowed-tools", f.allowed_tools,
+                 "Tools offered without asking, as settings permissions.allow (\"Bash(git log:*)\" Edit; Claude Code's "
+                 "names or weld's)")
+      ->type_name("RULES");
+  app.add_option("--exclude-tools,--disallowedTools,--disallowed-tools", f.exclude_tools,
+                 "Tools never offered (comma-separated; repeatable; Claude Code's names or weld's)");
   app.add_option("--core-tools", f.core_tools, "Only these built-in tools (comma-separated; repeatable)");
   app.add_flag("--bare", f.bare, "Ignore settings-derived permissions and exclusions");
   app.add_flag("--include-partial-messages", f.include_partial_messages,
                "stream-json: add stream_event lines with the provider's deltas, and partial_result lines with the "
                "structured answer so far");
   app.add_option("--system-prompt", f.system_prompt, "System prompt");
+  app.add_option("--append-system-prompt", f.append_system_prompt, "Text added at the end of the system prompt");
+  app.add_option("--settings", f.settings,
+                 "One more settings file (or JSON text), read after ~/.weld and ./.weld settings; repeatable")
+      ->type_name("FILE");
+  app.add_option("--mcp-config", f.mcp_config,
+                 "MCP servers from a file or JSON text holding {\"mcpServers\": …} (Claude Code's .mcp.json); "
+                 "repeatable")
+      ->type_name("FILE|JSON");
+  app.add_flag("--strict-mcp-config", f.strict_mcp_config, "Only the --mcp-config servers, none from settings");
   app.add_flag("-c,--continue", f.continue_session, "Resume the newest session of this directory");
   app.add_option("-r,--resume", f.resume, "Resume the session with this id");
   app.add_flag("--no-session-persistence", f.no_session_persistence, "Do not record this run's transcript");
@@ -110,6 +140,12 @@ void add_flags(CLI::App& app, RunFlags& f) {
   app.add_option("--price-cache-write", f.price_cache_write, "USD per million cache-write input tokens")
       ->type_name("USD");
   add_telemetry_file_flag(app, f.telemetry_file);
+  app.add_flag("--verbose", f.log.verbose,
+               "One stderr line per step: requests, statuses, resends and why, turns, failed validations, repairs");
+  app.add_flag("--debug", f.log.debug,
+               "Log each request and response on stderr (credentials redacted, bodies cut to 4 KiB)");
+  app.add_option("--debug-file", f.log.debug_file, "Append the --debug log to FILE (mode 0600) instead of stderr")
+      ->type_name("FILE");
 }
 
 // "--price-input 0.15": a finite number >= 0. nullopt with `error` set
@@ -153,6 +189,36 @@ Result<std::optional<agent::Prices>> parse_prices(const RunFlags& f) {
   return std::optional<agent::Prices>(prices);
 }
 
+// Claude Code's --permission-mode as a weld approval mode.
+std::optional<std::string> approval_from_permission_mode(const std::string& mode) {
+  if (mode == "default" || mode == "dontAsk") return "default";  // a headless run never asks
+  if (mode == "acceptEdits") return "auto-edit";
+  if (mode == "plan") return "plan";
+  if (mode == "bypassPermissions") return "yolo";
+  return std::nullopt;
+}
+
+// --allowedTools / --disallowedTools / --exclude-tools values: rules split at
+// commas and spaces outside parentheses, Claude Code's tool names mapped
+// onto weld's.
+std::vector<std::string> split_rules(const std::vector<std::string>& lists) {
+  std::vector<std::string> out;
+  for (const auto& list : lists) {
+    for (const auto& rule : agent::split_rule_list(list)) out.push_back(agent::tool_rule_from_claude_code(rule));
+  }
+  return out;
+}
+
+// The keys a --debug log must never show, wherever they were set.
+std::vector<std::string> secrets_from_environment() {
+  std::vector<std::string> secrets;
+  for (const char* name : {"WELD_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"}) {
+    const char* value = std::getenv(name);
+    if (value != nullptr && value[0] != '\0') secrets.emplace_back(value);
+  }
+  return secrets;
+}
+
 std::vector<std::string> split_all(const std::vector<std::string>& lists) {
   std::vector<std::string> out;
   for (const auto& list : lists) {
@@ -177,7 +243,7 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    return early.usage_error(e.what());
+    return early.usage_error(parse_error_text(app, e));
   }
   const agent::OutputFormat format = *agent::parse_output_format(flags.output_format);
   early.set_format(format);
@@ -185,6 +251,16 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
   // Conflicting flags and bad values: exit 1 (docs/design.md, "Exit codes").
   if (flags.prompt && !flags.positional.empty()) {
     return early.usage_error("give the prompt either with -p/--prompt or as a positional argument, not both.");
+  }
+  if (flags.permission_mode) {
+    std::optional<std::string> mode = approval_from_permission_mode(*flags.permission_mode);
+    if (!mode) {
+      return early.usage_error("--permission-mode must be one of default, acceptEdits, plan, bypassPermissions, "
+                               "dontAsk (got \"" + *flags.permission_mode + "\").");
+    }
+    if (flags.approval_mode && *flags.approval_mode != *mode)
+      return early.usage_error("--permission-mode and --approval-mode disagree; give one of them.");
+    flags.approval_mode = *mode;
   }
   if (flags.yolo && flags.approval_mode && *flags.approval_mode != "yolo") {
     return early.usage_error(
@@ -230,7 +306,7 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
     agent::RunOutcome forced = writer->snapshot();
     forced.subtype = agent::Subtype::ErrorCancelled;
     forced.exit_code = 130;
-    forced.error_message = "Operation cancelled.";
+    forced.error_message = "weld: Operation cancelled.";
     write_stderr("Operation cancelled.\n");
     writer->finish(forced);
     std::_Exit(130);
@@ -275,12 +351,27 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
   agent::ToolPolicy policy;
   policy.approval = *approval;
   policy.bare = flags.bare;
-  policy.exclude_flag = split_all(flags.exclude_tools);
+  for (const std::string& rule : split_rules(flags.exclude_tools)) policy.exclude_flag.push_back(rule);
   policy.core_tools = split_all(flags.core_tools);
+  for (const std::string& rule : split_rules(flags.allowed_tools)) {
+    if (Status checked = agent::check_allow_rule(rule); !checked)
+      return early.fail(52, "--allowedTools: " + checked.error().message);
+    policy.allow_flag.push_back(rule);
+  }
   if (!flags.bare) {
     Result<agent::Settings> settings = agent::load_settings(home, cwd);
     if (!settings) return early.fail(52, settings.error().message);
     policy.settings = std::move(*settings);
+  }
+  // --settings: read even with --bare (named on the command line).
+  for (const std::string& source : flags.settings) {
+    if (Status merged = agent::merge_settings(source, cwd, policy.settings); !merged)
+      return early.fail(52, merged.error().message);
+  }
+  if (flags.strict_mcp_config) policy.settings.mcp_servers.clear();
+  for (const std::string& source : flags.mcp_config) {
+    if (Status read = agent::read_mcp_config(source, cwd, policy.settings.mcp_servers); !read)
+      return early.fail(52, read.error().message);
   }
   agent::ToolSelection selection = agent::select_tools(policy);
   std::vector<const agent::Tool*> tools;
@@ -322,8 +413,17 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
     early.set_session_id(id);
   }
 
+  // --verbose / --debug: the log wraps the model's transport.
+  Result<std::unique_ptr<RunLog>> run_log = RunLog::open(flags.log, secrets_from_environment());
+  if (!run_log) return early.fail(1, run_log.error().message);
+  provider::ModelHooks log_hooks;
+  RunLog* log_ptr = run_log->get();
+  log_hooks.wrap_transport = [log_ptr](std::unique_ptr<provider::Transport> inner) {
+    return log_ptr->wrap(std::move(inner));
+  };
+
   // The model (docs/run.md, "Pointing weld at a model").
-  Result<ModelChoice> choice = choose_model(flags.model);
+  Result<ModelChoice> choice = choose_model(flags.model, log_hooks);
   if (!choice) return early.fail(agent::model_choice_exit_code(choice.error()), choice.error().message);
   for (const auto& note : choice->notes) write_stderr(note + "\n");
   if (choice->offline) {
@@ -337,6 +437,9 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
 
   options.model = choice->model_name;
   options.system_prompt = flags.system_prompt.value_or("");
+  if (flags.append_system_prompt) {
+    options.system_prompt += (options.system_prompt.empty() ? "" : "\n\n") + *flags.append_system_prompt;
+  }
   options.prompt = **prompt;
   if (loaded) {
     options.schema = &loaded->schema;
@@ -372,7 +475,8 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
     log = std::make_unique<agent::SessionLog>(agent::session_path(home, cwd, options.session_id),
                                               keep ? agent::Answers::Kept : agent::Answers::Redacted);
   }
-  std::vector<agent::RunObserver*> observers{&writer};
+  if (mechanism == agent::Mechanism::Auto) (*run_log)->note_mechanism_choice();
+  std::vector<agent::RunObserver*> observers{&writer, run_log->get()};
   if (log) observers.push_back(log.get());
 
   running_writer = &writer;
@@ -427,12 +531,15 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
     log->finish(outcome);
     if (!log->error().empty()) write_stderr("weld: warning: session transcript not recorded: " + log->error() + "\n");
   }
+  (*run_log)->finish(outcome);
   for (const auto& warning : outcome.warnings) write_stderr("weld: warning: " + warning + "\n");
   if (*prices && !agent::cost_usd(outcome.usage, **prices)) {
     write_stderr("weld: warning: total_cost_usd left out: the usage has cached input tokens and no "
                  "--price-cache-read/--price-cache-write price for them.\n");
   }
   if (outcome.subtype != agent::Subtype::Success) {
+    // The envelope says what stderr says, "weld: " included.
+    outcome.error_message = with_prefix("weld: ", outcome.error_message);
     std::string text = outcome.error_message + "\n";
     if (!outcome.error_note.empty()) text += outcome.error_note + "\n";
     write_stderr(text);

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "run_support.h"
+#include "usage.h"
 #include "weld/agent/output.h"
 
 namespace weld::cli {
@@ -49,6 +50,8 @@ int EarlyEnding::fail(int exit_code, std::string message, agent::Subtype subtype
 
 void EarlyEnding::write(int exit_code, std::string message, agent::Subtype subtype) const {
   while (!message.empty() && message.back() == '\n') message.pop_back();
+  // Every stderr line names weld; the envelope says the same words.
+  message = with_prefix("weld: ", message);
   std::string line = message + "\n";
   std::fwrite(line.data(), 1, line.size(), stderr);
   std::fflush(stderr);

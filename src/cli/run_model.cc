@@ -83,10 +83,17 @@ std::optional<std::string> check_model_flags(const ModelFlagText& text, ModelFla
   return std::nullopt;
 }
 
-void add_run_limit_flags(CLI::App& app, RunLimitFlags& flags) {
-  app.add_option("--max-session-turns", flags.max_session_turns, "End with exit 53 after N model turns (default: no limit)");
-  app.add_option("--max-tool-calls", flags.max_tool_calls, "End with exit 55 after N tool calls (structured_output excluded)");
-  app.add_option("--max-wall-time", flags.max_wall_time, "End with exit 55 after SECONDS");
+void add_run_limit_flags(CLI::App& app, RunLimitFlags& flags, bool per_row) {
+  // In a batch a limit ends the row (an errored line naming it), not the
+  // process.
+  const std::string turns = per_row ? "A row ends errored (error_max_turns) after N model turns (default: no limit)"
+                                    : "End with exit 53 after N model turns (default: no limit)";
+  const std::string calls = per_row ? "A row ends errored after N tool calls (structured_output excluded)"
+                                    : "End with exit 55 after N tool calls (structured_output excluded)";
+  const std::string wall = per_row ? "A row ends errored after SECONDS" : "End with exit 55 after SECONDS";
+  app.add_option("--max-session-turns,--max-turns", flags.max_session_turns, turns);
+  app.add_option("--max-tool-calls", flags.max_tool_calls, calls);
+  app.add_option("--max-wall-time", flags.max_wall_time, wall);
   app.add_option("--max-structured-retries", flags.max_structured_retries,
                  "Retries allowed after an invalid structured_output call (default 5)")
       ->check(CLI::NonNegativeNumber);

@@ -81,7 +81,7 @@ struct RunLimitFlags {
 /// Adds --max-session-turns, --max-tool-calls, --max-wall-time,
 /// --max-structured-retries, --no-repair, --clamp, --no-strict, --max-tokens
 /// and --temperature.
-void add_run_limit_flags(CLI::App& app, RunLimitFlags& flags);
+void add_run_limit_flags(CLI::App& app, RunLimitFlags& flags, bool per_row = false);
 
 /// Checks the combination (nullopt, or the usage error's message) and
 /// copies the limits into `options`.

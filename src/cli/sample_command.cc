@@ -46,11 +46,11 @@ int sample_main(int argc, char** argv) {
   if (!dialect.empty()) options.default_dialect = schema::parse_dialect_name(dialect);
   Result<schema::LoadedSchema> loaded = schema::load_schema_document(schema_argument(schema_arg), options, kFlag);
   if (!loaded) {
-    std::cerr << loaded.error().message << "\n";
+    std::cerr << with_prefix("weld sample: ", loaded.error().message) << "\n";
     return kExitConfig;
   }
   for (const schema::Warning& warning : loaded->warnings) {
-    std::cerr << "warning: " << warning.message << (warning.pointer.empty() ? "" : " at " + warning.pointer) << "\n";
+    std::cerr << "weld sample: warning: " << warning.message << (warning.pointer.empty() ? "" : " at " + warning.pointer) << "\n";
   }
   std::cerr << "weld: offline sampler (not a language model), seed " << seed << "\n";
 

@@ -4,9 +4,11 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdio>
 #include <iostream>
 #include <string>
 
+#include "suggest.h"
 #include "weld/schema/schema.h"
 
 namespace weld::cli {
@@ -24,7 +26,41 @@ const CLI::App* failing_command(const CLI::App& app, std::string& name) {
   return command;
 }
 
+// "weld: …", "weld batch: …", "weld schema check: …": a line that names
+// weld already.
+bool names_weld(std::string_view line) {
+  if (line.rfind("weld:", 0) == 0) return true;
+  if (line.rfind("weld ", 0) != 0) return false;
+  std::size_t colon = line.find(':');
+  if (colon == std::string_view::npos) return false;
+  for (char c : line.substr(5, colon - 5)) {
+    if (!(c >= 'a' && c <= 'z') && c != ' ') return false;
+  }
+  return true;
+}
+
 }  // namespace
+
+std::string with_prefix(std::string_view prefix, std::string_view text) {
+  std::string out;
+  out.reserve(text.size() + prefix.size());
+  while (!text.empty()) {
+    std::size_t end = text.find('\n');
+    std::string_view line = text.substr(0, end);
+    if (!line.empty() && !names_weld(line)) out += prefix;
+    out += line;
+    if (end == std::string_view::npos) break;
+    out += '\n';
+    text.remove_prefix(end + 1);
+  }
+  return out;
+}
+
+void write_stderr_lines(std::string_view prefix, std::string_view text) {
+  const std::string lines = with_prefix(prefix, text);
+  std::fwrite(lines.data(), 1, lines.size(), stderr);
+  std::fflush(stderr);
+}
 
 void add_dialect_flag(CLI::App& command, std::string& dialect) {
   command.add_option("--dialect", dialect, "Dialect for schemas without $schema: draft4, draft6, draft7, 2019-09, 2020-12")
@@ -47,8 +83,9 @@ std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv) {
     std::string name;
     const CLI::App* command = failing_command(app, name);
     CLI::Formatter formatter;
-    std::cerr << name << ": " << error.what() << "\n"
-              << formatter.make_usage(command, name) << "Run '" << name << " --help' for more information.\n";
+    std::cerr << with_prefix(name + ": ", parse_error_text(*command, error) + "\n");
+    std::cerr << with_prefix(name + ": ", formatter.make_usage(command, name))
+              << name << ": Run '" << name << " --help' for more information.\n";
     return kExitUsage;
   }
 }

@@ -7,6 +7,7 @@
 #include "weld/base/exit_code.h"
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace CLI {
 class App;
@@ -23,6 +24,14 @@ inline constexpr int kExitConfig = ExitCode::Config;
 /// return: 0 after --help, kExitUsage after a usage error (reported as
 /// "<command>: <problem>" and the failing (sub)command's usage line).
 std::optional<int> parse_command_line(CLI::App& app, int argc, char** argv);
+
+/// `text` with every line starting with `prefix` ("weld: "), except lines
+/// that already name weld ("weld: …", "weld batch: …"): every line weld
+/// writes on stderr says where it comes from (docs/run.md, "Messages").
+std::string with_prefix(std::string_view prefix, std::string_view text);
+
+/// Writes `with_prefix(prefix, text)` to stderr and flushes it.
+void write_stderr_lines(std::string_view prefix, std::string_view text);
 
 /// Adds `--dialect NAME` (draft4, draft6, draft7, 2019-09, 2020-12) to
 /// `command`; any other name is a usage error.

@@ -140,7 +140,7 @@ test('exit 52: a bad schema or provider configuration writes nothing', async () 
   const out = path.join(dir, 'out.jsonl');
   const bad = await runWeld(['batch', '--json-schema', '{"type":"object","propertees":{}}', input, '-o', out]);
   assert.equal(bad.code, 52, bad.stderr);
-  assert.match(bad.stderr, /^--json-schema is not a valid JSON Schema: /);
+  assert.match(bad.stderr, /^weld batch: --json-schema is not a valid JSON Schema: /);
   assert.equal(fs.existsSync(out), false);
   const array = await runWeld(['batch', '--json-schema', '{"type":"array"}', input, '-o', out]);
   assert.equal(array.code, 52);
@@ -162,7 +162,7 @@ test('exit 52: no provider configured, nothing written', async () => {
   const out = path.join(dir, 'out.jsonl');
   const r = await runWeld(['batch', '--json-schema', SCHEMA_TEXT, '-p', 'Assess', input, '-o', out]);
   assert.equal(r.code, 52, r.stderr);
-  assert.match(r.stderr, /^no model provider configured\. Choose one: .*pass --provider offline \(or WELD_PROVIDER=offline\)/);
+  assert.match(r.stderr, /^weld batch: no model provider configured\. Choose one: .*pass --provider offline \(or WELD_PROVIDER=offline\)/);
   assert.equal(fs.existsSync(out), false);
 });
 

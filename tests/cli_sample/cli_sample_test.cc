@@ -149,15 +149,15 @@ TEST(CliSample, BadSchemaIs52AndPrintsNothing) {
   Outcome bad = run_weld({"sample", R"({"type":"strnig"})"});
   EXPECT_EQ(52, bad.exit_code);
   EXPECT_EQ("", bad.out);
-  EXPECT_EQ("schema is not a valid JSON Schema: \"type\" must be equal to one of the allowed values: \"array\", "
+  EXPECT_EQ("weld sample: schema is not a valid JSON Schema: \"type\" must be equal to one of the allowed values: \"array\", "
             "\"boolean\", \"integer\", \"null\", \"number\", \"object\", \"string\" at /type\n",
             bad.err);
   Outcome empty = run_weld({"sample", "  "});
   EXPECT_EQ(52, empty.exit_code);
-  EXPECT_EQ("schema cannot be empty.\n", empty.err);
+  EXPECT_EQ("weld sample: schema cannot be empty.\n", empty.err);
   Outcome not_json = run_weld({"sample", "{nope"});
   EXPECT_EQ(52, not_json.exit_code);
-  EXPECT_EQ(0u, not_json.err.rfind("schema is not valid JSON: ", 0)) << not_json.err;
+  EXPECT_EQ(0u, not_json.err.rfind("weld sample: schema is not valid JSON: ", 0)) << not_json.err;
   Outcome missing = run_weld({"sample", "@/nonexistent/weld/schema.json"});
   EXPECT_EQ(52, missing.exit_code);
   EXPECT_EQ("", missing.out);

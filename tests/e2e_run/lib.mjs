@@ -138,7 +138,7 @@ export async function runCancelled(args, opts, { signal = 'SIGINT', ready }) {
   const elapsed = Number(r.endedAt - sentAt) / 1e6;
   assert.equal(r.code, 130, r.stderr);
   assert.ok(elapsed < 1000, `ended ${elapsed} ms after the ${signal}`);
-  assert.equal(r.stderr, 'Operation cancelled.\n');
+  assert.equal(r.stderr, weldLines('Operation cancelled.\n'));
   return r;
 }
 
@@ -209,4 +209,10 @@ export const APIS = ['openai', 'anthropic'];
 
 export function so(args, id) {
   return { tool_calls: [{ name: 'structured_output', arguments: args, ...(id ? { id } : {}) }] };
+}
+
+/** `text` as weld writes it on stderr: every line starts with "weld: " unless
+ *  it already names weld ("weld: …", "weld batch: …") — docs/run.md, "Messages". */
+export function weldLines(text) {
+  return text.split('\n').map((line) => (line === '' || /^weld( [a-z ]+)?:/.test(line) ? line : `weld: ${line}`)).join('\n');
 }

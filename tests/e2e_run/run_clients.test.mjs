@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import {
-  APIS, API_KEY, SCHEMA_TEXT, providerArgs, runWeld, so, startServer,
+  APIS, API_KEY, SCHEMA_TEXT, providerArgs, runWeld, so, startServer, weldLines
 } from './lib.mjs';
 
 const PAYLOAD = '{"summary":"Rename only. «ok»","risk_level":"low"}';
@@ -92,7 +92,7 @@ for (const api of APIS) {
       const r = await runWeld([...base, '-p', 'x', '--json-schema', SCHEMA_TEXT], { env });
       assert.equal(r.code, 52, r.stderr);
       assert.equal(r.stdout, '');
-      assert.equal(r.stderr, `no model given, and http://127.0.0.1:${server.port}/v1/models lists 2 models ` +
+      assert.equal(r.stderr, `weld: no model given, and http://127.0.0.1:${server.port}/v1/models lists 2 models ` +
         '(a-model, b-model): pass --model with one of them (or set WELD_MODEL).\n');
       assert.equal((await server.requests()).length, 0);
     } finally { await server.close(); }
@@ -121,7 +121,7 @@ test('a server whose models list cannot be reached: retried, then exit 75', asyn
   const r = await runWeld(['--provider', 'openai', '--base-url', `http://127.0.0.1:${port}/v1`, '--max-retries', '1',
     '-p', 'x', '--json-schema', SCHEMA_TEXT], { env });
   assert.equal(r.code, 75, r.stderr);
-  assert.match(r.stderr, /^no model given, and the server's models list could not be read: could not connect after 2 attempts: .*\(GET http:\/\/127\.0\.0\.1:\d+\/v1\/models\)\. Retry later, or pass --model \(or set WELD_MODEL\)\.\n$/);
+  assert.match(r.stderr, /^weld: no model given, and the server's models list could not be read: could not connect after 2 attempts: .*\(GET http:\/\/127\.0\.0\.1:\d+\/v1\/models\)\. Retry later, or pass --model \(or set WELD_MODEL\)\.\n$/);
 });
 
 test('a models list that answers 503 while the server loads: retried, and the run goes on', async () => {
@@ -164,14 +164,14 @@ test('a bad WELD_* variable is an error with the offline model too', async () =>
     const r = await runWeld(['--provider', 'offline', '-p', 'hi'], { env: { [name]: value } });
     assert.equal(r.code, 52, `${name}=${value}: ${r.stderr}`);
     assert.equal(r.stdout, '');
-    assert.equal(r.stderr, message + '\n');
+    assert.equal(r.stderr, weldLines(message + '\n'));
   }
 });
 
 test('prices: one without the other, or not a number, is a usage error', async () => {
   let r = await runWeld(['-p', 'hi', '--price-input', '3']);
   assert.equal(r.code, 1);
-  assert.equal(r.stderr, "weld: --price-input and --price-output go together (USD per million tokens).\nRun 'weld --help' for usage.\n");
+  assert.equal(r.stderr, "weld: --price-input and --price-output go together (USD per million tokens).\nweld: Run 'weld --help' for usage.\n");
   r = await runWeld(['-p', 'hi', '--price-input', '3', '--price-output', 'cheap']);
   assert.equal(r.code, 1);
   assert.match(r.stderr, /^weld: --price-output must be a price in USD per million tokens, a number of at least 0 \(got "cheap"\)\./);

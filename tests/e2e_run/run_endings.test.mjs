@@ -10,14 +10,14 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  APIS, API_KEY, SCHEMA_TEXT, parseLines, providerArgs, runWeld, so, startServer, tempDir,
+  APIS, API_KEY, SCHEMA_TEXT, parseLines, providerArgs, runWeld, so, startServer, tempDir, weldLines
 } from './lib.mjs';
 
 const env = { WELD_API_KEY: API_KEY };
 const OK = '{"summary":"fine","risk_level":"low"}';
-const HINT = "\nRun 'weld --help' for usage.\n";
+const HINT = "\nweld: Run 'weld --help' for usage.\n";
 const NO_PROMPT =
-  'No input provided via stdin. Input can be provided by piping data into weld or using the --prompt option.\n';
+  'weld: No input provided via stdin. Input can be provided by piping data into weld or using the --prompt option.\n';
 
 /** The one envelope of `stdout` in `format`, checked for shape. */
 function soleEnvelope(stdout, format) {
@@ -52,39 +52,39 @@ const CASES = [
   ['conflicting flags', () => ({ args: ['-p', 'x', '--yolo', '--approval-mode', 'default'] }), 1,
     'weld: Cannot use both --yolo (-y) and --approval-mode together. Use --approval-mode=yolo instead.' + HINT],
   ['unknown flag', () => ({ args: ['-p', 'x', '--no-such-flag'] }), 1,
-    'weld: The following argument was not expected: --no-such-flag' + HINT],
+    'weld: unknown flag --no-such-flag.' + HINT],
   ['-p and a positional prompt', () => ({ args: ['-p', 'x', 'also'] }), 1,
     'weld: give the prompt either with -p/--prompt or as a positional argument, not both.' + HINT],
   ['bad --mechanism', () => ({ args: ['-p', 'x', '--mechanism', 'magic'] }), 1,
     'weld: --mechanism must be one of tool, native, auto (got "magic").' + HINT],
   ['schema not JSON', () => ({ args: ['-p', 'x', '--json-schema', '{"type":'] }), 52,
-    /^--json-schema is not valid JSON: .+\n$/],
+    /^weld: --json-schema is not valid JSON: .+\n$/],
   ['schema root rejects objects', () => ({ args: ['-p', 'x', '--json-schema', '{"type":"string"}'] }), 52,
-    /^--json-schema root must accept object-typed values/],
+    /^weld: --json-schema root must accept object-typed values/],
   ['schema file missing', (dir) => ({ args: ['-p', 'x', '--json-schema', `@${path.join(dir, 'nope.json')}`] }), 52,
-    /^--json-schema .*nope\.json.*\n$/],
+    /^weld: --json-schema .*nope\.json.*\n$/],
   ['settings not JSON', (dir) => {
     fs.mkdirSync(path.join(dir, '.weld'), { recursive: true });
     fs.writeFileSync(path.join(dir, '.weld/settings.json'), '{"permissions": ');
     return { args: ['-p', 'x', '--json-schema', SCHEMA_TEXT], home: dir, cwd: dir };
-  }, 52, /^Settings file ".*settings\.json" is not valid JSON: .+\n$/],
+  }, 52, /^weld: Settings file ".*settings\.json" is not valid JSON: .+\n$/],
   ['bad settings mechanism', (dir) => {
     fs.mkdirSync(path.join(dir, '.weld'), { recursive: true });
     fs.writeFileSync(path.join(dir, '.weld/settings.json'), '{"mechanism": "psychic"}');
     return { args: ['-p', 'x', '--json-schema', SCHEMA_TEXT], home: dir, cwd: dir };
-  }, 52, (dir) => `Settings file "${path.join(dir, '.weld/settings.json')}": mechanism must be "tool", "native" or "auto".\n`],
+  }, 52, (dir) => `weld: Settings file "${path.join(dir, '.weld/settings.json')}": mechanism must be "tool", "native" or "auto".\n`],
   ['bad mcpServers', (dir) => {
     fs.mkdirSync(path.join(dir, '.weld'), { recursive: true });
     fs.writeFileSync(path.join(dir, '.weld/settings.json'), '{"mcpServers": {"tools": {"args": []}}}');
     return { args: ['-p', 'x', '--json-schema', SCHEMA_TEXT], home: dir, cwd: dir };
-  }, 52, (dir) => `Settings file "${path.join(dir, '.weld/settings.json')}": mcpServers.tools.command is missing.\n`],
+  }, 52, (dir) => `weld: Settings file "${path.join(dir, '.weld/settings.json')}": mcpServers.tools.command is missing.\n`],
   ['unknown provider', () => ({ args: ['-p', 'x', '--provider', 'acme'] }), 52,
     '--provider: unknown provider "acme" (expected openai, openai-responses, anthropic or offline)\n'],
   ['bad WELD_MECHANISM', () => ({ args: ['-p', 'x', '--json-schema', SCHEMA_TEXT], env: { WELD_MECHANISM: 'both' } }), 52,
     'WELD_MECHANISM must be one of tool, native, auto (got "both").\n'],
   ['bad WELD_IDLE_TIMEOUT', () => ({ args: ['-p', 'x'], env: { WELD_IDLE_TIMEOUT: 'soon' } }), 52,
     'WELD_IDLE_TIMEOUT must be a number of seconds, got "soon"\n'],
-  ['missing session', () => ({ args: ['-p', 'x', '--resume', 'nope'] }), 1, /^No session "nope" for .+\n$/],
+  ['missing session', () => ({ args: ['-p', 'x', '--resume', 'nope'] }), 1, /^weld: No session "nope" for .+\n$/],
   ['--connect-timeout not a number', () => ({ args: ['-p', 'x', '--connect-timeout', 'abc'] }), 1,
     'weld: --connect-timeout must be a number of seconds greater than 0 and at most 86400 (got "abc").' + HINT],
   ['--connect-timeout zero', () => ({ args: ['-p', 'x', '--connect-timeout', '0'] }), 1,
@@ -114,7 +114,7 @@ for (const [name, make, code, expected] of CASES) {
         const r = await runWeld(args, { env: { ...env, ...(c.env || {}) }, home: c.home, cwd: c.cwd, timeoutMs: 10000 });
         assert.equal(r.code, code, r.stderr);
         const want = typeof expected === 'function' ? expected(dir) : expected;
-        if (want instanceof RegExp) assert.match(r.stderr, want); else assert.equal(r.stderr, want);
+        if (want instanceof RegExp) assert.match(r.stderr, want); else assert.equal(r.stderr, weldLines(want));
         if (format === 'text') {
           assert.equal(r.stdout, '');
         } else {
@@ -133,7 +133,7 @@ test('the format is taken from -o and --output-format=… too', async () => {
     const r = await runWeld(['--bogus', ...args]);
     assert.equal(r.code, 1);
     const envelope = soleEnvelope(r.stdout, format);
-    assert.equal(envelope.error.message, "weld: The following argument was not expected: --bogus\nRun 'weld --help' for usage.");
+    assert.equal(envelope.error.message, "weld: unknown flag --bogus.\nweld: Run 'weld --help' for usage.");
   }
   // An invalid format value: nothing can be assumed, so text mode's empty stdout.
   const r = await runWeld(['-p', 'x', '--output-format', 'yaml']);
@@ -165,7 +165,7 @@ for (const api of APIS) {
       const r = await runWeld([...providerArgs(api, server.port), '-p', 'x', '--json-schema', SCHEMA_TEXT,
         '--max-retries', '1'], { env });
       assert.equal(r.code, 75, r.stderr);
-      assert.match(r.stderr, /^HTTP 429 Too Many Requests after 2 attempts/);
+      assert.match(r.stderr, /^weld: HTTP 429 Too Many Requests after 2 attempts/);
       assert.equal((await server.requests()).length, 2);
     } finally { await server.close(); }
     const closed = await startServer([so(OK)]);
@@ -174,7 +174,7 @@ for (const api of APIS) {
     const refused = await runWeld([...providerArgs(api, port), '-p', 'x', '--json-schema', SCHEMA_TEXT,
       '--max-retries', '0'], { env });
     assert.equal(refused.code, 75, refused.stderr);
-    assert.match(refused.stderr, /^could not connect/);
+    assert.match(refused.stderr, /^weld: could not connect/);
     const bad = await startServer([{ status: 400 }]);
     try {
       const r = await runWeld([...providerArgs(api, bad.port), '-p', 'x', '--json-schema', SCHEMA_TEXT], { env });
@@ -189,7 +189,7 @@ for (const api of APIS) {
         '--idle-timeout', '0.5', '--max-retries', '0'], { env: { ...env, WELD_IDLE_TIMEOUT: '600' } });
       assert.equal(r.code, 75, r.stderr);  // a stalled stream is a temporary failure
       assert.equal(r.stdout, '');
-      assert.match(r.stderr, /^no data received for 0\.5 s \(idle timeout\); the response stream stalled/);
+      assert.match(r.stderr, /^weld: no data received for 0\.5 s \(idle timeout\); the response stream stalled/);
       assert.ok(r.ms < 10000, `took ${r.ms} ms`);
     } finally { await server.close(); }
   });
@@ -200,7 +200,7 @@ for (const api of APIS) {
       const bad = await runWeld([...providerArgs(api, server.port), '-p', 'x', '--json-schema', SCHEMA_TEXT],
         { env: { ...env, WELD_CONNECT_TIMEOUT: 'never' } });
       assert.equal(bad.code, 52);
-      assert.equal(bad.stderr, 'WELD_CONNECT_TIMEOUT must be a number of seconds, got "never"\n');
+      assert.equal(bad.stderr, weldLines('WELD_CONNECT_TIMEOUT must be a number of seconds, got "never"\n'));
       const good = await runWeld([...providerArgs(api, server.port), '-p', 'x', '--json-schema', SCHEMA_TEXT,
         '--connect-timeout', '2.5'], { env: { ...env, WELD_CONNECT_TIMEOUT: 'never' } });
       assert.equal(good.code, 0, good.stderr);

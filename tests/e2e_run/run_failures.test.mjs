@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  APIS, API_KEY, MAX_TURNS_NOTE, SCHEMA_TEXT, parseLines, providerArgs, runCancelled, runWeld, so, startServer, waitFor,
+  APIS, API_KEY, MAX_TURNS_NOTE, SCHEMA_TEXT, parseLines, providerArgs, runCancelled, runWeld, so, startServer, waitFor, weldLines
 } from './lib.mjs';
 
 const env = { WELD_API_KEY: API_KEY };
@@ -29,7 +29,7 @@ for (const api of APIS) {
       const r = await runWeld([...providerArgs(api, server.port), '-p', 'x', '--json-schema', SCHEMA_TEXT], { env });
       assert.equal(r.code, 1);
       assert.equal(r.stdout, '');
-      assert.equal(r.stderr, PLAIN + '1 turn(s). Output preview (24 chars): "The risk is \\"low\\".\\nDone.".\n');
+      assert.equal(r.stderr, weldLines(PLAIN + '1 turn(s). Output preview (24 chars): "The risk is \\"low\\".\\nDone.".\n'));
     } finally { await server.close(); }
   });
 
@@ -44,10 +44,10 @@ for (const api of APIS) {
         '--output-format', 'json'], { env });
       assert.equal(r.code, 1);
       const expected = PLAIN + '2 turn(s). Output preview (200+ chars): "' + long + '\\n' + 'b'.repeat(49) + '".';
-      assert.equal(r.stderr, expected + '\n');
+      assert.equal(r.stderr, weldLines(expected + '\n'));
       const envelope = JSON.parse(r.stdout).at(-1);
       checkErrorEnvelope(envelope, 'error_plain_text');
-      assert.equal(envelope.error.message, expected);
+      assert.equal(envelope.error.message, 'weld: ' + expected);
       assert.equal(envelope.num_turns, 2);
     } finally { await server.close(); }
   });
@@ -60,7 +60,7 @@ for (const api of APIS) {
           '--max-session-turns', '2', '--output-format', format], { env });
         assert.equal(r.code, 53, r.stderr);
         assert.equal(r.stderr,
-          'Reached max session turns (2). Increase --max-session-turns to allow more.\n' + MAX_TURNS_NOTE + '\n');
+          weldLines('Reached max session turns (2). Increase --max-session-turns to allow more.\n' + MAX_TURNS_NOTE + '\n'));
         assert.equal((await server.requests()).length, 2);
         if (format === 'text') assert.equal(r.stdout, '');
         const envelope = format === 'json' ? JSON.parse(r.stdout).at(-1)
@@ -85,7 +85,7 @@ for (const api of APIS) {
       checkErrorEnvelope(envelope, 'error_max_structured_output_retries');
       assert.equal(envelope.attempts, 3);
       assert.deepEqual(envelope.last_candidate, { summary: 'x' });
-      assert.equal(r.stderr, 'structured_output arguments failed validation 3 time(s); --max-structured-retries 2 '
+      assert.equal(r.stderr, 'weld: structured_output arguments failed validation 3 time(s); --max-structured-retries 2 '
         + "allows 2 retries. Last validation error: params must have required property 'risk_level'\n");
     } finally { await server.close(); }
   });
@@ -150,7 +150,7 @@ for (const api of APIS) {
       const r = await runWeld([...providerArgs(api, server.port), '-p', 'x', '--json-schema', SCHEMA_TEXT,
         '--max-tool-calls', '1', '--output-format', 'json'], { env });
       assert.equal(r.code, 55, r.stderr);
-      assert.equal(r.stderr, 'Exceeded --max-tool-calls (1).\n');
+      assert.equal(r.stderr, weldLines('Exceeded --max-tool-calls (1).\n'));
       checkErrorEnvelope(JSON.parse(r.stdout).at(-1), 'error_budget');
     } finally { await server.close(); }
   });
@@ -161,7 +161,7 @@ for (const api of APIS) {
       const r = await runWeld([...providerArgs(api, server.port), '-p', 'x', '--json-schema', SCHEMA_TEXT,
         '--max-wall-time', '0.5'], { env });
       assert.equal(r.code, 55, r.stderr);
-      assert.equal(r.stderr, 'Exceeded --max-wall-time (0.5 s).\n');
+      assert.equal(r.stderr, weldLines('Exceeded --max-wall-time (0.5 s).\n'));
       assert.ok(r.ms < 5000, `took ${r.ms} ms`);
     } finally { await server.close(); }
   });

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {
   APIS, API_KEY, SCHEMA, SCHEMA_TEXT, SOURCE_DIR, WELD, firstUserText, parseLines, providerArgs, runWeld, so, startServer,
-  tempDir, walkFiles,
+  tempDir, walkFiles, weldLines
 } from './lib.mjs';
 
 const env = { WELD_API_KEY: API_KEY };
@@ -17,25 +17,32 @@ const OK = '{"summary":"fine","risk_level":"medium"}';
 
 // Each case: [name, make(dir) -> --json-schema value, expected stderr (string, or RegExp)].
 const SCHEMA_FAILURES = [
-  ['empty', () => '', '--json-schema cannot be empty.\n'],
-  ['blank', () => '  \n ', '--json-schema cannot be empty.\n'],
-  ['directory', (dir) => `@${dir}`, (dir) => `--json-schema "@${dir}" must be a regular file.\n`],
+  ['empty', () => '', 'weld: --json-schema cannot be empty.\n'],
+  ['blank', () => '  \n ', 'weld: --json-schema cannot be empty.\n'],
+  ['directory', (dir) => `@${dir}`, (dir) => `weld: --json-schema "@${dir}" must be a regular file.\n`],
   ['fifo', (dir) => { const p = path.join(dir, 'fifo'); execFileSync('mkfifo', [p]); return `@${p}`; },
-    (dir) => `--json-schema "@${path.join(dir, 'fifo')}" must be a regular file.\n`],
+    (dir) => `weld: --json-schema "@${path.join(dir, 'fifo')}" must be a regular file.\n`],
   ['too large', (dir) => { const p = path.join(dir, 'big.json'); fs.writeFileSync(p, ' '.repeat(4194305)); return `@${p}`; },
-    (dir) => `--json-schema file "${path.join(dir, 'big.json')}" is 4194305 bytes (>4194304). Refusing to read; this is almost certainly a wrong-path argument.\n`],
+    (dir) => `weld: --json-schema file "${path.join(dir, 'big.json')}" is 4194305 bytes (>4194304). Refusing to read; this is almost certainly a wrong-path argument.\n`],
   ['file not JSON', (dir) => { const p = path.join(dir, 's.json'); fs.writeFileSync(p, '{"type": "object", SECRET-PREFIX'); return `@${p}`; },
-    (dir) => `--json-schema content of "${path.join(dir, 's.json')}" is not valid JSON.\n`],
+    (dir) => `weld: --json-schema content of "${path.join(dir, 's.json')}" is not valid JSON: expected a string key at line 1 column 20.\n`],
+  ['file with a trailing comma, on its third line', (dir) => {
+    const p = path.join(dir, 'multi.json');
+    fs.writeFileSync(p, '{\n  "type": "object",\n  "properties": {"a": {"type": "string"}},\n}\n');
+    return `@${p}`;
+  }, (dir) => `weld: --json-schema content of "${path.join(dir, 'multi.json')}" is not valid JSON: trailing comma in object at line 4 column 1.\n`],
+  ['file whose bad character is never quoted', (dir) => { const p = path.join(dir, 'k.json'); fs.writeFileSync(p, '{"type": "object"} Z'); return `@${p}`; },
+    (dir) => `weld: --json-schema content of "${path.join(dir, 'k.json')}" is not valid JSON: unexpected data after the JSON value at line 1 column 20.\n`],
   ['missing file', (dir) => `@${path.join(dir, 'nope.json')}`,
-    (dir) => new RegExp(`^--json-schema (could not read "${path.join(dir, 'nope.json')}": .+|"@${path.join(dir, 'nope.json')}" must be a regular file\\.)\\n$`)],
-  ['inline not JSON', () => '{"type":', /^--json-schema is not valid JSON: .+\n$/],
-  ['not an object', () => '["type"]', '--json-schema must be a JSON object describing a schema.\n'],
+    (dir) => new RegExp(`^weld: --json-schema (could not read "${path.join(dir, 'nope.json')}": .+|"@${path.join(dir, 'nope.json')}" must be a regular file\\.)\\n$`)],
+  ['inline not JSON', () => '{"type":', /^weld: --json-schema is not valid JSON: .+\n$/],
+  ['not an object', () => '["type"]', 'weld: --json-schema must be a JSON object describing a schema.\n'],
   ['root rejects objects', () => '{"type":"string"}',
-    /^--json-schema root must accept object-typed values \(tool parameters are always JSON objects\)\./],
+    /^weld: --json-schema root must accept object-typed values \(tool parameters are always JSON objects\)\./],
   ['root $ref', () => '{"$ref":"#/$defs/A","$defs":{"A":{"type":"object"}}}',
-    /^--json-schema root must accept object-typed values/],
-  ['unknown keyword', () => '{"type":"object","propertees":{}}', /^--json-schema is not a valid JSON Schema: .*propertees.*\n$/],
-  ['wrong keyword type', () => '{"type":42}', /^--json-schema is not a valid JSON Schema: .+\n$/],
+    /^weld: --json-schema root must accept object-typed values/],
+  ['unknown keyword', () => '{"type":"object","propertees":{}}', /^weld: --json-schema is not a valid JSON Schema: .*propertees.*\n$/],
+  ['wrong keyword type', () => '{"type":42}', /^weld: --json-schema is not a valid JSON Schema: .+\n$/],
 ];
 
 for (const api of APIS) {
@@ -49,7 +56,7 @@ for (const api of APIS) {
           '--output-format', 'json'], { env, timeoutMs: 10000 });
         assert.equal(r.code, 52, r.stderr);
         const want = typeof expected === 'function' ? expected(dir) : expected;
-        if (want instanceof RegExp) assert.match(r.stderr, want); else assert.equal(r.stderr, want);
+        if (want instanceof RegExp) assert.match(r.stderr, want); else assert.equal(r.stderr, weldLines(want));
         assert.ok(!r.stderr.includes('SECRET-PREFIX'));
         // JSON mode: one error envelope carrying the stderr message (docs/run.md, "Output formats").
         const out = JSON.parse(r.stdout);
@@ -101,7 +108,7 @@ for (const api of APIS) {
       const r = await runWeld([...providerArgs(api, server.port), '--json-schema', SCHEMA_TEXT], { env });
       assert.equal(r.code, 1);
       assert.equal(r.stderr,
-        'No input provided via stdin. Input can be provided by piping data into weld or using the --prompt option.\n');
+        'weld: No input provided via stdin. Input can be provided by piping data into weld or using the --prompt option.\n');
       assert.equal(r.stdout, '');
       assert.equal((await server.requests()).length, 0);
     } finally { await server.close(); }
@@ -151,7 +158,7 @@ for (const api of APIS) {
 // With nothing configured weld answered from the offline model and exited 0:
 // a CI job whose secret is missing went green on sampled data.
 test('no provider configured: exit 52 saying how to choose, nothing answered', async () => {
-  const message = 'no model provider configured. Choose one: --provider openai, openai-responses or anthropic (or ' +
+  const message = 'weld: no model provider configured. Choose one: --provider openai, openai-responses or anthropic (or ' +
     'WELD_PROVIDER), with --base-url (or WELD_BASE_URL) for a server of your own such as vLLM, llama.cpp or Ollama; ' +
     'or set OPENAI_API_KEY, OPENAI_BASE_URL, ANTHROPIC_API_KEY or ANTHROPIC_BASE_URL. To try weld without a model, ' +
     'pass --provider offline (or WELD_PROVIDER=offline): it answers with a sampled schema-valid instance, not a ' +
@@ -159,7 +166,7 @@ test('no provider configured: exit 52 saying how to choose, nothing answered', a
   const r = await runWeld(['-p', 'Assess', '--json-schema', SCHEMA_TEXT]);
   assert.equal(r.code, 52, r.stderr);
   assert.equal(r.stdout, '');
-  assert.equal(r.stderr, message + '\n');
+  assert.equal(r.stderr, weldLines(message + '\n'));
   // A key alone names no provider either; the JSON modes get their envelope.
   const j = await runWeld(['-p', 'Assess', '--json-schema', SCHEMA_TEXT, '-o', 'json'], { env: { WELD_API_KEY: 'sk-x-123456' } });
   assert.equal(j.code, 52, j.stderr);
@@ -208,7 +215,7 @@ test('conflicting flags: exit 1', async () => {
   const r = await runWeld(['--yolo', '--approval-mode', 'default', '-p', 'x']);
   assert.equal(r.code, 1);
   assert.equal(r.stderr, 'weld: Cannot use both --yolo (-y) and --approval-mode together. Use --approval-mode=yolo instead.\n'
-    + "Run 'weld --help' for usage.\n");
+    + "weld: Run 'weld --help' for usage.\n");
 });
 
 for (const api of APIS) {
@@ -261,7 +268,7 @@ for (const api of APIS) {
       const missing = await runWeld([...providerArgs(api, server.port), '--resume', 'no-such-session', '-p', 'x'],
         { env, home, cwd });
       assert.equal(missing.code, 1);
-      assert.match(missing.stderr, /^No session "no-such-session" for /);
+      assert.match(missing.stderr, /^weld: No session "no-such-session" for /);
     } finally { await server.close(); }
   });
 }

@@ -101,7 +101,7 @@ for (const api of APIS) {
         '--mechanism', 'native', '--no-repair', '--max-structured-retries', '0'], { env });
       assert.equal(strict.code, 1);
       assert.equal(strict.stdout, '');
-      assert.match(strict.stderr, /^The structured answer \(--mechanism native\) failed validation 1 time\(s\); --max-structured-retries 0 allows 0 retries\. Last validation error: answer must be valid JSON/);
+      assert.match(strict.stderr, /^weld: The structured answer \(--mechanism native\) failed validation 1 time\(s\); --max-structured-retries 0 allows 0 retries\. Last validation error: answer must be valid JSON/);
     } finally { await server.close(); }
   });
 
@@ -117,7 +117,7 @@ for (const api of APIS) {
       assert.equal(envelope.attempts, 2);
       assert.deepEqual(envelope.last_candidate, { summary: 'x', risk_level: 'extreme' });
       assert.equal(envelope.error.message + '\n', r.stderr);
-      assert.match(r.stderr, /^The structured answer \(--mechanism native\) failed validation 2 time\(s\); --max-structured-retries 1 allows 1 retry\. Last validation error: answer\/risk_level must be equal to one of the allowed values/);
+      assert.match(r.stderr, /^weld: The structured answer \(--mechanism native\) failed validation 2 time\(s\); --max-structured-retries 1 allows 1 retry\. Last validation error: answer\/risk_level must be equal to one of the allowed values/);
     } finally { await server.close(); }
   });
 
@@ -243,7 +243,7 @@ for (const api of APIS) {
       const r = await runWeld([...providerArgs(api, server.port), '-p', 'x', '--json-schema', SCHEMA_TEXT,
         '--mechanism', 'auto', '--output-format', 'json'], { env });
       assert.equal(r.code, 41, r.stderr);
-      assert.match(r.stderr, /^--mechanism auto: the probe request failed: /);
+      assert.match(r.stderr, /^weld: --mechanism auto: the probe request failed: /);
       const envelope = JSON.parse(r.stdout).at(-1);
       assert.equal(envelope.subtype, 'error_api');
       assert.equal(envelope.error.message + '\n', r.stderr);

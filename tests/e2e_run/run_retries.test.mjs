@@ -45,7 +45,7 @@ test('an HTML error page is one line: its title, never the page', async () => {
     const r = await runWeld([...args('openai', server.port), '--max-retries', '0', '-p', 'x', '--json-schema', SCHEMA_TEXT],
       { env });
     assert.equal(r.code, 75, r.stderr);
-    assert.equal(r.stderr, 'HTTP 502 Bad Gateway: an HTML page: 502 Bad Gateway ' +
+    assert.equal(r.stderr, 'weld: HTTP 502 Bad Gateway: an HTML page: 502 Bad Gateway ' +
       `(POST http://127.0.0.1:${server.port}/v1/chat/completions)\n`);
   } finally { await server.close(); }
 });
@@ -67,7 +67,7 @@ for (const api of PROTOCOLS) {
       const r = await runWeld([...args(api, server.port), ...RETRIES, '-p', 'x', '--json-schema', SCHEMA_TEXT, '-o', 'json'],
         { env });
       assert.equal(r.code, 75, r.stderr);
-      assert.match(r.stderr, /^the response stream ended early: .* after 3 attempts \(POST /);
+      assert.match(r.stderr, /^weld: the response stream ended early: .* after 3 attempts \(POST /);
       assert.equal(JSON.parse(r.stdout).at(-1).subtype, 'error_api');
       assert.equal((await server.requests()).length, 3);
     } finally { await server.close(); }
@@ -111,7 +111,7 @@ test('a query in --base-url stays after the API path and is never printed', asyn
     assert.equal(r.code, 1, r.stderr);
     const [request] = await server.requests();
     assert.equal(request.path, '/v1/chat/completions?api-key=gw-Q9x7-secret');
-    assert.equal(r.stderr, 'HTTP 400 Bad Request: fake error 400 (invalid_request_error) ' +
+    assert.equal(r.stderr, 'weld: HTTP 400 Bad Request: fake error 400 (invalid_request_error) ' +
       `(POST http://127.0.0.1:${server.port}/v1/chat/completions?…)\n`);
     assert.ok(!r.stderr.includes('gw-Q9x7-secret'));
   } finally { await server.close(); }

@@ -86,5 +86,5 @@ test('a settings keepAnswers that is not a boolean is a configuration error', as
   fs.writeFileSync(path.join(home, '.weld/settings.json'), '{"keepAnswers": "yes"}');
   const r = await runWeld(['--provider', 'offline', '-p', 'x', '--json-schema', SCHEMA_TEXT], { home });
   assert.equal(r.code, 52, r.stderr);
-  assert.equal(r.stderr, `Settings file "${path.join(home, '.weld/settings.json')}": keepAnswers must be true or false.\n`);
+  assert.equal(r.stderr, `weld: Settings file "${path.join(home, '.weld/settings.json')}": keepAnswers must be true or false.\n`);
 });

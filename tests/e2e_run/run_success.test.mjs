@@ -146,7 +146,7 @@ for (const api of APIS) {
       const results = toolResults(requests[1], api);
       assert.deepEqual(results.map((x) => x.id), ['call_w', 'call_s']);
       assert.equal(results[0].content, SKIPPED_RETRY);
-      assert.equal(results[1].content, "params must have required property 'risk_level'\nparams/summary must be string");
+      assert.equal(results[1].content, "params must have required property 'risk_level'\nparams/summary must be string (got 1)");
     } finally { await server.close(); }
   });
 

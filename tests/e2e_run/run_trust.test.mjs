@@ -8,7 +8,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  API_KEY, SCHEMA_TEXT, WELD, providerArgs, runWeld, so, startServer, tempDir, toolResults, waitFor, walkFiles,
+  API_KEY, SCHEMA_TEXT, WELD, providerArgs, runWeld, so, startServer, tempDir, toolResults, waitFor, walkFiles, weldLines
 } from './lib.mjs';
 
 const env = { WELD_API_KEY: API_KEY };
@@ -137,10 +137,10 @@ for (const [sig, ignoreSigint] of [['SIGINT', false], ['SIGTERM', false], ['SIGI
       child.kill(sig);
       const r = await done;
       assert.equal(r.code, 130, r.stderr);
-      assert.equal(r.stderr, 'Operation cancelled.\n');
+      assert.equal(r.stderr, weldLines('Operation cancelled.\n'));
       const envelope = JSON.parse(r.stdout).at(-1);
       assert.equal(envelope.subtype, 'error_cancelled');
-      assert.equal(envelope.error.message, 'Operation cancelled.');
+      assert.equal(envelope.error.message, 'weld: Operation cancelled.');
       assert.equal((await server.requests()).length, 0);
     } finally { await server.close(); }
   });
@@ -157,7 +157,7 @@ test('--resume on a transcript that is a link to /dev/zero, or a FIFO, ends with
   fs.symlinkSync('/dev/zero', transcript);
   let r = await runWeld(['-p', 'x', '--json-schema', SCHEMA_TEXT, '--resume', id], { home, timeoutMs: 20000 });
   assert.equal(r.code, 1, r.stderr);
-  assert.equal(r.stderr, `No session "${id}" for ${home}: Session transcript: "${transcript}" is not a regular file.\n`);
+  assert.equal(r.stderr, weldLines(`No session "${id}" for ${home}: Session transcript: "${transcript}" is not a regular file.\n`));
   fs.rmSync(transcript);
   execFileSync('mkfifo', [transcript]);
   r = await runWeld(['-p', 'x', '--json-schema', SCHEMA_TEXT, '--continue'], { home, timeoutMs: 20000 });
@@ -176,7 +176,7 @@ test('/dev/zero as standard input is refused with a message naming the cap', asy
     child.on('close', (code) => { clearTimeout(timer); resolve({ code, stderr }); });
   });
   assert.equal(r.code, 1, r.stderr);
-  assert.equal(r.stderr, 'Standard input is more than 16 MiB; weld reads at most that much prompt.\n');
+  assert.equal(r.stderr, weldLines('Standard input is more than 16 MiB; weld reads at most that much prompt.\n'));
 });
 
 test('a missing HOME is not created', async () => {

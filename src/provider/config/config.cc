@@ -100,7 +100,11 @@ Result<ProviderConfig> resolve_provider_config(const ProviderFlags& flags, const
     provider_where = "WELD_PROVIDER";
   } else if (first_of(env, {"OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL"})) {
     config.provider = "openai";
-  } else if (first_of(env, {"ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "ANTHROPIC_MODEL"})) {
+    if (first_of(env, {"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL"})) {
+      config.provider_reason = "OPENAI_* and ANTHROPIC_* variables are both set; using openai (OpenAI's are read "
+                               "first). Pass --provider (or set WELD_PROVIDER) to choose.";
+    }
+  } else if (first_of(env, {"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "ANTHROPIC_MODEL"})) {
     config.provider = "anthropic";
   } else if (flags.base_url || lookup(env, "WELD_BASE_URL")) {
     config.provider = "openai";  // a bare base URL is most often an OpenAI-compatible server
@@ -166,6 +170,11 @@ Result<ProviderConfig> resolve_provider_config(const ProviderFlags& flags, const
   else if (auto v = openai ? first_of(env, {"OPENAI_API_KEY"})
                            : anthropic ? first_of(env, {"ANTHROPIC_API_KEY"}) : std::nullopt)
     config.api_key = *v;
+  else if (auto token = anthropic ? first_of(env, {"ANTHROPIC_AUTH_TOKEN"}) : std::nullopt) {
+    // Claude Code's gateway token: sent as a Bearer token.
+    config.api_key = *token;
+    config.bearer_auth = true;
+  }
   if (config.api_key.empty()) {
     // The hosted APIs always need a key; saying so here beats a 401 later.
     if (openai && ascii_lower(config.base_url).rfind("https://api.openai.com", 0) == 0)
@@ -173,7 +182,7 @@ Result<ProviderConfig> resolve_provider_config(const ProviderFlags& flags, const
                    "OPENAI_API_KEY"};
     if (anthropic && ascii_lower(config.base_url).rfind("https://api.anthropic.com", 0) == 0)
       return Error{ErrorCode::Config,
-                   "no API key for https://api.anthropic.com: set WELD_API_KEY or ANTHROPIC_API_KEY",
+                   "no API key for https://api.anthropic.com: set WELD_API_KEY, ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN",
                    "ANTHROPIC_API_KEY"};
   }
 

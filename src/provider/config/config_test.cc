@@ -95,7 +95,7 @@ TEST(ResolveProviderConfig, Errors) {
   e = resolve_error({}, {{"WELD_PROVIDER", "openai"}});
   EXPECT_EQ(e.message, "no API key for https://api.openai.com: set WELD_API_KEY or OPENAI_API_KEY");
   e = resolve_error({}, {{"WELD_PROVIDER", "anthropic"}});
-  EXPECT_EQ(e.message, "no API key for https://api.anthropic.com: set WELD_API_KEY or ANTHROPIC_API_KEY");
+  EXPECT_EQ(e.message, "no API key for https://api.anthropic.com: set WELD_API_KEY, ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN");
   e = resolve_error({}, {{"OPENAI_BASE_URL", "http://x/v1"}, {"WELD_IDLE_TIMEOUT", "ten"}});
   EXPECT_EQ(e.message, "WELD_IDLE_TIMEOUT must be a number of seconds, got \"ten\"");
   e = resolve_error({}, {{"OPENAI_BASE_URL", "http://x/v1"}, {"WELD_CONNECT_TIMEOUT", "-1"}});

@@ -160,7 +160,10 @@ class HttpModel : public Model {
       http.body = json::serialize(openai_request_body(effective, openai_dialect_for(config_.base_url)));
     } else {
       http.url = anthropic_messages_url(config_.base_url);
-      if (!config_.api_key.empty()) http.headers.emplace_back("x-api-key", config_.api_key);
+      if (!config_.api_key.empty()) {
+        if (config_.bearer_auth) http.headers.emplace_back("Authorization", "Bearer " + config_.api_key);
+        else http.headers.emplace_back("x-api-key", config_.api_key);
+      }
       http.headers.emplace_back("anthropic-version", config_.anthropic_version);
       http.body = json::serialize(anthropic_request_body(effective));
     }

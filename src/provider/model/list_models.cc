@@ -59,11 +59,12 @@ Result<std::vector<std::string>> list_models(const ProviderConfig& config, Cance
   request.connect_timeout = config.connect_timeout;
   request.idle_timeout = config.idle_timeout;
   request.headers = {{"Accept", "application/json"}, {"User-Agent", "weld/0.1.0"}};
-  if (config.provider == "anthropic") {
+  if (config.provider == "anthropic" && !config.bearer_auth) {
     if (!config.api_key.empty()) request.headers.emplace_back("x-api-key", config.api_key);
     request.headers.emplace_back("anthropic-version", config.anthropic_version);
-  } else if (!config.api_key.empty()) {
-    request.headers.emplace_back("Authorization", "Bearer " + config.api_key);
+  } else {
+    if (!config.api_key.empty()) request.headers.emplace_back("Authorization", "Bearer " + config.api_key);
+    if (config.provider == "anthropic") request.headers.emplace_back("anthropic-version", config.anthropic_version);
   }
   BodyCollector collector;
   Status sent = send_with_retries(

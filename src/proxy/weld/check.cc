@@ -49,8 +49,8 @@ Verdict check_candidate(const Candidate& candidate, const Agent& agent, bool all
     verdict.text = json::serialize(checked.value);
     verdict.value = std::move(checked.value);
   } else {
+    verdict.errors = schema::describe_for_model(checked.validation.violations, checked.value, "params");
     verdict.value = std::move(checked.value);
-    verdict.errors = schema::describe(checked.validation.violations, "params");
   }
   return verdict;
 }

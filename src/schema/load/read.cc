@@ -8,6 +8,7 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <optional>
 #include <filesystem>
 #include <system_error>
 
@@ -64,6 +65,16 @@ Result<std::string> read_schema_file(const std::string& path, std::string_view f
   return config_error(f + " " + error.message, path);
 }
 
+// A parse error's text without the character it quotes ("unexpected
+// character 'x'" → "unexpected character"): a file's content (a secret
+// given by mistake) never reaches stderr.
+std::string without_quoted_text(const std::string& message) {
+  for (std::string_view quoting : {"unexpected character '", "invalid escape '"}) {
+    if (message.rfind(quoting, 0) == 0) return std::string(quoting.substr(0, quoting.size() - 2));
+  }
+  return message;
+}
+
 }  // namespace
 
 Result<json::Value> read_json_argument(std::string_view value, std::string_view flag, const std::string& cwd) {
@@ -71,8 +82,22 @@ Result<json::Value> read_json_argument(std::string_view value, std::string_view 
   std::string_view text = trim(value);
   if (text.empty()) return config_error(f + " cannot be empty.");
   Result<json::Value> document = json::Value();
-  if (text.front() == '@') {
-    std::string path = absolute_path(trim(text.substr(1)), cwd);
+  // A path without the @ (as `weld schema`, `weld sample` and Codex's
+  // --output-schema take it): a value that is not JSON and names a file is
+  // read as that file.
+  std::optional<std::string> bare_path;
+  if (text.front() != '@' && text.front() != '{' && text.front() != '[' && !json::parse(text)) {
+    std::string path = absolute_path(text, cwd);
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) {
+      return config_error(f + " is neither JSON nor a file: \"" + std::string(text) + "\" does not parse as JSON, and " +
+                              quote_path(path) + " does not exist (inline JSON, @path and a path are accepted).",
+                          path);
+    }
+    bare_path = std::move(path);
+  }
+  if (text.front() == '@' || bare_path) {
+    std::string path = bare_path ? *bare_path : absolute_path(trim(text.substr(1)), cwd);
     Result<std::string> content = read_schema_file(path, flag);
     if (!content) return content.error();
     std::string_view body = *content;
@@ -86,7 +111,12 @@ Result<json::Value> read_json_argument(std::string_view value, std::string_view 
                               " at " + document.error().where + ".",
                           path);
     }
-    if (!document) return config_error(f + " content of " + quote_path(path) + " is not valid JSON.", path);
+    // Where, never what: the message names no character of the file.
+    if (!document) {
+      return config_error(f + " content of " + quote_path(path) + " is not valid JSON: " +
+                              without_quoted_text(document.error().message) + " at " + document.error().where + ".",
+                          path);
+    }
   } else {
     document = json::parse(text);
     if (!document) {

@@ -147,14 +147,18 @@ TEST_F(ReadSchemaTest, FileParseErrorNeverShowsContent) {
   std::string path = write("key.txt", secret + "\n");
   Result<json::Value> r = read_schema_argument("@" + path);
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error().message, "--json-schema content of \"" + path + "\" is not valid JSON.");
+  // Where, never what: the character found is not quoted.
+  EXPECT_EQ(r.error().message,
+            "--json-schema content of \"" + path + "\" is not valid JSON: unexpected character at line 1 column 1.");
   EXPECT_EQ(r.error().message.find("sk-"), std::string::npos);
   EXPECT_EQ(r.error().where.find("sk-"), std::string::npos);
-  // A secret after a valid prefix: still generic.
+  // A secret after a valid prefix: the position only.
   std::string path2 = write("half.json", "{\"key\": \"" + secret + "\" oops}");
   Result<json::Value> r2 = read_schema_argument("@" + path2);
   ASSERT_FALSE(r2.ok());
-  EXPECT_EQ(r2.error().message, "--json-schema content of \"" + path2 + "\" is not valid JSON.");
+  EXPECT_EQ(r2.error().message,
+            "--json-schema content of \"" + path2 + "\" is not valid JSON: expected ',' or '}' in object at line 1 column 43.");
+  EXPECT_EQ(r2.error().message.find("oops"), std::string::npos);
 }
 
 TEST_F(ReadSchemaTest, issue_13_a_file_nested_too_deep_says_why_and_where) {
@@ -176,7 +180,8 @@ TEST_F(ReadSchemaTest, ByteOrderMarkIsAccepted) {
 
 TEST_F(ReadSchemaTest, EmptyFileIsNotJson) {
   std::string path = write("empty.json", "");
-  EXPECT_EQ(message("@" + path), "--json-schema content of \"" + path + "\" is not valid JSON.");
+  EXPECT_EQ(message("@" + path),
+            "--json-schema content of \"" + path + "\" is not valid JSON: unexpected end of input at line 1 column 1.");
 }
 
 }  // namespace

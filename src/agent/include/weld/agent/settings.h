@@ -57,6 +57,29 @@ std::string home_directory();
 /// a wrongly typed field, is an error naming the file and the field.
 Result<Settings> load_settings(const std::string& home, const std::string& cwd);
 
+/// Reads settings over `settings` from `source`, a file (relative to `cwd`)
+/// or JSON text starting with "{": `--settings`, read after the settings
+/// files, so its values win and its lists add to theirs.
+Status merge_settings(const std::string& source, const std::string& cwd, Settings& settings);
+
+/// Appends the MCP servers of `source` (a file, relative to `cwd`, or JSON
+/// text) holding `{"mcpServers": {…}}` as Claude Code's `.mcp.json` does:
+/// `--mcp-config`.
+Status read_mcp_config(const std::string& source, const std::string& cwd, std::vector<McpServerConfig>& out);
+
+/// An error when `rule` (a permissions.allow entry) cannot be enforced: a
+/// rule that does not parse, or one scoped to a write_file/edit path.
+Status check_allow_rule(std::string_view rule);
+
+/// A Claude Code tool rule in weld's names: "Bash(git log:*)" →
+/// "run_shell_command(git log:*)", "Read" → "read_file", "Edit" → "edit";
+/// other names as given.
+std::string tool_rule_from_claude_code(std::string_view rule);
+
+/// Splits "Bash(git log:*) Edit,Read" at commas and spaces outside
+/// parentheses (Claude Code's --allowedTools forms).
+std::vector<std::string> split_rule_list(std::string_view text);
+
 /// How much the run may do without asking (a headless run cannot ask).
 enum class ApprovalMode { Plan, Default, AutoEdit, Yolo };
 
@@ -69,8 +92,10 @@ std::string_view approval_mode_name(ApprovalMode mode);
 struct ToolPolicy {
   ApprovalMode approval = ApprovalMode::Default;
   Settings settings;
-  /// `--exclude-tools a,b` (applies even with --bare).
+  /// `--exclude-tools a,b` and `--disallowedTools` (apply even with --bare).
   std::vector<std::string> exclude_flag;
+  /// `--allowedTools` rules, as permissions.allow (apply even with --bare).
+  std::vector<std::string> allow_flag;
   /// `--core-tools a,b`: when non-empty, only these built-in tools
   /// (structured_output is exempt).
   std::vector<std::string> core_tools;

@@ -46,6 +46,13 @@ struct ProviderConfig {
   /// True when nothing named the provider and a bare base URL made it
   /// "openai".
   bool provider_defaulted = false;
+  /// Anthropic: the key goes as `Authorization: Bearer` (from
+  /// ANTHROPIC_AUTH_TOKEN, as Claude Code sends it to gateways), not as
+  /// `x-api-key`.
+  bool bearer_auth = false;
+  /// Why this provider, when the environment named more than one (keys for
+  /// OpenAI and Anthropic both set): said on stderr. Empty otherwise.
+  std::string provider_reason;
 };
 
 /// The error when nothing names a provider (no flag, no WELD_PROVIDER, no

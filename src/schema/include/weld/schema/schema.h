@@ -163,6 +163,20 @@ std::string describe(const Violation& violation, std::string_view data_var = "pa
 /// All violations, one per line (joined with "\n").
 std::string describe(const std::vector<Violation>& violations, std::string_view data_var = "params");
 
+/// The violations as the model (and the user) is told them: describe()'s
+/// wording, kept for scripts that match on it, then what was allowed and
+/// the value found, each cut short:
+/// `params/risk_level must be equal to one of the allowed values: "low",
+/// "medium", "high" (got "urgent")`. `instance` is the value validated.
+/// Values are cut to kDescribedValueChars, lists to kDescribedListItems, the
+/// text to kDescribedViolations lines (a retry turn stays small however
+/// large the schema).
+std::string describe_for_model(const std::vector<Violation>& violations, const json::Value& instance,
+                               std::string_view data_var = "params");
+inline constexpr std::size_t kDescribedValueChars = 40;
+inline constexpr std::size_t kDescribedListItems = 10;
+inline constexpr std::size_t kDescribedViolations = 10;
+
 /// A violation as an Ajv-shaped JSON object
 /// {"instancePath","schemaPath","keyword","params","message"}.
 json::Value to_json(const Violation& violation);
