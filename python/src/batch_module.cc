@@ -23,6 +23,7 @@
 #include "schema_input.h"
 #include "validator.h"
 #include "weld/agent/session_log.h"
+#include "weld/base/exit_code.h"
 #include "weld/batch/input.h"
 #include "weld/batch/result_file.h"
 #include "weld/batch/runner.h"
@@ -171,7 +172,10 @@ class BatchRun {
     notes_ = workers_.first.notes;
     if (workers_.first.offline) notes_.push_back(agent::offline_notice(workers_.first));
     Result<agent::Mechanism> mechanism = agent::choose_mechanism(settings.mechanism, agent::Settings{}, env);
-    if (!mechanism) raise(error_classes().run_error_class(52)(mechanism.error().message, py::none(), 52));
+    if (!mechanism) {
+      const int config = ExitCode::Config;
+      raise(error_classes().run_error_class(config)(mechanism.error().message, py::none(), config));
+    }
 
     options_.input.id_field = id_field;
     options_.input.prompt = prompt;
@@ -193,7 +197,9 @@ class BatchRun {
     Result<std::unique_ptr<batch::ResultWriter>> writer = batch::ResultWriter::open(output, output_options, ids_, scan);
     if (!writer) {
       const ErrorCode code = writer.error().code;
-      const int exit_code = code == ErrorCode::Unavailable ? 75 : code == ErrorCode::Config ? 52 : 1;
+      const int exit_code = code == ErrorCode::Unavailable ? ExitCode::Temporary
+                            : code == ErrorCode::Config    ? ExitCode::Config
+                                                           : ExitCode::Failure;
       raise(error_classes().run_error_class(exit_code)(writer.error().message, py::none(), exit_code));
     }
     writer_ = std::move(*writer);
@@ -339,7 +345,7 @@ class BatchRun {
   std::vector<std::string> notes_;
   std::uint64_t resumed_ = 0;
   std::string error_;
-  int error_code_ = 52;
+  int error_code_ = ExitCode::Config;
 
   std::mutex mutex_;
   std::condition_variable changed_;

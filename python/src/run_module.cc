@@ -18,6 +18,7 @@
 #include "weld/agent/output.h"
 #include "weld/agent/run_loop.h"
 #include "weld/agent/session_log.h"
+#include "weld/base/exit_code.h"
 
 namespace weld::python {
 namespace {
@@ -37,7 +38,7 @@ class RunThread {
         outcome = agent::run(model, {}, options, {}, cancel_);
       } catch (const std::exception& e) {
         outcome.subtype = agent::Subtype::ErrorDuringExecution;
-        outcome.exit_code = 1;
+        outcome.exit_code = ExitCode::Failure;
         outcome.error_message = std::string("weld: internal error: ") + e.what();
         outcome.session_id = options.session_id;
       }
