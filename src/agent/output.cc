@@ -1,4 +1,4 @@
-// The run's output formats (SPEC §2.4). Messages follow the shape agent SDKs
+// The run's output formats (docs/run.md, "Output formats"). Messages follow the shape agent SDKs
 // use (system/init, assistant, user, result) so that existing consumers of
 // `claude -p --output-format stream-json` read weld's output unchanged.
 
@@ -63,7 +63,7 @@ json::Value init_message(const RunStart& start) {
   json::Value message = std::move(out);
   if (!start.mechanism.empty()) message.set("mechanism", start.mechanism);
   if (!start.native_relaxed.empty()) {
-    // SPEC §4: what the strict rewrite sent to the server does not enforce.
+    // docs/run.md, "Mechanisms": what the strict rewrite sent to the server does not enforce.
     json::Array relaxed;
     for (const provider::Relaxation& r : start.native_relaxed)
       relaxed.push_back(json::Object{{"path", r.path}, {"change", r.change}});
@@ -238,7 +238,7 @@ bool OutputWriter::finish(const RunOutcome& outcome) {
   finished_ = true;
   switch (format_) {
     case OutputFormat::Text:
-      // SPEC §2.4: exactly the payload, compact, model's key order, raw
+      // docs/run.md, "Output formats": exactly the payload, compact, model's key order, raw
       // UTF-8, one "\n"; nothing at all on failure.
       if (outcome.subtype == Subtype::Success) {
         std::string text = outcome.structured ? json::serialize(*outcome.structured) : outcome.final_text;

@@ -1,5 +1,5 @@
-// The turn loop of a headless run. SPEC §2.2 (what the model sees) and §2.3
-// (the turn loop): pre-scan for structured_output, synthesised results for
+// The turn loop of a headless run (docs/run.md, "What the model sees, and how
+// the run ends"): pre-scan for structured_output, synthesised results for
 // suppressed siblings, validation with repair, retry budget, limits.
 
 #include "weld/agent/run_loop.h"
@@ -121,7 +121,7 @@ std::string plain_text_message(int turns, std::string_view model_text) {
                         "--json-schema after " +
                         std::to_string(turns) + " turn(s).";
   if (model_text.empty()) return message;
-  // SPEC §2.3: the first 200 characters across all turns, '+' when there
+  // The plain-text message quotes the first 200 characters across all turns, '+' when there
   // were 200 or more.
   constexpr std::size_t kPreview = 200;
   std::size_t total = json::count_code_points(model_text);
@@ -134,7 +134,7 @@ std::string plain_text_message(int turns, std::string_view model_text) {
 
 namespace {
 
-// One run, in named stages (SPEC §2.3): choose the mechanism, describe the
+// One run, in named stages: choose the mechanism, describe the
 // tools, announce the start, then turns until one of them ends the run. A
 // stage returns the outcome when the run ends there, nullopt to go on.
 class RunLoop {
@@ -188,7 +188,7 @@ class RunLoop {
   bool interrupted() const { return cancel_.cancelled.load() || wall_.exceeded(); }
 
   // A failed model request ends the run: 41 for auth, 75 when the same
-  // command may well succeed later (SPEC §2.5), else 1.
+  // command may well succeed later (docs/design.md, "Exit codes"), else 1.
   RunOutcome request_failed(const Error& error, const std::string& message) {
     if (cancel_.cancelled.load() || error.code == ErrorCode::Cancelled) return cancelled_or_budget();
     out_.api_error_status = error.http_status;
@@ -196,7 +196,7 @@ class RunLoop {
     return finish(Subtype::ErrorApi, error.temporary ? ExitCode::Temporary : ExitCode::Failure, message);
   }
 
-  // The mechanism (SPEC §4). `auto` asks the cache, else probes once.
+  // The mechanism (docs/run.md, "Mechanisms"). `auto` asks the cache, else probes once.
   Step choose_mechanism() {
     mechanism_ = options_.mechanism;
     if (contract_ && mechanism_ == Mechanism::Auto) {
@@ -245,7 +245,7 @@ class RunLoop {
   // structured_output; for native, the response format.
   void describe_tools() {
     for (const Tool* tool : tools_) {
-      if (tool->name() == kStructuredOutputTool) continue;  // the synthetic tool keeps its name (SPEC §2.7)
+      if (tool->name() == kStructuredOutputTool) continue;  // the synthetic tool keeps its name (docs/run.md, "MCP servers")
       specs_.push_back(tool->spec());
       by_name_.emplace(tool->name(), tool);
     }
@@ -257,7 +257,7 @@ class RunLoop {
     provider::ResponseFormat format;
     format.schema = options_.schema_source;
     // OpenAI (Chat and Responses): strict, with the schema rewritten into
-    // the strict subset when it can be (SPEC §4, strict_schema.h; the proxy
+    // the strict subset when it can be (docs/run.md, "Mechanisms"; strict_schema.h; the proxy
     // decides the same way). The init message lists what that relaxed, and
     // a null only the rewrite allowed is dropped before validation.
     format.strict = true;
@@ -288,7 +288,7 @@ class RunLoop {
   // What the run watches while an answer streams: time to first token (the
   // envelope's `ttft_ms`, from sending the run's first request to the first
   // event streamed back), the observers' stream events, and partial
-  // structured answers (issue 17): the structured_output arguments, or the
+  // structured answers (docs/run.md, "Partial results"): the structured_output arguments, or the
   // native answer's text; a new call (or turn) starts a new attempt.
   void follow_stream() {
     stream_.on_event = [this](const json::Value& event) {
@@ -381,7 +381,7 @@ class RunLoop {
     return has_so ? check_structured_calls(answer_calls) : run_tools(answer_calls);
   }
 
-  // SPEC §4, native: the final text is the answer, parsed, repaired (§1.3)
+  // Native (docs/run.md, "Mechanisms"): the final text is the answer, parsed, repaired
   // and validated here; an invalid one goes back as a user message and
   // counts against --max-structured-retries.
   Step check_native_answer() {
@@ -427,7 +427,7 @@ class RunLoop {
     return results;
   }
 
-  // SPEC §2.3: only the structured_output calls run, in order, stopping at
+  // Only the structured_output calls run, in order, stopping at
   // the first valid one; every other call gets a synthesised result.
   Step check_structured_calls(const std::vector<provider::ToolCall>& calls) {
     provider::Message results = results_for(calls);
@@ -441,7 +441,7 @@ class RunLoop {
       auto& result = results.tool_results[i];
       RunTrace::ToolScope traced(trace_, calls[i], result);
       if (options_.hooks != nullptr) {
-        // Hooks see the raw arguments (SPEC §2.6); a blocked call counts as invalid.
+        // Hooks see the raw arguments (docs/run.md, "Hooks"); a blocked call counts as invalid.
         HookRunner::Decision decision = options_.hooks->pre_tool_use(calls[i], &cancel_);
         if (decision.blocked) {
           ++invalid_calls_;
@@ -494,7 +494,7 @@ class RunLoop {
     return std::nullopt;
   }
 
-  // Ordinary tool calls (SPEC §2.7): run each, results go back.
+  // Ordinary tool calls (docs/run.md, "Tools and permissions"): run each, results go back.
   Step run_tools(const std::vector<provider::ToolCall>& calls) {
     provider::Message results = results_for(calls);
     ToolContext context{options_.cwd, &cancel_};
@@ -537,7 +537,7 @@ class RunLoop {
         }
       }
       ToolOutput output = found->second->run(arguments, context);
-      // Second line of defence (issue 13.3): children never get the key, but
+      // Second line of defence (docs/run.md, "What child processes get"): children never get the key, but
       // a tool may still read it (a file, /proc): it never reaches the hooks,
       // the transcript or the model.
       output.content = scrub_secrets(output.content);

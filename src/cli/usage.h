@@ -1,6 +1,6 @@
 #pragma once
 // Command-line parsing shared by every subcommand, so that all of them exit
-// the same way (SPEC §1.4, §2.5): --help prints and exits 0, a usage error
+// the same way (docs/design.md, "Exit codes"): --help prints and exits 0, a usage error
 // prints the message and the subcommand's usage line on stderr and exits 1.
 // CLI11's own exit codes (105, 106, ...) never reach the shell.
 

@@ -1,4 +1,4 @@
-// Schema-aligned coercion and clamping, SPEC §1.3.
+// Schema-aligned coercion and clamping (docs/design.md, "Repairs").
 //
 // Only a value whose JSON type the schema does not accept at that place is
 // ever coerced (a string where no branch accepts a string), so an answer the

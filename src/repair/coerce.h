@@ -1,5 +1,5 @@
 #pragma once
-// Schema-aligned coercion and clamping (SPEC §1.3). Private to weld_repair.
+// Schema-aligned coercion and clamping (docs/design.md, "Repairs"). Private to weld_repair.
 //
 // The walk reads only the schema JSON: it follows properties,
 // additionalProperties, items/prefixItems/additionalItems, $ref into the same

@@ -1,4 +1,4 @@
-// check_arguments: SPEC §1.3 "repair before retry".
+// check_arguments: repair before retry (docs/design.md, "Repairs").
 //
 // Order: the text as strict JSON (empty → {}); if it validates it is returned
 // untouched with no repairs (identity on correct answers). Otherwise the
@@ -39,7 +39,7 @@ Checked check_arguments(std::string_view text, const schema::Schema& schema, con
   Checked out;
   std::vector<Repair> parse_repairs;
   if (only_whitespace(text)) {
-    // SPEC §1.3: an empty argument text is {} (what a model sends for a
+    // An empty argument text is {} (what a model sends for a
     // tool without parameters). A rule, not a repair: never reported, and
     // applied under --no-repair too.
     out.value = json::Object{};

@@ -1,5 +1,5 @@
 // Schema compiler, part 1: documents, resources, identifiers and reference
-// resolution (SPEC §1.2 "$ref, $dynamicRef, $anchor, $id resolution").
+// resolution ($ref, $dynamicRef, $anchor, $id; docs/schema.md, "References").
 #include "compiler.h"
 
 #include "metaschemas.h"
@@ -336,7 +336,7 @@ Dialect Compiler::pick_root_dialect(const json::Value& root, std::uint8_t& vocab
     }
   }
   if (options_.default_dialect) return *options_.default_dialect;
-  // SPEC §1.1: 2020-12 unless a draft-07-only form appears.
+  // docs/schema.md, "Dialects": 2020-12 unless a draft-07-only form appears.
   bool legacy_form = false;
   std::vector<const json::Value*> stack{&root};
   std::size_t visited = 0;

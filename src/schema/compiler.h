@@ -2,7 +2,7 @@
 /// \file
 /// The schema compiler: indexes every schema resource (`$id`, anchors),
 /// resolves references, validates against the dialect meta-schema, applies
-/// the strict rules (SPEC §1.1 step 6) and emits a `Program`.
+/// the strict rules (docs/schema.md, "Strict mode") and emits a `Program`.
 
 #include <memory>
 #include <string>

@@ -1,4 +1,4 @@
-// The evaluator (STYLE.md: "evaluator: Program x JSON -> Result"). One
+// The evaluator: Program x JSON -> verdict (docs/design.md, "Conventions"). One
 // switch over flat instructions; subschemas are node indices. Annotation
 // tracking (for unevaluated*) only happens below a node that needs it.
 #include "evaluator.h"
@@ -23,8 +23,7 @@ namespace {
 
 /// Deepest nesting of subschema evaluations, and the most stack the
 /// evaluation may use. A schema that recurses without consuming the instance
-/// ({"$ref": "#"}) stops here instead of overflowing the stack (issue 2,
-/// item 7). Bytes rather than levels, because frame sizes differ between
+/// ({"$ref": "#"}) stops here instead of overflowing the stack. Bytes rather than levels, because frame sizes differ between
 /// optimised and sanitizer builds; 2 MiB leaves room on any thread with the
 /// usual 8 MiB stack.
 constexpr int kMaxDepth = 20000;

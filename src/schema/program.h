@@ -1,7 +1,7 @@
 #pragma once
 /// \file
-/// The compiled form of a schema: plain data (STYLE.md "a compiled Program
-/// is plain data"). The compiler (compiler.cc) writes it, the evaluator
+/// The compiled form of a schema: plain data (docs/design.md,
+/// "Conventions"). The compiler (compiler.cc) writes it, the evaluator
 /// (evaluator.cc) only reads it. Nodes and instructions refer to each other
 /// by index, so `$ref` cycles are just indices and a Program can be shared
 /// read-only by any number of threads.

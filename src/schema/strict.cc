@@ -1,4 +1,4 @@
-// Strict compile (SPEC §1.1 step 6, Ajv `strictSchema`) and validation of
+// Strict compile (docs/schema.md, "Strict mode"; Ajv's `strictSchema`) and validation of
 // every schema against its dialect's meta-schema.
 #include <algorithm>
 #include <array>

@@ -1,5 +1,5 @@
 // The official JSON-Schema-Test-Suite through the CLI, the way a user runs
-// a validator (issue 16): for every test group, the schema and its
+// a validator (docs/schema.md, "weld schema validate"): for every test group, the schema and its
 // instances (one per line, instances.jsonl) go to
 //   weld schema validate --json --no-strict --format annotate --dialect D
 //        --resolve http://localhost:1234/=<suite>/remotes SCHEMA INSTANCES.jsonl

@@ -1,4 +1,4 @@
-// Mechanisms in the run (SPEC §4): `native` sends the provider's own
+// Mechanisms in the run (docs/run.md, "Mechanisms"): `native` sends the provider's own
 // constrained decoding (OpenAI response_format json_schema, Anthropic
 // output_config.format) and no structured_output tool; the answer is the
 // final text, repaired and validated locally, fed back when invalid. `auto`
@@ -274,7 +274,7 @@ test('offline: --mechanism native does not apply (noted on stderr), the run succ
   assert.deepEqual(Object.keys(JSON.parse(r.stdout)).sort(), ['risk_level', 'summary']);
 });
 
-// SPEC §4 "beyond the sources": OpenAI strict for a schema outside the
+// docs/run.md, "Mechanisms": OpenAI strict for a schema outside the
 // subset. The optional property goes as required-but-nullable, maxLength
 // into the description; the init message lists both; the model's null for
 // the optional property is dropped before validation against the full

@@ -1,4 +1,4 @@
-// Mechanisms in the proxy (SPEC §4, issue 14): `native` sends the provider's
+// Mechanisms in the proxy (docs/run.md, "Mechanisms"): `native` sends the provider's
 // format (OpenAI strict with the schema rewritten into its subset, as a run
 // does), and `auto` probes the upstream once per model with the run's probe
 // and remembers what it found. The fake model server emulates servers that

@@ -1,7 +1,7 @@
 // Runs JSON-Schema-Test-Suite/tests/<draft>/*.json (required) and
-// optional/format/*.json (SPEC §1.2 formats). remotes/ answers for
+// optional/format/*.json (the formats docs/schema.md lists). remotes/ answers for
 // http://localhost:1234/ through the compile resolver. Compiles non-strict:
-// the suite is written for lenient validators (issue 2, item 6).
+// the suite is written for lenient validators.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -31,7 +31,7 @@ constexpr Draft kDrafts[] = {{"draft4", Dialect::Draft4},
                              {"draft2019-09", Dialect::Draft2019_09},
                              {"draft2020-12", Dialect::Draft2020_12}};
 
-// The formats SPEC §1.2 asserts (optional/format/<name>.json), plus
+// The formats weld asserts (optional/format/<name>.json), plus
 // unknown.json (unknown formats pass).
 constexpr const char* kFormats[] = {"date-time", "date", "time", "duration", "email", "idn-email", "hostname",
                                     "idn-hostname", "ipv4", "ipv6", "uri", "uri-reference", "iri",
@@ -125,7 +125,7 @@ TEST_P(SuiteTest, Case) {
   options.strict = false;
   // The required tests are written for the default behaviour of each
   // dialect, where `format` is an annotation (draft2020-12/format.json checks
-  // exactly that); weld asserts formats (SPEC §1.2), which the optional
+  // exactly that); weld asserts formats, which the optional
   // format tests check.
   options.assert_formats = c.optional_format;
   options.resolver = resolve_remote;

@@ -328,7 +328,7 @@ TEST(OpenAiRequest, ResponseFormatCarriesTheSchemaAndStrictness) {
   EXPECT_EQ(openai_request_body(request).find("response_format"), nullptr);
 }
 
-// OpenAI strict, decided once (issue 14): strict whenever the schema can be
+// OpenAI strict, decided once (docs/run.md, "Mechanisms"): strict whenever the schema can be
 // rewritten into the subset (the run used to send strict only for schemas
 // already in it, the proxy never).
 TEST(OpenAiRequest, StrictSendsTheRewrittenSchemaOrTheSchemaAsIs) {

@@ -1,5 +1,5 @@
-// OpenAI's strict structured-output subset (SPEC §4 "beyond the sources",
-// issue 14 item 3): a strict request is refused unless every object lists
+// OpenAI's strict structured-output subset (docs/run.md,
+// "Mechanisms"): a strict request is refused unless every object lists
 // all its properties in `required` and sets `additionalProperties: false`,
 // and a fixed keyword list is used. Rewriting the user's schema into it sends
 // the strongest constraint the server accepts; what the rewrite relaxes is

@@ -1,4 +1,4 @@
-// The native mechanism's subset rewrite (issue 14 item 3).
+// The native mechanism's subset rewrite (docs/run.md, "Mechanisms").
 #include <gtest/gtest.h>
 
 #include "weld/json/parse.h"

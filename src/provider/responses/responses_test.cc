@@ -1,4 +1,4 @@
-// The Responses API reader and request (issue 14): streamed `response.*`
+// The Responses API reader and request (docs/protocols.md): streamed `response.*`
 // events and whole `response` objects into the neutral Response.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// Reducing an upstream answer to a candidate (SPEC §3.3 step 3): the agent's
+// Reducing an upstream answer to a candidate (docs/proxy-weld.md, "How the answer is read"): the agent's
 // tool call is found by its block (Anthropic `tool_use`, OpenAI
 // `tool_calls[]`), never by stop_reason / finish_reason, which servers fill
 // differently. The answer itself was read by the provider's reader of the

@@ -1,4 +1,4 @@
-// Checking a candidate (SPEC §3.3 step 3, §1.3): parse, repair, clamp,
+// Checking a candidate (docs/proxy-weld.md, "How the answer is read"): parse, repair, clamp,
 // validate against the agent's full schema. Kept in its own file: it is the
 // only part that needs the schema engine and the repair module.
 
@@ -10,7 +10,7 @@ namespace weld::proxy {
 
 Verdict check_candidate(const Candidate& candidate, const Agent& agent, bool allow_repair) {
   Verdict verdict;
-  // SPEC §4 `native`: the answer is the message text, not a tool call.
+  // `native` (docs/run.md, "Mechanisms"): the answer is the message text, not a tool call.
   const bool native = agent.mode == Mode::Forced && agent.mechanism == Mechanism::Native;
   if (native && candidate.text.find_first_not_of(" \t\r\n") == std::string::npos) {
     verdict.errors = "the answer was empty: answer with only a JSON value that matches the schema";

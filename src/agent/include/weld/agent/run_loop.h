@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// The headless run's turn loop (SPEC §2.2–§2.3): offers the synthetic
+/// The headless run's turn loop (docs/run.md, "What the model sees, and how the run ends"): offers the synthetic
 /// `structured_output` tool when a schema is given, runs the model's tool
 /// calls, validates (with repair) each `structured_output` call, feeds errors
 /// back, and ends on the first valid answer or on a limit. It never prints;
@@ -41,7 +41,7 @@ namespace weld::agent {
 /// Name of the synthetic terminal tool.
 inline constexpr std::string_view kStructuredOutputTool = "structured_output";
 
-/// The description the model sees for `structured_output` (SPEC §2.2).
+/// The description the model sees for `structured_output` (docs/run.md, "What the model sees, and how the run ends").
 inline constexpr std::string_view kStructuredOutputDescription =
     "Deliver the final answer by calling this tool with arguments that match its parameters schema. "
     "This is the only way to deliver the final answer: plain-text final answers are discarded. "
@@ -49,7 +49,7 @@ inline constexpr std::string_view kStructuredOutputDescription =
     "validation error comes back as the tool result and you may call this tool again with corrected "
     "arguments.";
 
-/// Synthesised results for sibling calls of a `structured_output` turn (SPEC §2.3).
+/// Synthesised results for sibling calls of a `structured_output` turn (docs/run.md, "What the model sees, and how the run ends").
 inline constexpr std::string_view kSkippedSuccess =
     "Skipped: this turn's structured_output contract took precedence as the terminal output.";
 inline constexpr std::string_view kSkippedRetry =
@@ -60,20 +60,20 @@ inline constexpr std::string_view kSkippedRetry =
 inline constexpr std::string_view kStructuredOutputAccepted =
     "Structured output accepted; the session is complete.";
 
-/// The user message that feeds an invalid native answer back (SPEC §4): this
-/// prefix, the validation message (§1.2, data name "answer"), then
+/// The user message that feeds an invalid native answer back (docs/run.md, "Mechanisms"):
+/// this prefix, the validation message (schema::describe, data name "answer"), then
 /// kNativeFeedbackSuffix.
 inline constexpr std::string_view kNativeFeedbackPrefix =
     "Your answer did not validate against the required JSON schema: ";
 inline constexpr std::string_view kNativeFeedbackSuffix =
     " Reply again with only the corrected JSON value.";
 
-/// The stderr hint printed with exit 53 when --json-schema is active (SPEC §2.5).
+/// The stderr hint printed with exit 53 when --json-schema is active (docs/run.md, "Exit codes").
 inline constexpr std::string_view kMaxTurnsJsonSchemaNote =
     "Note: --json-schema is active. If the model never called structured_output, verify it isn't "
     "denied by permissions.deny / --exclude-tools and that the schema is satisfiable.";
 
-/// How the run ended: the envelope's `subtype` (SPEC §2.4).
+/// How the run ended: the envelope's `subtype` (docs/run.md, "Output formats").
 enum class Subtype {
   Success,
   ErrorPlainText,
@@ -108,7 +108,7 @@ struct RunOptions {
   json::Value schema_source;
   /// False when permissions.deny / --exclude-tools remove structured_output.
   bool offer_structured_output = true;
-  /// How the structured answer is obtained (SPEC §4). `Auto` probes the
+  /// How the structured answer is obtained (docs/run.md, "Mechanisms"). `Auto` probes the
   /// model once (unless the cache below remembers) and then uses `Native`
   /// or `Tool`.
   Mechanism mechanism = Mechanism::Tool;
@@ -140,7 +140,7 @@ struct RunOptions {
   /// Report partial structured answers while they stream
   /// (RunObserver::on_partial_result; see partial_result.h).
   bool partial_results = false;
-  /// Telemetry (SPEC §8; not owned; nullptr: off): the run's span goes under
+  /// Telemetry (docs/telemetry.md; not owned; nullptr: off): the run's span goes under
   /// `trace_parent` (TRACEPARENT, or a batch's span; invalid: a new trace).
   telemetry::Telemetry* telemetry = nullptr;
   telemetry::SpanContext trace_parent;
@@ -187,7 +187,7 @@ class RunObserver {
 /// How a run ended, with everything the result envelope needs.
 struct RunOutcome {
   Subtype subtype = Subtype::ErrorDuringExecution;
-  /// SPEC §2.5.
+  /// docs/design.md, "Exit codes".
   /// An `ExitCode` (weld/base/exit_code.h), as the process's int.
   int exit_code = ExitCode::Failure;
   /// For failures: the full message (what goes to stderr and `error.message`).
@@ -230,7 +230,7 @@ struct RunOutcome {
 RunOutcome run(provider::Model& model, const std::vector<const Tool*>& tools, const RunOptions& options,
                const std::vector<RunObserver*>& observers, provider::CancelToken& cancel);
 
-/// The plain-text failure message (SPEC §2.3), from the turn count and all
+/// The plain-text failure message (docs/run.md, "What the model sees, and how the run ends"), from the turn count and all
 /// the text the model produced, in order.
 std::string plain_text_message(int turns, std::string_view model_text);
 

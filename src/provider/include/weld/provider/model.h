@@ -2,7 +2,7 @@
 /// \file
 /// The provider-neutral conversation model that the run loop speaks, and the
 /// `Model` interface each wire protocol (OpenAI Chat Completions, Anthropic
-/// Messages, the offline model) implements. SPEC §2.2, §4.
+/// Messages, the offline model) implements (docs/design.md, "What flows between them").
 
 #include <atomic>
 #include <cstdint>
@@ -86,8 +86,8 @@ struct Usage {
   }
 };
 
-/// A provider's own constrained decoding of the final text (SPEC §4, the
-/// `native` mechanism): OpenAI `response_format` json_schema (also read by
+/// A provider's own constrained decoding of the final text (the `native`
+/// mechanism, docs/run.md "Mechanisms"): OpenAI `response_format` json_schema (also read by
 /// vLLM, llama.cpp, SGLang, Ollama's /v1), Anthropic `output_config.format`.
 struct ResponseFormat {
   /// OpenAI `json_schema.name` (letters, digits, `_`, `-`; at most 64).
@@ -181,7 +181,7 @@ struct StreamObserver {
   std::function<void(const json::Value& event)> on_event;
   /// A fragment of a tool call's arguments text as it arrives: the call's
   /// position in the answer (0-based), its name as known so far, the text
-  /// (issue 17: partial structured answers).
+  /// (partial structured answers, docs/run.md "Partial results").
   std::function<void(std::size_t call_index, std::string_view name, std::string_view fragment)> on_tool_arguments;
   /// A fragment of the answer's text as it arrives.
   std::function<void(std::string_view fragment)> on_text;

@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// The `native` mechanism's subset rewrite (SPEC §4, issue 14): the user's
+/// The `native` mechanism's subset rewrite (docs/run.md, "Mechanisms"): the user's
 /// schema rewritten into OpenAI's strict structured-output subset, so the
 /// strongest constraint the server accepts is sent, while weld still
 /// validates the answer against the full schema. One implementation for the

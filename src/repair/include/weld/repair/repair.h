@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// Repair before retry (SPEC §1.3): repairs that cannot change a correct
+/// Repair before retry (docs/design.md, "Repairs"): repairs that cannot change a correct
 /// answer's meaning, accepted only when the repaired value then validates.
 /// Shared by the headless run and the proxy.
 ///
@@ -28,7 +28,7 @@ struct Repair {
   /// newline/tab inside a string). Schema repairs (one entry per place):
   /// "coerce_boolean", "coerce_number", "coerce_json_string", "clamp",
   /// "drop_null" (see Options::drop_nulls).
-  /// An empty argument text is `{}` by rule (SPEC §1.3), not a repair: it is
+  /// An empty argument text is `{}` by rule (a tool without parameters), not a repair: it is
   /// never reported and applies under `--no-repair` too.
   std::string kind;
   /// JSON Pointer into the value ("" for the whole text).

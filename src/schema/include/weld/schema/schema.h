@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// The schema engine's public API: compile a JSON Schema once, validate many
-/// instances, from several threads, with no global state (SPEC §1.2).
+/// instances, from several threads, with no global state (docs/schema.md).
 ///
 /// \code
 ///   weld::schema::Schema schema = weld::schema::Schema::compile(schema_json);  // throws SchemaError
@@ -35,13 +35,13 @@ using Resolver = std::function<std::optional<json::Value>(std::string_view uri)>
 
 /// Options for `Schema::compile`.
 struct CompileOptions {
-  /// Dialect used when the schema has no `$schema`. nullopt: SPEC §1.1 rule
-  /// (2020-12, or draft-07 when the schema uses a draft-07-only form).
+  /// Dialect used when the schema has no `$schema`. nullopt: docs/schema.md,
+  /// "Dialects" (2020-12, or draft-07 when the schema uses a draft-07-only form).
   std::optional<Dialect> default_dialect;
-  /// Ajv-style `strictSchema` checks (SPEC §1.1 step 6). Off: only what is
+  /// Ajv-style `strictSchema` checks (docs/schema.md, "Strict mode"). Off: only what is
   /// needed to compile (meta-schema validation is still done).
   bool strict = true;
-  /// Assert `format` (SPEC §1.2 list). On by default.
+  /// Assert `format` (the list in docs/schema.md, "What validates"). On by default.
   bool assert_formats = true;
   /// Remote documents; unset means no remote `$ref` resolves.
   Resolver resolver;

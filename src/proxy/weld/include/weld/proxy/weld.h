@@ -4,7 +4,7 @@
 /// sockets): tagging, rewriting a tagged request for the upstream, finding
 /// the tool call in an upstream answer (whole or streamed), checking it
 /// (parse, repair, clamp, validate), the retry turn, and rendering what the
-/// client receives. SPEC §3.3, §3.4. The server core drives these.
+/// client receives (docs/proxy-weld.md). The server core drives these.
 
 #include <array>
 #include <cstdint>
@@ -32,10 +32,10 @@ using provider::Protocol;
 
 /// How the agent's shape is imposed.
 enum class Mode { Forced, TwoPhase };
-/// Constraint mechanism (SPEC §4).
+/// Constraint mechanism (docs/run.md, "Mechanisms").
 enum class Mechanism { Tool, Native, Auto };
 
-/// One registry entry (SPEC §3.2), compiled.
+/// One registry entry (docs/proxy.md, "The registry"), compiled.
 struct Agent {
   std::string name;
   std::string description;
@@ -48,7 +48,7 @@ struct Agent {
   /// when forcing the tool (vLLM, SGLang and llama.cpp honour it and turn a
   /// thinking model's reasoning off). A strict OpenAI endpoint rejects the
   /// unknown field, so set false (registry `"chat_template_kwargs": false`)
-  /// for such an upstream. Default per SPEC §3.3 step 2: sent.
+  /// for such an upstream. Default: sent (docs/proxy.md, "What a tagged request goes through").
   bool chat_template_kwargs = true;
   /// Registry `"chat_template_kwargs": {…}`: these kwargs instead of the
   /// default, merged over the client's own on every OpenAI-shape upstream
@@ -116,7 +116,7 @@ std::optional<ModelTag> parse_model_tag(std::string_view model);
 /// copied); an upstream request built here can be passed back in (the
 /// two-phase forced follow-up does): the rewrite is idempotent.
 ///
-/// Mechanism (SPEC §4), forced mode only: `Native` offers no tool and sets
+/// Mechanism (docs/run.md, "Mechanisms"), forced mode only: `Native` offers no tool and sets
 /// the provider's own format instead (Anthropic `output_config.format`
 /// json_schema, OpenAI `response_format` json_schema); the answer is then the
 /// message text (see `check_candidate`). `Auto` is treated as `Tool`: the
@@ -189,7 +189,7 @@ struct Verdict {
 
 /// Parses, repairs, clamps (when agent.clamp) and validates a candidate
 /// against the agent's full compiled schema. `allow_repair` switches the
-/// parse repairs and coercions (SPEC §1.3); clamping follows `agent.clamp`
+/// parse repairs and coercions (docs/design.md, "Repairs"); clamping follows `agent.clamp`
 /// alone. A candidate without the tool call (`!found`) is invalid with the
 /// message "the answer did not call the tool '<agent>': call it with
 /// arguments that match its input schema". A forced `Native` agent checks
