@@ -233,7 +233,7 @@ TEST(Candidate, OpenAIStreamedTextOnlyAnswer) {
   EXPECT_EQ(R"({"role":"assistant","content":"{\"a\":1}"})", s(c.assistant_message));
 }
 
-// Decided once for the run and the proxy (docs/protocols.md "Refusals"):
+// Decided once for the run and the proxy (docs/protocols.md, "How an answer is judged"):
 // the proxy used to drop `delta.refusal`, so a refusing model's words never
 // reached the client's error.
 TEST(Candidate, OpenAIRefusalIsKeptAsTheAnswerText) {

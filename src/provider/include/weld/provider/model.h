@@ -66,7 +66,7 @@ struct Usage {
   std::int64_t cache_creation_input_tokens = 0;
   /// Adds another response's counts (a run's turns, a proxy's attempts).
   /// Each count saturates at the int64 range instead of overflowing: a
-  /// server may report anything up to it (docs/protocols.md, "Usage").
+  /// server may report anything up to it (docs/protocols.md, "How an answer is judged").
   Usage& operator+=(const Usage& other) {
     input_tokens = saturating_add(input_tokens, other.input_tokens);
     output_tokens = saturating_add(output_tokens, other.output_tokens);
