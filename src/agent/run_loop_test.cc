@@ -138,7 +138,7 @@ TEST_F(RunLoopTest, SideEffectSiblingOnTheRetryPathGetsTheReissueText) {
   EXPECT_EQ(results[0].content,
             "Skipped: this turn's structured_output contract took precedence as the terminal output. Re-issue this "
             "call in a separate turn if needed.");
-  EXPECT_EQ(results[1].content, "params/summary must be string");
+  EXPECT_EQ(results[1].content, "params/summary must be string (got 1)");
   EXPECT_TRUE(results[1].is_error);
 }
 
