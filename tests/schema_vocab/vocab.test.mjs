@@ -178,7 +178,7 @@ test('--no-strict on the run and the batch compiles what strict mode refuses; th
   const schema = '{"type":"object","properties":{"n":{"type":"integer","units":"cm"}},"required":["n"]}';
   const strict = weld(['--provider', 'offline', '-p', 'x', '--json-schema', schema]);
   assert.equal(strict.status, 52);
-  assert.equal(strict.stderr, '--json-schema is not a valid JSON Schema: strict mode: unknown keyword: "units" ' +
+  assert.equal(strict.stderr, 'weld: --json-schema is not a valid JSON Schema: strict mode: unknown keyword: "units" ' +
     '(an annotation of your own: name it "x-units") at /properties/n/units\n');
   const lenient = weld(['--provider', 'offline', '-p', 'x', '--json-schema', schema, '--no-strict']);
   assert.equal(lenient.status, 0, lenient.stderr);

@@ -75,7 +75,7 @@ TEST(CheckCandidate, UnicodeStaysUnescaped) {
 TEST(CheckCandidate, EnumViolationInAjvWording) {
   Verdict v = check_candidate(call(R"({"action":"fly"})"), router());
   EXPECT_FALSE(v.valid);
-  EXPECT_EQ("params/action must be equal to one of the allowed values", v.errors);
+  EXPECT_EQ("params/action must be equal to one of the allowed values: \"search\", \"calculator\", \"translate\", \"refund\" (got \"fly\")", v.errors);
   EXPECT_EQ("", v.text);
 }
 
@@ -83,8 +83,8 @@ TEST(CheckCandidate, SeveralErrorsOnePerLine) {
   Verdict v = check_candidate(call(R"({"title":"t","priority":"urgent","extra":1})"), ticket());
   EXPECT_FALSE(v.valid);
   EXPECT_EQ("params must have required property 'urgent'\n"
-            "params/priority must be equal to one of the allowed values\n"
-            "params must NOT have additional properties",
+            "params/priority must be equal to one of the allowed values: \"low\", \"medium\", \"high\" (got \"urgent\")\n"
+            "params must NOT have additional properties: \"extra\"",
             v.errors);
 }
 
@@ -108,7 +108,7 @@ TEST(CheckCandidate, ClampsPerAgent) {
   strict.clamp = false;
   Verdict refused = check_candidate(call(args), strict);
   EXPECT_FALSE(refused.valid);
-  EXPECT_EQ("params/options/0/confidence must be <= 1", refused.errors);
+  EXPECT_EQ("params/options/0/confidence must be <= 1 (got 1.4)", refused.errors);
 }
 
 TEST(CheckCandidate, ClampStillAppliesWithoutRepair) {
@@ -141,13 +141,13 @@ TEST(CheckCandidate, CoercionOnlyWhenAllowed) {
 
   Verdict refused = check_candidate(call(args), ticket(), /*allow_repair=*/false);
   EXPECT_FALSE(refused.valid);
-  EXPECT_EQ("params/urgent must be boolean\nparams/estimate_hours must be integer", refused.errors);
+  EXPECT_EQ("params/urgent must be boolean (got \"true\")\nparams/estimate_hours must be integer (got \"3\")", refused.errors);
 }
 
 TEST(CheckCandidate, BriefLimits) {
   Verdict v = check_candidate(call(R"({"options":[],"summary":"s"})"), brief());
   EXPECT_FALSE(v.valid);
-  EXPECT_EQ("params/options must NOT have fewer than 1 items", v.errors);
+  EXPECT_EQ("params/options must NOT have fewer than 1 items (got an array of 0)", v.errors);
 }
 
 TEST(CheckCandidate, NoToolCall) {
@@ -171,7 +171,7 @@ TEST(CheckCandidate, NativeChecksTheText) {
   c.text = R"({"action":"fly"})";
   v = check_candidate(c, a);
   EXPECT_FALSE(v.valid);
-  EXPECT_EQ("params/action must be equal to one of the allowed values", v.errors);
+  EXPECT_EQ("params/action must be equal to one of the allowed values: \"search\", \"calculator\", \"translate\", \"refund\" (got \"fly\")", v.errors);
 
   c.text = " \n";
   v = check_candidate(c, a);
