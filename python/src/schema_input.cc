@@ -134,15 +134,4 @@ schema::Schema compile_schema(const json::Value& document, const SchemaOptions& 
   return std::move(loaded->schema);
 }
 
-std::string dialect_name(schema::Dialect dialect) {
-  switch (dialect) {
-    case schema::Dialect::Draft4: return "draft4";
-    case schema::Dialect::Draft6: return "draft6";
-    case schema::Dialect::Draft7: return "draft7";
-    case schema::Dialect::Draft2019_09: return "2019-09";
-    case schema::Dialect::Draft2020_12: return "2020-12";
-  }
-  return "unknown";
-}
-
 }  // namespace weld::python

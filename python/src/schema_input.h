@@ -55,7 +55,4 @@ SchemaOptions schema_options(py::handle dialect, py::handle validate_formats, bo
 /// raised one) when it does not compile.
 schema::Schema compile_schema(const json::Value& document, const SchemaOptions& options);
 
-/// The name of a dialect, as `dialect=` takes it ("2020-12").
-std::string dialect_name(schema::Dialect dialect);
-
 }  // namespace weld::python

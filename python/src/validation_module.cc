@@ -191,7 +191,7 @@ void dealloc(PyObject* self) {
 
 PyObject* repr(PyObject* self) {
   const Validator& v = self_of(self);
-  std::string text = "<weld.Validator " + dialect_name(v.schema().dialect()) + (v.mask() ? " masked" : "") + ">";
+  std::string text = "<weld.Validator " + std::string(schema::dialect_name(v.schema().dialect())) + (v.mask() ? " masked" : "") + ">";
   return PyUnicode_FromStringAndSize(text.data(), static_cast<Py_ssize_t>(text.size()));
 }
 
@@ -268,7 +268,7 @@ PyObject* reduce(PyObject* self, PyObject*) {
 }
 
 PyObject* get_dialect(PyObject* self, void*) {
-  return guarded([&] { return py::str(dialect_name(self_of(self).schema().dialect())).release().ptr(); });
+  return guarded([&] { return py::str(std::string(schema::dialect_name(self_of(self).schema().dialect()))).release().ptr(); });
 }
 
 PyObject* get_schema(PyObject* self, void*) {

@@ -92,6 +92,7 @@ std::optional<weld::schema::Dialect> dialect_of(weld_dialect dialect) {
     case WELD_DIALECT_DRAFT7: return weld::schema::Dialect::Draft7;
     case WELD_DIALECT_2019_09: return weld::schema::Dialect::Draft2019_09;
     case WELD_DIALECT_2020_12: return weld::schema::Dialect::Draft2020_12;
+    case WELD_DIALECT_V1: return weld::schema::Dialect::V1;
     case WELD_DIALECT_DEFAULT: break;
   }
   return std::nullopt;

@@ -214,7 +214,7 @@ int run_validate(const std::string& schema_arg, const std::vector<std::string>& 
 
 int schema_main(int argc, char** argv) {
   CLI::App app{"Check JSON Schemas and validate JSON documents against them: a general JSON Schema tool "
-               "(draft-04 to 2020-12; boolean schemas and any root type). Exit codes: 0 all valid, 1 something "
+               "(draft-04 to 2020-12 and v1; boolean schemas and any root type). Exit codes: 0 all valid, 1 something "
                "invalid or a usage error, 52 the schema of `validate` could not be loaded.",
                "weld schema"};
   app.require_subcommand(1, 1);

@@ -63,11 +63,11 @@ void write_stderr_lines(std::string_view prefix, std::string_view text) {
 }
 
 void add_dialect_flag(CLI::App& command, std::string& dialect) {
-  command.add_option("--dialect", dialect, "Dialect for schemas without $schema: draft4, draft6, draft7, 2019-09, 2020-12")
+  command.add_option("--dialect", dialect, "Dialect for schemas without $schema: draft4, draft6, draft7, 2019-09, 2020-12, v1")
       ->check([](const std::string& name) {
         return schema::parse_dialect_name(name) ? std::string()
                                                 : "unknown dialect \"" + name +
-                                                      "\" (expected draft4, draft6, draft7, 2019-09 or 2020-12)";
+                                                      "\" (expected draft4, draft6, draft7, 2019-09, 2020-12 or v1)";
       });
 }
 

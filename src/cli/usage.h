@@ -33,7 +33,7 @@ std::string with_prefix(std::string_view prefix, std::string_view text);
 /// Writes `with_prefix(prefix, text)` to stderr and flushes it.
 void write_stderr_lines(std::string_view prefix, std::string_view text);
 
-/// Adds `--dialect NAME` (draft4, draft6, draft7, 2019-09, 2020-12) to
+/// Adds `--dialect NAME` (draft4, draft6, draft7, 2019-09, 2020-12, v1) to
 /// `command`; any other name is a usage error.
 void add_dialect_flag(CLI::App& command, std::string& dialect);
 

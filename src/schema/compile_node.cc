@@ -124,6 +124,7 @@ void Compiler::finish_dynamic_refs() {
 }
 
 void Compiler::compile_node(std::uint32_t index, const json::Value& v, const SubInfo& info) {
+  if (!internal_ && info.dialect == Dialect::V1) check_v1_keywords(v, info);
   if (!internal_ && options_.strict && info.doc == 0) check_strict(v, info);
   std::vector<Instr> ranges[kRangeCount];
   Node node;
@@ -216,8 +217,33 @@ void Compiler::compile_node(std::uint32_t index, const json::Value& v, const Sub
       return;
     }
   }
-  if (d == Dialect::Draft2020_12) {
-    if (const json::Value* dyn = v.find("$dynamicRef")) {
+  if (is_2020_or_later(d)) {
+    const json::Value* dyn = v.find("$dynamicRef");
+    std::string_view dyn_uri, dyn_fragment;
+    if (dyn && dyn->is_string()) split_fragment(dyn->as_string(), dyn_uri, dyn_fragment);
+    if (dyn && d == Dialect::V1 && !dyn_fragment.empty() && dyn_fragment[0] != '/') {
+      // v1: always dynamic. The outermost resource in the dynamic scope
+      // with this $dynamicAnchor wins; the resource the URI names is only
+      // the fallback when none is in scope (and a plain $anchor of the same
+      // name is never a target).
+      std::string resource_uri(strip_fragment(resolve_uri(info.base, dyn->as_string())));
+      const json::Value* resource = resolve_reference(resource_uri, where("$dynamicRef"), d);
+      Instr in = make(OpCode::DynamicRef, "$dynamicRef");
+      in.a = static_cast<std::uint32_t>(program_.dynamic_refs.size());
+      std::uint32_t fallback = kNone;
+      for (const ResourceInfo& res : resources_) {
+        if (res.root != resource) continue;
+        if (auto it = res.dynamic_anchors.find(std::string(dyn_fragment)); it != res.dynamic_anchors.end()) {
+          fallback = node_for(it->second);
+        }
+      }
+      program_.dynamic_refs.push_back(DynamicRef{fallback, {}});
+      pending_dynamic_.push_back(PendingDynamic{in.a, std::string(dyn_fragment)});
+      program_.uses_dynamic_scope = true;
+      ranges[kAny].push_back(in);
+      dyn = nullptr;  // done
+    }
+    if (dyn) {
       if (!dyn->is_string()) throw SchemaError(where("$dynamicRef"), "\"$dynamicRef\" must be string");
       const json::Value* target = resolve(dyn->as_string(), "$dynamicRef");
       Instr in = make(OpCode::DynamicRef, "$dynamicRef");
@@ -430,7 +456,7 @@ void Compiler::compile_node(std::uint32_t index, const json::Value& v, const Sub
     const char* prefix_kw = "items";
     const char* rest_kw = "items";
     const json::Value* items = v.find("items");
-    if (d == Dialect::Draft2020_12) {
+    if (is_2020_or_later(d)) {
       prefix = v.find("prefixItems");
       prefix_kw = "prefixItems";
       rest = items;
@@ -480,7 +506,7 @@ void Compiler::compile_node(std::uint32_t index, const json::Value& v, const Sub
             program_.values.push_back(max_contains ? *max_contains : json::Value());
           }
         }
-        if (d == Dialect::Draft2020_12) in.flags |= 1;  // contains annotates the items it matched
+        if (is_2020_or_later(d)) in.flags |= 1;  // contains annotates the items it matched
         ranges[kArray].push_back(in);
       }
     }
@@ -534,7 +560,9 @@ void Compiler::compile_node(std::uint32_t index, const json::Value& v, const Sub
     if (req.b) ranges[kObject].push_back(req);
     if (sch.b) ranges[kObject].push_back(sch);
   };
-  if (const json::Value* deps = v.find("dependencies")) dep_required(*deps, "dependencies", true);
+  if (const json::Value* deps = d != Dialect::V1 ? v.find("dependencies") : nullptr) {
+    dep_required(*deps, "dependencies", true);
+  }
   if (!legacy) {
     if (const json::Value* deps = v.find("dependentRequired"); deps && validation) dep_required(*deps, "dependentRequired", false);
   }

@@ -16,13 +16,14 @@ enum class Slot { None, Schema, SchemaArray, SchemaMap, SchemaOrArray, Dependenc
 Slot subschema_slot(std::string_view kw, Dialect d) {
   bool d6 = d != Dialect::Draft4;
   bool d7 = d6 && d != Dialect::Draft6;
-  bool d2019 = d == Dialect::Draft2019_09 || d == Dialect::Draft2020_12;
-  bool d2020 = d == Dialect::Draft2020_12;
+  bool d2019 = d == Dialect::Draft2019_09 || is_2020_or_later(d);
+  bool d2020 = is_2020_or_later(d);
   if (kw == "additionalProperties" || kw == "not" || kw == "additionalItems") return Slot::Schema;
   if (kw == "items") return d2020 ? Slot::SchemaOrArray : Slot::SchemaOrArray;
   if (kw == "allOf" || kw == "anyOf" || kw == "oneOf") return Slot::SchemaArray;
-  if (kw == "properties" || kw == "patternProperties" || kw == "definitions") return Slot::SchemaMap;
-  if (kw == "dependencies") return Slot::Dependencies;
+  if (kw == "properties" || kw == "patternProperties") return Slot::SchemaMap;
+  if (d != Dialect::V1 && kw == "definitions") return Slot::SchemaMap;
+  if (d != Dialect::V1 && kw == "dependencies") return Slot::Dependencies;
   if (d6 && (kw == "contains" || kw == "propertyNames")) return Slot::Schema;
   if (d7 && (kw == "if" || kw == "then" || kw == "else")) return Slot::Schema;
   if (d2019 && (kw == "unevaluatedItems" || kw == "unevaluatedProperties" || kw == "contentSchema")) return Slot::Schema;
@@ -43,6 +44,7 @@ std::optional<Dialect> dialect_from_uri(std::string_view uri) {
   if (uri == "https://json-schema.org/draft/2019-09/schema" || uri == "http://json-schema.org/draft/2019-09/schema") return Dialect::Draft2019_09;
   if (uri == "https://json-schema.org/draft/2020-12/schema" || uri == "http://json-schema.org/draft/2020-12/schema") return Dialect::Draft2020_12;
   if (uri == "http://json-schema.org/schema" || uri == "https://json-schema.org/schema") return Dialect::Draft2020_12;
+  if (uri == "https://json-schema.org/v1" || uri == "https://json-schema.org/v1/2026") return Dialect::V1;
   return std::nullopt;
 }
 
@@ -52,7 +54,20 @@ std::optional<Dialect> parse_dialect_name(std::string_view name) {
   if (name == "draft7" || name == "draft-07") return Dialect::Draft7;
   if (name == "2019-09" || name == "draft2019-09") return Dialect::Draft2019_09;
   if (name == "2020-12" || name == "draft2020-12") return Dialect::Draft2020_12;
+  if (name == "v1") return Dialect::V1;
   return std::nullopt;
+}
+
+std::string_view dialect_name(Dialect dialect) {
+  switch (dialect) {
+    case Dialect::Draft4: return "draft4";
+    case Dialect::Draft6: return "draft6";
+    case Dialect::Draft7: return "draft7";
+    case Dialect::Draft2019_09: return "2019-09";
+    case Dialect::Draft2020_12: return "2020-12";
+    case Dialect::V1: return "v1";
+  }
+  return "2020-12";
 }
 
 namespace {
@@ -206,7 +221,7 @@ void Compiler::walk(const json::Value& v, const SubInfo& parent, bool is_doc_roo
   }
   if (!legacy) {
     if (const json::Value* a = v.find("$anchor"); a && a->is_string()) uris_.emplace(info.base + "#" + a->as_string(), &v);
-    if (info.dialect == Dialect::Draft2020_12) {
+    if (is_2020_or_later(info.dialect)) {
       if (const json::Value* a = v.find("$dynamicAnchor"); a && a->is_string()) {
         uris_.emplace(info.base + "#" + a->as_string(), &v);
         resources_[info.resource].dynamic_anchors.emplace(a->as_string(), &v);

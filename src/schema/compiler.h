@@ -69,6 +69,9 @@ class Compiler {
 
   // Strict rules (strict.cc).
   void check_strict(const json::Value& v, const SubInfo& info);
+  /// The v1 dialect's own rule, strict mode or not: only its keywords and
+  /// `x-` ones.
+  void check_v1_keywords(const json::Value& v, const SubInfo& info);
   void meta_validate(const json::Value& root, Dialect dialect);
 
   const CompileOptions& options_;
@@ -92,6 +95,9 @@ class Compiler {
   std::size_t remote_documents_ = 0;
   std::size_t remote_bytes_ = 0;
 };
+
+/// 2020-12 and the dialects built on it (v1).
+inline bool is_2020_or_later(Dialect d) { return d == Dialect::Draft2020_12 || d == Dialect::V1; }
 
 /// Dialect named by a standard `$schema` URI; nullopt when not standard.
 std::optional<Dialect> dialect_from_uri(std::string_view uri);

@@ -779,6 +779,13 @@ bool Evaluator<kCollect, In>::instr_slow(const Instr& in, Ref v, Annot* ann) {
           if (found) break;
         }
       }
+      if (target == kNone) {
+        // v1: no resource in the dynamic scope defines the anchor, and the
+        // one the reference names does not either.
+        fail(in, [] { return empty_params(); },
+             [] { return std::string("$dynamicRef has no $dynamicAnchor of its name in the dynamic scope"); });
+        return false;
+      }
       return node(target, v, ann);
     }
     case OpCode::AllOf: {

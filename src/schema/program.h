@@ -182,6 +182,7 @@ struct DepSchema {
 /// `$dynamicRef` / `$recursiveRef`: the static target, and the resources
 /// whose anchor can take over when they are in the dynamic scope.
 struct DynamicRef {
+  /// kNone (v1 only): no fallback; with no candidate in scope it fails.
   std::uint32_t static_node;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> candidates;  // (resource, node)
 };

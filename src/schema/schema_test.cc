@@ -286,3 +286,51 @@ TEST(Schema, ForwardingNodesKeepVerdictAndErrors) {
 
 }  // namespace
 }  // namespace weld::schema
+
+namespace weld::schema {
+namespace {
+
+TEST(DialectV1, UnknownKeywordsAreErrorsByTheDialectsOwnRule) {
+  CompileOptions lenient;
+  lenient.strict = false;
+  // Strict mode off: still refused, v1 forbids unknown keywords itself.
+  EXPECT_EQ("the v1 dialect allows only its own keywords and x- ones: unknown keyword: \"propertees\" (did you mean "
+            "\"properties\"?) at /propertees",
+            compile_error(R"({"$schema":"https://json-schema.org/v1","propertees":{}})", lenient));
+  EXPECT_EQ("the v1 dialect allows only its own keywords and x- ones: unknown keyword: \"definitions\" (did you mean "
+            "\"$defs\"?) at /properties/a/definitions",
+            compile_error(R"({"$schema":"https://json-schema.org/v1/2026","properties":{"a":{"definitions":{}}}})", lenient));
+  // Other vocabularies' annotations are unknown keywords in v1 too.
+  EXPECT_NE(std::string::npos,
+            compile_error(R"({"$schema":"https://json-schema.org/v1","discriminator":{}})", lenient).find("\"discriminator\""));
+  EXPECT_EQ("compiled", compile_error(R"({"$schema":"https://json-schema.org/v1","x-order":1,"title":"t",
+                                         "properties":{"a":{"x-go-type":"int","type":"integer"}}})"));
+  // --dialect v1 for a schema without $schema.
+  CompileOptions v1;
+  v1.default_dialect = Dialect::V1;
+  v1.strict = false;
+  EXPECT_NE("compiled", compile_error(R"({"foo":1})", v1));
+  EXPECT_EQ(Dialect::V1, Schema::compile(j(R"({"$schema":"https://json-schema.org/v1"})")).dialect());
+  EXPECT_EQ(Dialect::Draft2020_12, Schema::compile(j("{}")).dialect());
+  EXPECT_EQ("v1", dialect_name(Dialect::V1));
+  EXPECT_EQ(Dialect::V1, parse_dialect_name("v1"));
+}
+
+TEST(DialectV1, DynamicRefIsAlwaysDynamic) {
+  // The $dynamicRef's own resource has no such $dynamicAnchor: the one in
+  // the dynamic scope (the root) decides; 2020-12 would not compile it.
+  const char* schema = R"({"$schema":"https://json-schema.org/v1","$id":"https://example.com/root","$ref":"list",
+      "$defs":{"foo":{"$dynamicAnchor":"items","type":"string"},
+               "list":{"$id":"list","type":"array","items":{"$dynamicRef":"#items"}}}})";
+  Schema s = Schema::compile(j(schema));
+  EXPECT_TRUE(s.is_valid(j(R"(["a","b"])")));
+  EXPECT_FALSE(s.is_valid(j(R"(["a",1])")));
+  EXPECT_EQ("params/1 must be string", errors(s, R"(["a",1])"));
+  // Entered at "list" alone, nothing defines the anchor: the reference fails.
+  Schema alone = Schema::compile(j(R"({"$schema":"https://json-schema.org/v1","type":"array","items":{"$dynamicRef":"#items"}})"));
+  EXPECT_TRUE(alone.is_valid(j("[]")));
+  EXPECT_EQ("params/0 $dynamicRef has no $dynamicAnchor of its name in the dynamic scope", errors(alone, "[1]"));
+}
+
+}  // namespace
+}  // namespace weld::schema

@@ -91,13 +91,24 @@ std::vector<std::string_view> known_keywords(Dialect d) {
   return out;
 }
 
-std::string unknown_keyword_message(std::string_view keyword, Dialect d) {
-  std::string message = "strict mode: unknown keyword: " + json::quote(keyword);
+std::string unknown_keyword_message(std::string_view keyword, Dialect d, std::string_view prefix = "strict mode: ") {
+  std::string message = std::string(prefix) + "unknown keyword: " + json::quote(keyword);
   if (keyword == "nullable") {
     // OpenAPI 3.0's way of allowing null means nothing in JSON Schema: the
     // author expects nulls to pass and they would not.
     return message + " (OpenAPI 3.0: JSON Schema ignores it and still refuses null; allow null with "
                      "\"type\": [\"…\", \"null\"] or \"anyOf\": [{…}, {\"type\": \"null\"}])";
+  }
+  // Keywords of other dialects, under their name in this one.
+  static constexpr std::pair<std::string_view, std::string_view> kRenamed[] = {
+      {"definitions", "$defs"}, {"$defs", "definitions"}, {"$recursiveRef", "$dynamicRef"},
+      {"$recursiveAnchor", "$dynamicAnchor"}, {"$dynamicRef", "$recursiveRef"}, {"$dynamicAnchor", "$recursiveAnchor"},
+      {"prefixItems", "items"}};
+  for (const auto& [old_name, new_name] : kRenamed) {
+    if (keyword == old_name && is_known_keyword(new_name, d)) return message + " (did you mean " + json::quote(new_name) + "?)";
+  }
+  if (keyword == "dependencies" && is_known_keyword("dependentSchemas", d)) {
+    return message + " (did you mean \"dependentRequired\" or \"dependentSchemas\"?)";
   }
   // The closest known keyword: at most 1 edit for short names, 2 from 5
   // characters, 3 from 12 (propertees -> properties, requried -> required,
@@ -120,6 +131,12 @@ std::string unknown_keyword_message(std::string_view keyword, Dialect d) {
 
 bool is_known_keyword(std::string_view k, Dialect d) {
   if (k.starts_with("x-")) return true;
+  if (d == Dialect::V1) {
+    // 2020-12's keywords without the ones v1 dropped; no other vocabulary.
+    if (k == "definitions" || k == "dependencies" || k == "$vocabulary") return false;
+    return in(kCommon, k) || in(kCommon2, k) || in(kDraft6, k) || in(kDraft6b, k) || in(kDraft2019, k) ||
+           in(kDraft2020, k);
+  }
   if (in(kLlmAnnotations, k)) return true;
   if (in(kCommon, k) || in(kCommon2, k)) return true;
   if (d == Dialect::Draft4) return k == "id";
@@ -130,6 +147,16 @@ bool is_known_keyword(std::string_view k, Dialect d) {
   if (in(kDraft2019, k)) return true;
   if (d == Dialect::Draft2019_09) return in(kDraft2019Only, k);
   return in(kDraft2020, k);
+}
+
+void Compiler::check_v1_keywords(const json::Value& v, const SubInfo& info) {
+  if (!v.is_object()) return;
+  for (const json::Member& m : v.as_object()) {
+    if (is_known_keyword(m.key, Dialect::V1)) continue;
+    std::string p = info.pointer;
+    json::append_pointer(p, m.key);
+    throw SchemaError(p, unknown_keyword_message(m.key, Dialect::V1, "the v1 dialect allows only its own keywords and x- ones: "));
+  }
 }
 
 void Compiler::check_strict(const json::Value& v, const SubInfo& info) {
@@ -180,7 +207,7 @@ void Compiler::check_strict(const json::Value& v, const SubInfo& info) {
   // Tuples: warn when the array length is left open (Ajv strictTuples).
   const json::Value* tuple = nullptr;
   std::string tuple_kw, rest_kw;
-  if (info.dialect == Dialect::Draft2020_12) {
+  if (is_2020_or_later(info.dialect)) {
     tuple = v.find("prefixItems");
     tuple_kw = "prefixItems";
     rest_kw = "items";
@@ -213,7 +240,8 @@ const char* meta_uri(Dialect d) {
     case Dialect::Draft6: return "http://json-schema.org/draft-06/schema";
     case Dialect::Draft7: return "http://json-schema.org/draft-07/schema";
     case Dialect::Draft2019_09: return "https://json-schema.org/draft/2019-09/schema";
-    case Dialect::Draft2020_12: return "https://json-schema.org/draft/2020-12/schema";
+    case Dialect::Draft2020_12:
+    case Dialect::V1: return "https://json-schema.org/draft/2020-12/schema";
   }
   return "";
 }
@@ -272,7 +300,8 @@ const Schema& meta_schema(Dialect d) {
     case Dialect::Draft6: { static const Schema s = build(Dialect::Draft6); return s; }
     case Dialect::Draft7: { static const Schema s = build(Dialect::Draft7); return s; }
     case Dialect::Draft2019_09: { static const Schema s = build(Dialect::Draft2019_09); return s; }
-    case Dialect::Draft2020_12: break;
+    case Dialect::Draft2020_12:
+    case Dialect::V1: break;  // v1's keywords are 2020-12's (less some): the same document checks their values
   }
   static const Schema s = build(Dialect::Draft2020_12);
   return s;

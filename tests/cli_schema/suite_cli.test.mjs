@@ -4,9 +4,9 @@
 //   weld schema validate --json --no-strict --format annotate --dialect D
 //        --resolve http://localhost:1234/=<suite>/remotes SCHEMA INSTANCES.jsonl
 // and each output line must name the file and line and give the suite's
-// verdict. Every required test of draft4 to 2020-12 (format as an
+// verdict. Every required test of draft4 to 2020-12 and v1 (format as an
 // annotation, as they expect), and the optional format tests of the
-// formats weld asserts (--format assert).
+// formats weld asserts (--format assert; for v1 every file of its format/).
 // WELD_BIN: the weld binary; WELD_TEST_SUITE_DIR: the suite (third_party/JSON-Schema-Test-Suite).
 
 import { test } from 'node:test';
@@ -20,7 +20,7 @@ const WELD = process.env.WELD_BIN;
 const SUITE = process.env.WELD_TEST_SUITE_DIR;
 const REMOTES = path.join(SUITE, 'remotes');
 const DRAFTS = [['draft4', 'draft4'], ['draft6', 'draft6'], ['draft7', 'draft7'],
-  ['draft2019-09', '2019-09'], ['draft2020-12', '2020-12']];
+  ['draft2019-09', '2019-09'], ['draft2020-12', '2020-12'], ['v1', 'v1']];
 // The formats weld asserts (docs/run.md, the schema engine's list), plus
 // unknown.json: unknown formats pass.
 const FORMATS = ['date-time', 'date', 'time', 'duration', 'email', 'idn-email', 'hostname', 'idn-hostname',
@@ -88,7 +88,11 @@ for (const [dirName, dialect] of DRAFTS.filter(([name]) => !ONLY || name === ONL
     assert.deepEqual(failures, []);
   });
   test(`${dirName}: optional format tests, format asserted`, { skip: !fs.existsSync(draftDir) }, () => {
-    const files = FORMATS.map((f) => path.join(draftDir, 'optional', 'format', `${f}.json`)).filter(fs.existsSync);
+    // v1 keeps its format tests, all of them run here, in format/.
+    const v1Formats = path.join(draftDir, 'format');
+    const files = fs.existsSync(v1Formats)
+      ? fs.readdirSync(v1Formats).filter((f) => f.endsWith('.json')).sort().map((f) => path.join(v1Formats, f))
+      : FORMATS.map((f) => path.join(draftDir, 'optional', 'format', `${f}.json`)).filter(fs.existsSync);
     const { failures, checked } = runGroups(files, dialect, 'assert');
     assert.ok(checked > 100, `only ${checked} instances checked`);
     assert.deepEqual(failures, []);

@@ -29,7 +29,8 @@ constexpr Draft kDrafts[] = {{"draft4", Dialect::Draft4},
                              {"draft6", Dialect::Draft6},
                              {"draft7", Dialect::Draft7},
                              {"draft2019-09", Dialect::Draft2019_09},
-                             {"draft2020-12", Dialect::Draft2020_12}};
+                             {"draft2020-12", Dialect::Draft2020_12},
+                             {"v1", Dialect::V1}};
 
 // The formats weld asserts (optional/format/<name>.json), plus
 // unknown.json (unknown formats pass).
@@ -77,7 +78,8 @@ void add_file(std::vector<Case>& cases, const Draft& draft, const fs::path& file
     c.label = std::string(draft.dir) + "/" + rel + "|" + desc;
     c.name = sanitize(std::string(draft.dir) + "_" + rel.substr(0, rel.size() - 5)) + "_" + std::to_string(index++);
     c.dialect = draft.dialect;
-    c.optional_format = rel.rfind("optional/format/", 0) == 0;
+    // v1 keeps its format tests in format/ rather than optional/format/.
+    c.optional_format = rel.rfind("optional/format/", 0) == 0 || rel.rfind("format/", 0) == 0;
     c.group = group;
     cases.push_back(std::move(c));
   }
@@ -97,6 +99,15 @@ std::vector<Case> all_cases() {
     for (const char* format : kFormats) {
       fs::path f = dir / "optional" / "format" / (std::string(format) + ".json");
       if (fs::exists(f)) add_file(cases, draft, f, "optional/format/" + std::string(format) + ".json");
+    }
+    // v1's format tests (format/, all of them): run with format asserted.
+    if (fs::is_directory(dir / "format")) {
+      std::vector<fs::path> formats;
+      for (const auto& entry : fs::directory_iterator(dir / "format")) {
+        if (entry.path().extension() == ".json") formats.push_back(entry.path());
+      }
+      std::sort(formats.begin(), formats.end());
+      for (const fs::path& f : formats) add_file(cases, draft, f, "format/" + f.filename().string());
     }
   }
   return cases;

@@ -60,7 +60,8 @@ typedef enum weld_dialect {
   WELD_DIALECT_DRAFT6 = 6,
   WELD_DIALECT_DRAFT7 = 7,
   WELD_DIALECT_2019_09 = 2019,
-  WELD_DIALECT_2020_12 = 2020
+  WELD_DIALECT_2020_12 = 2020,
+  WELD_DIALECT_V1 = 1       /**< JSON Schema v1 (https://json-schema.org/v1) */
 } weld_dialect;
 
 /** Whether "format" is asserted or only an annotation. */

@@ -22,11 +22,17 @@
 
 namespace weld::schema {
 
-/// The JSON Schema dialects weld understands.
-enum class Dialect { Draft4, Draft6, Draft7, Draft2019_09, Draft2020_12 };
+/// The JSON Schema dialects weld understands. V1 is JSON Schema's first
+/// stable release (`https://json-schema.org/v1`, `…/v1/2026`): 2020-12's
+/// keywords without `definitions`, `dependencies` and `$vocabulary`, and
+/// unknown keywords are errors by the dialect's own rule (`x-` ones allowed).
+enum class Dialect { Draft4, Draft6, Draft7, Draft2019_09, Draft2020_12, V1 };
 
-/// Parses "draft4", "draft6", "draft7", "2019-09", "2020-12"; nullopt otherwise.
+/// Parses "draft4", "draft6", "draft7", "2019-09", "2020-12", "v1"; nullopt otherwise.
 std::optional<Dialect> parse_dialect_name(std::string_view name);
+
+/// The name `parse_dialect_name` reads: "draft4" … "2020-12", "v1".
+std::string_view dialect_name(Dialect dialect);
 
 /// Supplies documents for URIs that are not inside the schema (e.g. the test
 /// suite's remotes). Returns nullptr when it does not know the URI; the
