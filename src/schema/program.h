@@ -8,6 +8,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
+#include <unordered_map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -208,6 +210,9 @@ class Program {
   /// the dynamic scope.
   bool uses_dynamic_scope = false;
   std::uint32_t resource_count = 0;
+  /// Schema::is_valid_at's index: node by JSON Pointer, built on first use.
+  mutable std::once_flag pointer_index_once;
+  mutable std::unordered_map<std::string, std::uint32_t> node_by_pointer;
   /// CompileOptions::validation_budget.
   std::uint64_t validation_budget = std::uint64_t{1} << 20;
 

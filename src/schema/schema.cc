@@ -49,6 +49,21 @@ ValidationResult Schema::validate(const json::Value& instance, Collect collect) 
   return result;
 }
 
+std::optional<bool> Schema::is_valid_at(std::string_view pointer, const json::Value& instance) const {
+  // Each node's schema path is "#<pointer>/type" ("#<pointer>" for false):
+  // indexed once, on the first call.
+  std::call_once(program_->pointer_index_once, [&] {
+    for (std::uint32_t i = 0; i < program_->nodes.size(); ++i) {
+      std::string path = program_->strings[program_->nodes[i].type_path];
+      if (!(program_->nodes[i].flags & kNodeFalse)) path.resize(path.size() - 5);  // "/type"
+      program_->node_by_pointer.emplace(path.substr(1), i);  // the first node at a pointer: the main document's
+    }
+  });
+  auto it = program_->node_by_pointer.find(std::string(pointer));
+  if (it == program_->node_by_pointer.end()) return std::nullopt;
+  return evaluate_node_fast(*program_, it->second, instance);
+}
+
 void Schema::write_integers(json::Value& instance) const { schema::write_integers(*program_, instance); }
 
 Dialect Schema::dialect() const { return program_->dialect; }

@@ -135,6 +135,12 @@ class Schema {
   /// The verdict and the violations (all of them, or the first).
   ValidationResult validate(const json::Value& instance, Collect collect = Collect::All) const;
 
+  /// The verdict of the subschema at `pointer` (a JSON Pointer into the
+  /// schema document, "" for the root, "/$defs/item", "/anyOf/1"), as a
+  /// `$ref` to it would give; nullopt when nothing was compiled there (a
+  /// keyword that is not a subschema, or a subschema no keyword reaches).
+  std::optional<bool> is_valid_at(std::string_view pointer, const json::Value& instance) const;
+
   /// For an instance this schema accepts: rewrites every integer-valued real
   /// (`36.0`, `36.0000000000000001`) that a subschema applying to it types
   /// as `integer` into an integer of the same value (`36`), so that typed
