@@ -63,10 +63,11 @@ json::Value init_message(const RunStart& start) {
   json::Value message = std::move(out);
   if (!start.mechanism.empty()) message.set("mechanism", start.mechanism);
   if (!start.native_relaxed.empty()) {
-    // docs/run.md, "Mechanisms": what the strict rewrite sent to the server does not enforce.
+    // What the lowered schema sent to the server does not enforce
+    // (docs/run.md, Mechanisms).
     json::Array relaxed;
-    for (const provider::Relaxation& r : start.native_relaxed)
-      relaxed.push_back(json::Object{{"path", r.path}, {"change", r.change}});
+    for (const schema::Change& r : start.native_relaxed)
+      relaxed.push_back(json::Object{{"path", r.pointer}, {"change", r.change}, {"reason", r.reason}});
     message.set("native_relaxed", std::move(relaxed));
   }
   if (!start.mcp_servers.empty()) {

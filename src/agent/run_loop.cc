@@ -256,19 +256,23 @@ class RunLoop {
     if (!native_) return;
     provider::ResponseFormat format;
     format.schema = options_.schema_source;
-    // OpenAI (Chat and Responses): strict, with the schema rewritten into
-    // the strict subset when it can be (docs/run.md, "Mechanisms"; strict_schema.h; the proxy
-    // decides the same way). The init message lists what that relaxed, and
-    // a null only the rewrite allowed is dropped before validation.
+    // The schema lowered for the provider's own structured output (docs/run.md, Mechanisms;
+    // weld/schema/lower.h; the proxy lowers the same way): OpenAI (Chat and
+    // Responses) openai-strict with `strict: true`, Anthropic its own
+    // subset. The init message lists what the lowering changed, and the
+    // answer is mapped back to the original's shape before validation.
+    const std::string wire = model_.provider_name();
+    std::optional<schema::Target> target;
+    if (wire == "openai" || wire == "openai-responses") target = schema::Target::OpenAIStrict;
+    if (wire == "anthropic") target = schema::Target::Anthropic;
+    if (target) {
+      lowering_.emplace(schema::Lowering::lower(options_.schema_source, *target));
+      format.schema = lowering_->schema();
+      relaxed_ = lowering_->changes();
+      native_repair_.lowering = &*lowering_;
+    }
     format.strict = true;
     response_format_ = std::move(format);
-    const std::string wire = model_.provider_name();
-    if (wire == "openai" || wire == "openai-responses") {
-      if (std::optional<provider::StrictSchema> strict = provider::openai_strict_schema(options_.schema_source)) {
-        relaxed_ = std::move(strict->relaxed);
-        native_repair_.drop_nulls = strict->nullable_added;
-      }
-    }
   }
 
   void announce_start() {
@@ -570,7 +574,8 @@ class RunLoop {
   std::map<std::string, const Tool*, std::less<>> by_name_;
   std::optional<provider::ResponseFormat> response_format_;
   repair::Options native_repair_;
-  std::vector<provider::Relaxation> relaxed_;
+  std::vector<schema::Change> relaxed_;
+  std::optional<schema::Lowering> lowering_;  // native: the schema sent, and the way back
 
   std::vector<provider::Message> messages_;
   provider::StreamObserver stream_;

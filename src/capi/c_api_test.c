@@ -223,6 +223,40 @@ static void resolved_documents_are_capped(void) {
   weld_options_free(options);
 }
 
+static void lowering_and_mapping_back(void) {
+  const char *schema_text =
+      "{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"minLength\":1},"
+      "\"age\":{\"type\":\"integer\"}},\"required\":[\"name\"]}";
+  weld_lowering *lowering = NULL;
+  char *message = NULL;
+  CHECK(weld_lower(schema_text, WELD_NUL_TERMINATED, "openai-strict", 0, &lowering, &message) == WELD_OK);
+  CHECK(message == NULL);
+  CHECK(same(weld_lowering_schema(lowering),
+             "{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"description\":\"(minLength: 1)\"},"
+             "\"age\":{\"type\":[\"integer\",\"null\"]}},\"required\":[\"name\",\"age\"],\"additionalProperties\":false}"));
+  CHECK(strstr(weld_lowering_changes(lowering), "\"optional property made required and nullable\"") != NULL);
+  char *answer = NULL;
+  CHECK(weld_lowering_map_back(lowering, "{\"name\":\"Ann\",\"age\":null}", WELD_NUL_TERMINATED, &answer, &message) == WELD_OK);
+  CHECK(same(answer, "{\"name\":\"Ann\"}"));
+  weld_free(answer);
+  CHECK(weld_lowering_map_back(lowering, "{oops", WELD_NUL_TERMINATED, &answer, &message) == WELD_ERROR_JSON);
+  CHECK(answer == NULL && message != NULL && strncmp(message, "answer is not valid JSON: ", 26) == 0);
+  weld_free(message);
+  weld_lowering_free(lowering);
+
+  message = NULL;
+  CHECK(weld_lower(schema_text, WELD_NUL_TERMINATED, "openai", 0, &lowering, &message) == WELD_ERROR_ARGUMENT);
+  CHECK(lowering == NULL && message != NULL && strstr(message, "expected openai-strict") != NULL);
+  weld_free(message);
+  message = NULL;
+  CHECK(weld_lower("{\"type\":42}", WELD_NUL_TERMINATED, "gemini", 0, &lowering, &message) == WELD_ERROR_SCHEMA);
+  weld_free(message);
+  CHECK(weld_lower(schema_text, WELD_NUL_TERMINATED, "vllm", WELD_LOWER_KEEP_OPEN, &lowering, NULL) == WELD_OK);
+  CHECK(weld_lowering_schema(lowering) != NULL);
+  weld_lowering_free(lowering);
+  weld_lowering_free(NULL);
+}
+
 static void version_is_the_package_version(void) {
   CHECK(weld_version() != NULL && strchr(weld_version(), '.') != NULL);
   CHECK(WELD_C_ABI_VERSION == 1);
@@ -234,6 +268,7 @@ int main(void) {
   options_change_what_validates();
   refs_resolve_through_callback_and_folder();
   resolved_documents_are_capped();
+  lowering_and_mapping_back();
   version_is_the_package_version();
   printf("%d passed, %d failed\n", passed, failed);
   return failed == 0 ? 0 : 1;

@@ -18,6 +18,7 @@
 #include "weld/json/parse.h"
 #include "weld/json/serialize.h"
 #include "weld/schema/directory_resolver.h"
+#include "weld/schema/lower.h"
 #include "weld/schema/schema.h"
 
 struct weld_options {
@@ -30,6 +31,12 @@ struct weld_options {
 struct weld_schema {
   weld::schema::Schema compiled;
   std::vector<std::string> warnings;
+};
+
+struct weld_lowering {
+  weld::schema::Lowering lowering;
+  std::string schema;
+  std::string changes;
 };
 
 struct weld_result {
@@ -271,6 +278,63 @@ const char* weld_result_error_params(const weld_result* result, std::size_t inde
 }
 
 void weld_result_free(weld_result* result) { delete result; }
+
+weld_status weld_lower(const char* schema_json, std::size_t length, const char* target, int flags,
+                       weld_lowering** lowering, char** message) {
+  if (message != nullptr) *message = nullptr;
+  if (lowering == nullptr) return WELD_ERROR_ARGUMENT;
+  *lowering = nullptr;
+  if (schema_json == nullptr || target == nullptr) return fail(WELD_ERROR_ARGUMENT, "schema or target is NULL", message);
+  std::optional<weld::schema::Target> chosen = weld::schema::parse_target(target);
+  if (!chosen) {
+    return fail(WELD_ERROR_ARGUMENT,
+                "unknown target \"" + std::string(target) + "\" (expected openai-strict, anthropic, gemini, vllm or tool)",
+                message);
+  }
+  if ((flags & ~WELD_LOWER_KEEP_OPEN) != 0) return fail(WELD_ERROR_ARGUMENT, "unknown flags", message);
+  return guarded(message, [&] {
+    weld::Result<weld::json::Value> document = weld::json::parse(text_of(schema_json, length));
+    if (!document) return fail(WELD_ERROR_SCHEMA, not_json("schema", document.error()), message);
+    weld::schema::LowerOptions options;
+    options.keep_open = (flags & WELD_LOWER_KEEP_OPEN) != 0;
+    try {
+      weld::schema::Lowering lowered = weld::schema::Lowering::lower(*document, *chosen, options);
+      weld::json::Array changes;
+      for (const weld::schema::Change& change : lowered.changes()) changes.push_back(weld::schema::to_json(change));
+      std::string schema_text = weld::json::serialize(lowered.schema());
+      std::string changes_text = weld::json::serialize(weld::json::Value(std::move(changes)));
+      *lowering = new weld_lowering{std::move(lowered), std::move(schema_text), std::move(changes_text)};
+      return WELD_OK;
+    } catch (const weld::schema::SchemaError& error) {
+      return fail(WELD_ERROR_SCHEMA, std::string("schema is not a valid JSON Schema: ") + error.what(), message);
+    }
+  });
+}
+
+const char* weld_lowering_schema(const weld_lowering* lowering) {
+  return lowering == nullptr ? nullptr : lowering->schema.c_str();
+}
+
+const char* weld_lowering_changes(const weld_lowering* lowering) {
+  return lowering == nullptr ? nullptr : lowering->changes.c_str();
+}
+
+weld_status weld_lowering_map_back(const weld_lowering* lowering, const char* answer_json, std::size_t length,
+                                   char** answer_out, char** message) {
+  if (message != nullptr) *message = nullptr;
+  if (answer_out == nullptr) return WELD_ERROR_ARGUMENT;
+  *answer_out = nullptr;
+  if (lowering == nullptr || answer_json == nullptr) return fail(WELD_ERROR_ARGUMENT, "lowering or answer is NULL", message);
+  return guarded(message, [&] {
+    weld::Result<weld::json::Value> answer = weld::json::parse(text_of(answer_json, length));
+    if (!answer) return fail(WELD_ERROR_JSON, not_json("answer", answer.error()), message);
+    std::string text = weld::json::serialize(lowering->lowering.map_back(std::move(*answer)));
+    *answer_out = copy_message(text);
+    return *answer_out == nullptr ? WELD_ERROR_MEMORY : WELD_OK;
+  });
+}
+
+void weld_lowering_free(weld_lowering* lowering) { delete lowering; }
 
 void weld_free(void* pointer) { std::free(pointer); }
 

@@ -18,9 +18,12 @@
 #include "commands.h"
 #include "schema_input.h"
 #include "usage.h"
+#include "weld/base/read_file.h"
+#include "weld/json/parse.h"
 #include "weld/json/serialize.h"
 #include "weld/schema/directory_resolver.h"
 #include "weld/schema/load.h"
+#include "weld/schema/lower.h"
 #include "weld/schema/schema.h"
 
 namespace weld::cli {
@@ -210,12 +213,81 @@ int run_validate(const std::string& schema_arg, const std::vector<std::string>& 
   return all_valid ? 0 : kExitInvalid;
 }
 
+struct LowerFlags {
+  std::string target;
+  bool keep_open = false;
+  std::string map_back;
+};
+
+// `weld schema lower --for TARGET SCHEMA` (docs/library.md, "Lowering"):
+// the lowered schema on stdout and what changed on stderr (both on stdout
+// with --json); with --map-back ANSWER, the answer in the original's shape,
+// validated against the original.
+int run_lower(const std::string& schema_arg, const SchemaFlags& flags, const LowerFlags& lower) {
+  schema::CompileOptions options = compile_options(flags);
+  Result<schema::LoadedSchema> loaded = schema::load_schema_document(schema_argument(schema_arg), options, kFlag);
+  if (!loaded) {
+    std::cerr << loaded.error().message << "\n";
+    return kExitConfig;
+  }
+  schema::LowerOptions lower_options;
+  lower_options.keep_open = lower.keep_open;
+  std::optional<schema::Lowering> lowered;
+  try {
+    lowered.emplace(schema::Lowering::lower(loaded->source, *schema::parse_target(lower.target), lower_options));
+  } catch (const schema::SchemaError& error) {
+    std::cerr << "schema could not be lowered: " << error.what() << "\n";
+    return kExitConfig;
+  }
+  if (!lower.map_back.empty()) {
+    Result<std::string> text = lower.map_back == "-" ? read_stream(STDIN_FILENO, kMaxInstanceBytes, "standard input")
+                                                     : read_regular_file(lower.map_back, kMaxInstanceBytes);
+    if (!text) {
+      std::cerr << lower.map_back << ": could not read: " << text.error().message << "\n";
+      return kExitInvalid;
+    }
+    Result<json::Value> answer = json::parse(*text);
+    if (!answer) {
+      std::cerr << lower.map_back << ": not valid JSON: " << answer.error().message << " at " << answer.error().where << "\n";
+      return kExitInvalid;
+    }
+    json::Value back = lowered->map_back(std::move(*answer));
+    schema::ValidationResult result = loaded->schema.validate(back, schema::Collect::All);
+    if (flags.json) {
+      json::Array errors;
+      for (const schema::Violation& violation : result.violations) errors.push_back(schema::to_json(violation));
+      json::Value line = json::Object{{"answer", back}, {"valid", result.valid}, {"errors", std::move(errors)}};
+      std::cout << json::serialize(line) << "\n";
+    } else if (result.valid) {
+      std::cout << json::serialize(back) << "\n";
+    } else {
+      for (const schema::Violation& violation : result.violations) {
+        std::cout << lower.map_back << ": " << violation_text(violation) << "\n";
+      }
+    }
+    return result.valid ? 0 : kExitInvalid;
+  }
+  if (flags.json) {
+    json::Array changes;
+    for (const schema::Change& change : lowered->changes()) changes.push_back(schema::to_json(change));
+    json::Value out = json::Object{{"target", lower.target}, {"schema", lowered->schema()}, {"changes", std::move(changes)}};
+    std::cout << json::serialize(out) << "\n";
+    return 0;
+  }
+  std::cout << json::serialize(lowered->schema()) << "\n";
+  for (const schema::Change& change : lowered->changes()) {
+    std::cerr << (change.pointer.empty() ? "(root)" : change.pointer) << ": " << change.change << " (" << change.reason
+              << ")\n";
+  }
+  return 0;
+}
+
 }  // namespace
 
 int schema_main(int argc, char** argv) {
   CLI::App app{"Check JSON Schemas and validate JSON documents against them: a general JSON Schema tool "
                "(draft-04 to 2020-12 and v1; boolean schemas and any root type). Exit codes: 0 all valid, 1 something "
-               "invalid or a usage error, 52 the schema of `validate` could not be loaded.",
+               "invalid or a usage error, 52 the schema of `validate` or `lower` could not be loaded.",
                "weld schema"};
   app.require_subcommand(1, 1);
 
@@ -238,8 +310,25 @@ int schema_main(int argc, char** argv) {
                        "Validate every instance N times and print the mean ns per validation as the last line")
       ->check(CLI::PositiveNumber);
 
+  SchemaFlags lower_flags;
+  LowerFlags lower_only;
+  std::string lower_schema;
+  CLI::App* lower = app.add_subcommand(
+      "lower", "Print the strongest schema TARGET's own structured output accepts; what changed goes to stderr");
+  lower->add_option("SCHEMA", lower_schema, "A schema: path, @path or inline JSON")->required();
+  lower->add_option("--for", lower_only.target, "openai-strict, anthropic, gemini, vllm or tool")
+      ->required()
+      ->check(CLI::IsMember({"openai-strict", "anthropic", "gemini", "vllm", "tool"}));
+  lower->add_flag("--keep-open", lower_only.keep_open,
+                  "Give properties beyond `properties` a member of their own instead of closing objects");
+  lower->add_option("--map-back", lower_only.map_back,
+                    "FILE (or -): an answer to the lowered schema, printed in the original's shape and validated "
+                    "against it");
+  add_common_flags(*lower, lower_flags);
+
   if (std::optional<int> code = parse_command_line(app, argc, argv)) return *code;
   if (check->parsed()) return run_check(check_schemas, check_flags);
+  if (lower->parsed()) return run_lower(lower_schema, lower_flags, lower_only);
   return run_validate(validate_schema, validate_files, validate_flags, validate_only);
 }
 

@@ -85,7 +85,6 @@ class Walker {
     add_unambiguous_branches(value, nodes, extended);
 
     if (value.is_object()) {
-      if (options_.drop_nulls) drop_nulls(value, extended, path);
       for (auto& member : value.as_object()) {
         Nodes child;
         for (const json::Value* node : extended) child_for_property(*node, member.key, child);
@@ -232,36 +231,6 @@ class Walker {
     if (items != nullptr) collect(items, out);
   }
 
-  static bool required_by(const Nodes& nodes, const std::string& key) {
-    for (const json::Value* node : nodes) {
-      const auto* required = node->find("required");
-      if (required == nullptr || !required->is_array()) continue;
-      for (const auto& name : required->as_array())
-        if (name.is_string() && name.as_string() == key) return true;
-    }
-    return false;
-  }
-
-  // A null the native mechanism's strict rewrite allowed (an optional
-  // property made nullable) goes back to being absent.
-  void drop_nulls(json::Value& object, const Nodes& nodes, const std::string& path) {
-    auto& members = object.as_object();
-    for (std::size_t i = 0; i < members.size();) {
-      if (members[i].value.is_null() && !required_by(nodes, members[i].key)) {
-        Nodes child;
-        for (const json::Value* node : nodes) child_for_property(*node, members[i].key, child);
-        if (!child.empty() && !(types_of(child, 0) & kNull)) {
-          std::string child_path = path;
-          json::append_pointer(child_path, members[i].key);
-          add("drop_null", child_path, "null -> absent");
-          members.erase(members.begin() + static_cast<std::ptrdiff_t>(i));
-          continue;
-        }
-      }
-      ++i;
-    }
-  }
-
   void add(std::string kind, const std::string& path, std::string detail) {
     repairs_.push_back(Repair{std::move(kind), path, std::move(detail)});
   }
@@ -388,7 +357,7 @@ class Walker {
 }  // namespace
 
 std::vector<Repair> coerce_to_schema(json::Value& value, const json::Value& schema, const CoerceOptions& options) {
-  if (!options.coerce && !options.clamp && !options.drop_nulls) return {};
+  if (!options.coerce && !options.clamp) return {};
   Walker walker(schema, options);
   Nodes nodes;
   walker.collect(&schema, nodes);

@@ -25,8 +25,6 @@ struct CoerceOptions {
   /// Parse a stringified object/array leniently (code fences, trailing
   /// commas…) rather than strictly.
   bool lenient_strings = true;
-  /// Drop a null member the schema neither requires nor accepts null for.
-  bool drop_nulls = false;
 };
 
 /// Rewrites `value` in place towards `schema` and returns the repairs made

@@ -60,6 +60,14 @@ Checked check_arguments(std::string_view text, const schema::Schema& schema, con
     return out;
   }
   out.parsed = true;
+  if (options.lowering != nullptr) {
+    // The answer to a lowered schema, in the original's shape first.
+    std::vector<schema::Change> done;
+    out.value = options.lowering->map_back(std::move(out.value), &done);
+    for (schema::Change& change : done) {
+      parse_repairs.push_back(Repair{std::move(change.change), std::move(change.pointer), std::move(change.reason)});
+    }
+  }
 
   out.validation = schema.validate(out.value);
   if (out.validation.valid) {
@@ -75,7 +83,6 @@ Checked check_arguments(std::string_view text, const schema::Schema& schema, con
   coerce_options.coerce = options.coerce;
   coerce_options.clamp = options.clamp;
   coerce_options.lenient_strings = options.parse;
-  coerce_options.drop_nulls = options.drop_nulls;
   json::Value candidate = out.value;
   std::vector<Repair> schema_repairs = coerce_to_schema(candidate, schema.source(), coerce_options);
   if (schema_repairs.empty()) return out;

@@ -430,3 +430,56 @@ TEST(CliExitCodes, Issue16NoSubcommandLeaksCli11Codes) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST_F(CliSchema, LowerPrintsTheLoweredSchemaAndTheChangesOnStderr) {
+  Outcome run = run_weld({"schema", "lower", "--for", "openai-strict", kPerson});
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.out,
+            R"({"type":"object","properties":{"name":{"type":"string"},"age":{"type":["integer","null"],"minimum":0}},)"
+            R"("required":["name","age"],"additionalProperties":false})"
+            "\n");
+  EXPECT_EQ(run.err,
+            "/properties/age: optional property made required and nullable (openai-strict needs every property in "
+            "required)\n"
+            "(root): closed (additionalProperties: false) (openai-strict needs closed objects; an answer with only the "
+            "listed properties is valid here too)\n");
+  Outcome json = run_weld({"schema", "lower", "--for", "gemini", "--json", kPerson});
+  EXPECT_EQ(json.exit_code, 0);
+  auto line = weld::json::parse(json.out);
+  ASSERT_TRUE(line.ok()) << json.out;
+  EXPECT_EQ(line->find("target")->as_string(), "gemini");
+  EXPECT_EQ(line->find("schema")->find("type")->as_string(), "OBJECT");
+  EXPECT_TRUE(line->find("changes")->is_array());
+  EXPECT_EQ(json.err, "");
+}
+
+TEST_F(CliSchema, LowerMapsAnAnswerBackAndValidatesItAgainstTheOriginal) {
+  std::string answer = write("answer.json", R"({"name":"Ann","age":null})");
+  Outcome back = run_weld({"schema", "lower", "--for", "openai-strict", kPerson, "--map-back", answer});
+  EXPECT_EQ(back.exit_code, 0) << back.err;
+  EXPECT_EQ(back.out, "{\"name\":\"Ann\"}\n");
+  std::string bad = write("bad.json", R"({"name":"Ann","age":-3})");
+  Outcome invalid = run_weld({"schema", "lower", "--for", "openai-strict", kPerson, "--map-back", bad});
+  EXPECT_EQ(invalid.exit_code, 1);
+  EXPECT_EQ(invalid.out, bad + ": /age must be >= 0\n");
+  Outcome piped = run_weld({"schema", "lower", "--for", "anthropic", "--json", kPerson, "--map-back", "-"},
+                           R"({"name":"Bo"})");
+  EXPECT_EQ(piped.exit_code, 0);
+  EXPECT_EQ(piped.out, "{\"answer\":{\"name\":\"Bo\"},\"valid\":true,\"errors\":[]}\n");
+}
+
+TEST_F(CliSchema, LowerUsageAndSchemaErrors) {
+  Outcome target = run_weld({"schema", "lower", "--for", "openai", kPerson});
+  EXPECT_EQ(target.exit_code, 1);
+  EXPECT_NE(target.err.find("--for: openai not in {openai-strict,anthropic,gemini,vllm,tool}"), std::string::npos)
+      << target.err;
+  Outcome missing = run_weld({"schema", "lower", kPerson});
+  EXPECT_EQ(missing.exit_code, 1);
+  Outcome bad = run_weld({"schema", "lower", "--for", "vllm", R"({"type":42})"});
+  EXPECT_EQ(bad.exit_code, 52);
+  EXPECT_EQ(bad.err.rfind("schema is not a valid JSON Schema: ", 0), 0u) << bad.err;
+}
+
+}  // namespace

@@ -48,7 +48,7 @@ test('native: OpenAI strict with the schema rewritten into the subset; a null it
     type: 'object',
     properties: {
       action: { type: 'string', enum: ['search', 'refund'] },
-      note: { type: ['string', 'null'], description: 'maxLength: 40' },
+      note: { type: ['string', 'null'], description: '(maxLength: 40)' },
     },
     required: ['action', 'note'],
     additionalProperties: false,

@@ -9,7 +9,6 @@
 #include "../codec/writer.h"
 #include "weld/json/serialize.h"
 #include "weld/provider/codec.h"
-#include "weld/provider/strict_schema.h"
 #include "weld/provider/openai.h"
 
 namespace weld::provider {
@@ -59,11 +58,10 @@ class OpenAiChatCodec final : public Codec {
   void set_native_format(json::Value& body, const ResponseFormat& format) const override {
     json::Value json_schema = json::Object{{"name", format.name}};
     if (!format.description.empty()) json_schema.set("description", format.description);
-    // Strict mode sends the schema rewritten into the strict subset, when
-    // it can be (strict_schema.h).
-    SentFormat sent = openai_sent_format(format.schema, format.strict);
-    json_schema.set("schema", std::move(sent.schema));
-    json_schema.set("strict", sent.strict);
+    // The schema as given: a caller asking for strict mode gives one lowered
+    // for it (weld/schema/lower.h, openai-strict).
+    json_schema.set("schema", sent_schema(format.schema));
+    json_schema.set("strict", format.strict);
     body.set("response_format", json::Object{{"type", "json_schema"}, {"json_schema", std::move(json_schema)}});
   }
 

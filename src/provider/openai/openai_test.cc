@@ -328,24 +328,22 @@ TEST(OpenAiRequest, ResponseFormatCarriesTheSchemaAndStrictness) {
   EXPECT_EQ(openai_request_body(request).find("response_format"), nullptr);
 }
 
-// OpenAI strict, decided once (docs/run.md, "Mechanisms"): strict whenever the schema can be
-// rewritten into the subset (the run used to send strict only for schemas
-// already in it, the proxy never).
-TEST(OpenAiRequest, StrictSendsTheRewrittenSchemaOrTheSchemaAsIs) {
+// The schema goes as the caller gives it: a caller asking for strict mode
+// lowers it first (weld/schema/lower.h); a boolean schema goes as {}.
+TEST(OpenAiRequest, TheSchemaIsSentAsGiven) {
   Request request;
   request.model = "m";
   request.messages.push_back(Message{Role::User, "x", {}, {}});
   ResponseFormat format;
-  format.schema = parse(R"({"type":"object","properties":{"a":{"type":"string","maxLength":5}},"required":["a"]})");
-  format.strict = true;
+  format.schema = parse(R"({"type":"object","additionalProperties":{"type":"integer"}})");
+  format.strict = false;
   request.response_format = format;
-  EXPECT_EQ(json::serialize(*openai_request_body(request).find("response_format")),
-            R"({"type":"json_schema","json_schema":{"name":"structured_output","schema":{"type":"object","properties":)"
-            R"({"a":{"type":"string","description":"maxLength: 5"}},"required":["a"],"additionalProperties":false},"strict":true}})");
-  request.response_format->schema = parse(R"({"type":"object","additionalProperties":{"type":"integer"}})");
   EXPECT_EQ(json::serialize(*openai_request_body(request).find("response_format")),
             R"({"type":"json_schema","json_schema":{"name":"structured_output","schema":)"
             R"({"type":"object","additionalProperties":{"type":"integer"}},"strict":false}})");
+  request.response_format->schema = json::Value(true);
+  EXPECT_EQ(json::serialize(*openai_request_body(request).find("response_format")),
+            R"({"type":"json_schema","json_schema":{"name":"structured_output","schema":{},"strict":false}})");
 }
 
 }  // namespace

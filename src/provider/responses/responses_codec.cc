@@ -10,7 +10,6 @@
 #include "weld/json/parse.h"
 #include "weld/json/serialize.h"
 #include "weld/provider/codec.h"
-#include "weld/provider/strict_schema.h"
 #include "weld/provider/responses.h"
 
 namespace weld::provider {
@@ -78,9 +77,8 @@ class OpenAiResponsesCodec final : public Codec {
   void set_native_format(json::Value& body, const ResponseFormat& format) const override {
     json::Value out = json::Object{{"type", "json_schema"}, {"name", format.name}};
     if (!format.description.empty()) out.set("description", format.description);
-    SentFormat sent = openai_sent_format(format.schema, format.strict);
-    out.set("schema", std::move(sent.schema));
-    out.set("strict", sent.strict);
+    out.set("schema", sent_schema(format.schema));
+    out.set("strict", format.strict);
     object_member(body, "text").set("format", std::move(out));
   }
 

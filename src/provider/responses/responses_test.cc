@@ -133,8 +133,8 @@ TEST(ResponsesRequest, BuildsInputItemsToolsAndFormat) {
             R"({"type":"function_call_output","call_id":"call_1","output":"contents"}],)"
             R"("tools":[{"type":"function","name":"structured_output","description":"Answer","parameters":{"type":"object"},"strict":false}],)"
             R"("tool_choice":{"type":"function","name":"structured_output"},)"
-            // {"type":"object"} alone is a free object: not in the strict subset.
-            R"("text":{"format":{"type":"json_schema","name":"structured_output","schema":{"type":"object"},"strict":false}},)"
+            // The schema and strictness as the caller gave them.
+            R"("text":{"format":{"type":"json_schema","name":"structured_output","schema":{"type":"object"},"strict":true}},)"
             R"("max_output_tokens":100,"stream":true,"store":false})");
   EXPECT_EQ(responses_url("https://api.openai.com/v1/"), "https://api.openai.com/v1/responses");
 }

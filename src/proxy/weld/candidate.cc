@@ -11,6 +11,7 @@ namespace weld::proxy {
 
 Candidate make_candidate(Protocol api, provider::Response response, std::string_view agent_tool) {
   Candidate c;
+  c.api = api;
   c.assistant_message = provider::codec_for(api).assistant_turn(response);
   for (provider::ToolCall& call : response.message.tool_calls) {
     if (call.name != agent_tool) {

@@ -3,7 +3,6 @@
 // only part that needs the schema engine and the repair module.
 
 #include "weld/json/serialize.h"
-#include "weld/provider/strict_schema.h"
 #include "weld/proxy/weld.h"
 
 namespace weld::proxy {
@@ -35,11 +34,12 @@ Verdict check_candidate(const Candidate& candidate, const Agent& agent, bool all
   // Clamping is the registry's explicit request (source: confidence into
   // [0,1]), so it follows the agent, not the repair switch.
   options.clamp = agent.clamp;
-  // A null only the native strict rewrite allowed (an optional property made
-  // nullable, as in a run: provider/strict_schema.h) goes back to absent.
+  // A native answer is in the lowered schema's shape: mapped back first (a
+  // null only the lowering allowed goes back to absent, …), as in a run.
+  std::shared_ptr<const schema::Lowering> lowering;
   if (native) {
-    std::optional<provider::StrictSchema> strict = provider::openai_strict_schema(provider::object_root(agent.input_schema));
-    options.drop_nulls = strict && strict->nullable_added;
+    lowering = native_lowering(agent, candidate.api);
+    options.lowering = lowering.get();
   }
   repair::Checked checked =
       repair::check_arguments(native ? candidate.text : candidate.arguments, *agent.schema, options);

@@ -54,15 +54,16 @@ json::Value merged_tools(const provider::Codec& codec, json::Value& body, const 
   return tools;
 }
 
-// The provider's own constrained decoding of the agent's schema, strict
-// where the protocol has strict mode (the codec sends the schema rewritten
-// into OpenAI's strict subset when it can be, as in a run); weld validates
-// locally against the full schema.
-provider::ResponseFormat native_format(const Agent& agent) {
+// The provider's own constrained decoding of the agent's schema: lowered for
+// the protocol's own structured output (weld/schema/lower.h: openai-strict
+// for Chat and Responses, sent with strict: true; anthropic for Anthropic),
+// as a run lowers it; weld maps the answer back and validates it against
+// the full schema.
+provider::ResponseFormat native_format(const Agent& agent, Protocol api) {
   provider::ResponseFormat format;
   format.name = agent.name;
   format.description = agent.description;
-  format.schema = provider::object_root(agent.input_schema);
+  format.schema = native_lowering(agent, api)->schema();
   format.strict = true;
   return format;
 }
@@ -73,6 +74,19 @@ void prepare_agent(Agent& agent) {
   for (std::size_t i = 0; i < provider::kProtocolCount; ++i) {
     agent.tools[i] = provider::codec_for(static_cast<Protocol>(i)).tool(tool_spec(agent));
   }
+  agent.native_openai.reset();
+  agent.native_anthropic.reset();
+  if (agent.mechanism != Mechanism::Tool) {  // native or auto: lowered once, here
+    agent.native_openai = native_lowering(agent, Protocol::OpenAiChat);
+    agent.native_anthropic = native_lowering(agent, Protocol::AnthropicMessages);
+  }
+}
+
+std::shared_ptr<const schema::Lowering> native_lowering(const Agent& agent, Protocol api) {
+  const bool anthropic = api == Protocol::AnthropicMessages;
+  if (const auto& prepared = anthropic ? agent.native_anthropic : agent.native_openai) return prepared;
+  return std::make_shared<const schema::Lowering>(schema::Lowering::lower(
+      provider::object_root(agent.input_schema), anthropic ? schema::Target::Anthropic : schema::Target::OpenAIStrict));
 }
 
 json::Value build_upstream_request(Protocol api, json::Value client_body, const Agent& agent,
@@ -87,7 +101,7 @@ json::Value build_upstream_request(Protocol api, json::Value client_body, const 
     // text, so no tool is offered at all.
     codec.clear_tools(body);
     codec.drop_forced_conflicts(body);
-    codec.set_native_format(body, native_format(agent));
+    codec.set_native_format(body, native_format(agent, api));
     set_template_kwargs(codec, body, agent, /*forced=*/true);
     codec.set_stream(body, upstream_stream);
     return body;

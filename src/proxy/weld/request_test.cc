@@ -191,7 +191,8 @@ TEST(BuildUpstreamRequest, AnthropicNative) {
   json::Value up = build_upstream_request(Protocol::AnthropicMessages, client, a, "m", true, false);
   EXPECT_EQ(
       R"({"model":"m","max_tokens":5,"messages":[],)"
-      R"("output_config":{"effort":"low","format":{"type":"json_schema","schema":{"type":"object","properties":{"action":{"type":"string","enum":["search","refund"]}},"required":["action"]}}},)"
+      // The schema lowered for Anthropic (its objects must be closed).
+      R"("output_config":{"effort":"low","format":{"type":"json_schema","schema":{"type":"object","properties":{"action":{"type":"string","enum":["search","refund"]}},"required":["action"],"additionalProperties":false}}},)"
       R"("stream":true})",
       s(up));
 }

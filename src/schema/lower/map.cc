@@ -22,12 +22,14 @@ namespace {
 
 class Mapper {
  public:
-  Mapper(const Lowering::State& state, bool back) : s_(state), doc_(*state.document), back_(back) {}
+  Mapper(const Lowering::State& state, bool back, std::vector<Change>* done = nullptr)
+      : s_(state), doc_(*state.document), back_(back), done_(done) {}
 
   json::Value run(json::Value value) {
     if (back_ && s_.wrapped && value.is_object() && value.size() == 1 && value.find("value")) {
       json::Value inner = std::move(*value.find("value"));  // not straight into `value`: it owns the member
       value = std::move(inner);
+      report("unwrap", "{\"value\": …} -> …");
     }
     value = map(std::move(value), "");
     if (!back_ && s_.wrapped) value = json::Object{{"value", std::move(value)}};
@@ -111,11 +113,16 @@ class Mapper {
         if (valid_at(branch, v)) return map(std::move(v), branch);
         continue;
       }
+      const std::size_t mark = done_ ? done_->size() : 0;
       json::Value candidate = map(v, branch);
-      if (!valid_at(branch, candidate)) continue;
+      if (!valid_at(branch, candidate)) {
+        if (done_) done_->resize(mark);  // not this branch: what it would have changed is not done
+        continue;
+      }
       // ([] is as much an empty array as no entries: taken as it is.)
       const bool empty_array = v.is_array() && v.size() == 0;
       if (!empty_array && (!(candidate == v) || json::serialize(candidate) != json::serialize(v))) return candidate;
+      if (done_) done_->resize(mark);
       if (!unchanged) unchanged = std::move(candidate);
     }
     return unchanged ? std::move(*unchanged) : v;
@@ -137,7 +144,7 @@ class Mapper {
     if (back_ && extra != s_.extra_member.end()) {
       // The other properties, from their member back among the rest.
       if (json::Value* held = v.find(extra->second); held && held->is_array()) {
-        json::Value members = entries_to_object(std::move(*held));
+        json::Value members = entries_as_object(std::move(*held));
         v.erase(extra->second);
         if (members.is_object()) {
           for (json::Member& m : members.as_object()) {
@@ -154,12 +161,18 @@ class Mapper {
       // null: the lowering's doing, so the property is left out.
       for (const std::string& name : nullable->second) {
         json::Value* member = v.find(name);
-        if (member && member->is_null() && !valid_at(property_pointer(name), json::Value())) v.erase(name);
+        if (member && member->is_null() && !valid_at(property_pointer(name), json::Value())) {
+          v.erase(name);
+          path_.push_back(name);
+          report("drop_null", "null -> absent");
+          path_.pop_back();
+        }
       }
     }
     std::vector<std::string> chain;
     chain.swap(chain_);  // a step into the value: references may repeat again
     for (json::Member& m : v.as_object()) {
+      path_.push_back(m.key);
       bool matched = false;
       if (listed(m.key)) {
         m.value = map(std::move(m.value), property_pointer(m.key));
@@ -174,6 +187,7 @@ class Mapper {
         }
       }
       if (!matched) m.value = map(std::move(m.value), sp + "/additionalProperties");
+      path_.pop_back();
     }
     chain.swap(chain_);
     if (!back_) {
@@ -213,7 +227,9 @@ class Mapper {
     std::vector<std::string> chain;
     chain.swap(chain_);
     for (std::size_t i = 0; i < array.size(); ++i) {
+      path_.push_back(std::to_string(i));
       array[i] = i < n ? map(std::move(array[i]), child(p, prefix_kw, i)) : map(std::move(array[i]), p + "/" + rest_kw);
+      path_.pop_back();
     }
     chain.swap(chain_);
     return v;
@@ -221,14 +237,29 @@ class Mapper {
 
   // ---- the shape changes -----------------------------------------------------
 
-  json::Value text(json::Value v) const {
+  json::Value text(json::Value v) {
     if (!back_) return json::Value(json::serialize(v));
     if (!v.is_string()) return v;
     Result<json::Value> parsed = json::parse(v.as_string());
-    return parsed ? std::move(*parsed) : v;
+    if (!parsed) return v;
+    report("json_text", "JSON text -> value");
+    return std::move(*parsed);
   }
 
-  static json::Value entries_to_object(json::Value v) {
+  void report(const char* kind, const char* what) {
+    if (done_ == nullptr) return;
+    std::string pointer;
+    for (const std::string& token : path_) json::append_pointer(pointer, token);
+    done_->push_back(Change{pointer, kind, what});
+  }
+
+  json::Value entries_to_object(json::Value v) {
+    json::Value out = entries_as_object(std::move(v));
+    if (out.is_object()) report("entries", "[{\"key\",\"value\"}] -> object");
+    return out;
+  }
+
+  static json::Value entries_as_object(json::Value v) {
     if (!v.is_array()) return v;
     json::Value out = json::Object{};
     for (json::Value& entry : v.as_array()) {
@@ -246,7 +277,7 @@ class Mapper {
     return json::Value(std::move(entries));
   }
 
-  json::Value tuple_to_array(json::Value v, const std::string& p) const {
+  json::Value tuple_to_array(json::Value v, const std::string& p) {
     if (!v.is_object()) return v;
     json::Array out;
     for (std::size_t i = 0;; ++i) {
@@ -261,6 +292,7 @@ class Mapper {
            nullable->second.count(std::to_string(out.size() - 1))) {
       out.pop_back();
     }
+    report("tuple", "{\"0\": …} -> array");
     return json::Value(std::move(out));
   }
 
@@ -309,6 +341,8 @@ class Mapper {
   const Lowering::State& s_;
   const lowering::Document& doc_;
   bool back_;
+  std::vector<Change>* done_;
+  std::vector<std::string> path_;  // the instance location, unescaped tokens
   std::vector<std::string> expanding_;
   std::vector<std::string> sites_;
   std::vector<std::string> chain_;
@@ -318,9 +352,9 @@ class Mapper {
 
 }  // namespace
 
-json::Value Lowering::map_back(json::Value answer) const {
+json::Value Lowering::map_back(json::Value answer, std::vector<Change>* done) const {
   if (!maps()) return answer;
-  return Mapper(*state_, true).run(std::move(answer));
+  return Mapper(*state_, true, done).run(std::move(answer));
 }
 
 json::Value Lowering::map_forward(json::Value instance) const {

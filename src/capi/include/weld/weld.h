@@ -148,6 +148,48 @@ const char *weld_result_error_params(const weld_result *result, size_t index);
 /** Frees a result (NULL is allowed). */
 void weld_result_free(weld_result *result);
 
+/**
+ * A schema lowered for a provider's own structured output (opaque): the
+ * strongest schema the target accepts, what was changed and why, and the
+ * way back from an answer to it to the original's shape. Validate the
+ * mapped-back answer against the original schema (weld_validate).
+ *
+ *   weld_lowering *lowering = NULL;
+ *   if (weld_lower(schema_text, WELD_NUL_TERMINATED, "openai-strict", 0, &lowering, &message) == WELD_OK) {
+ *     send(weld_lowering_schema(lowering));
+ *     char *answer = NULL;
+ *     weld_lowering_map_back(lowering, reply, WELD_NUL_TERMINATED, &answer, &message);
+ *     ...weld_validate(original, answer, ...); weld_free(answer);
+ *     weld_lowering_free(lowering);
+ *   }
+ */
+typedef struct weld_lowering weld_lowering;
+
+/** Lowering options (flags for weld_lower). */
+#define WELD_LOWER_KEEP_OPEN 1 /**< properties beyond `properties` get a member of their own instead of being closed */
+
+/**
+ * Lowers a schema's JSON text for `target`: "openai-strict", "anthropic",
+ * "gemini", "vllm" or "tool" (WELD_ERROR_ARGUMENT for another). `flags`:
+ * 0 or WELD_LOWER_KEEP_OPEN. WELD_ERROR_SCHEMA when the schema is not JSON or
+ * does not compile.
+ */
+weld_status weld_lower(const char *schema_json, size_t length, const char *target, int flags, weld_lowering **lowering,
+                       char **message);
+/** The lowered schema as JSON text (valid until weld_lowering_free). */
+const char *weld_lowering_schema(const weld_lowering *lowering);
+/** What was changed, as a JSON array of {"pointer","change","reason"} (valid until weld_lowering_free). */
+const char *weld_lowering_changes(const weld_lowering *lowering);
+/**
+ * An answer to the lowered schema (JSON text) in the original's shape:
+ * *answer_out is JSON text to free with weld_free. WELD_ERROR_JSON when the
+ * answer is not JSON.
+ */
+weld_status weld_lowering_map_back(const weld_lowering *lowering, const char *answer_json, size_t length,
+                                   char **answer_out, char **message);
+/** Frees a lowering (NULL is allowed). */
+void weld_lowering_free(weld_lowering *lowering);
+
 /** Frees a message returned by weld (NULL is allowed). */
 void weld_free(void *pointer);
 

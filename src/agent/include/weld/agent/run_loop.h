@@ -31,7 +31,7 @@
 #include "weld/agent/tool.h"
 #include "weld/json/value.h"
 #include "weld/provider/model.h"
-#include "weld/provider/strict_schema.h"
+#include "weld/schema/lower.h"
 #include "weld/repair/repair.h"
 #include "weld/schema/schema.h"
 #include "weld/telemetry/telemetry.h"
@@ -160,9 +160,9 @@ struct RunStart {
   std::string mechanism;
   /// MCP servers and their state ("connected" / "failed"), in settings order.
   std::vector<std::pair<std::string, std::string>> mcp_servers;
-  /// `native` on an OpenAI wire: what the strict rewrite of the schema
-  /// relaxed (the server no longer enforces it; weld still validates it).
-  std::vector<provider::Relaxation> native_relaxed;
+  /// `native`: what lowering the schema for the provider changed (the
+  /// server no longer enforces it; weld still validates the original).
+  std::vector<schema::Change> native_relaxed;
 };
 
 /// Receives the run's events as they happen. Default: ignore.

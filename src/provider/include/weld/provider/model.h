@@ -94,13 +94,19 @@ struct ResponseFormat {
   std::string name = "structured_output";
   /// The JSON Schema the answer text must follow.
   json::Value schema;
-  /// Ask OpenAI (Chat and Responses) for strict mode: the schema is then sent
-  /// rewritten into the strict subset, when it can be (strict_schema.h).
+  /// OpenAI (Chat and Responses) `strict`: the schema is sent as it is, so a
+  /// caller asking for strict mode gives one lowered for it
+  /// (weld/schema/lower.h, openai-strict).
   bool strict = false;
   /// What the answer is, sent beside the schema where the protocol has a
   /// place for it (OpenAI `json_schema.description`); none when empty.
   std::string description;
 };
+
+/// `schema` as a response format carries it: a boolean schema as {}.
+inline json::Value sent_schema(const json::Value& schema) {
+  return schema.is_bool() ? json::Value(json::Object{}) : schema;
+}
 
 /// Sampling settings a caller chose (`--temperature`, a batch line's own
 /// fields). Each is sent only when set, under the name of the wire protocol

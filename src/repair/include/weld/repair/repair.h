@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "weld/json/value.h"
+#include "weld/schema/lower.h"
 #include "weld/schema/schema.h"
 
 namespace weld::repair {
@@ -26,8 +27,9 @@ struct Repair {
   /// "code_fence", "extracted_json", "trailing_comma", "single_quotes",
   /// "unquoted_keys", "python_literals", "control_characters" (a raw
   /// newline/tab inside a string). Schema repairs (one entry per place):
-  /// "coerce_boolean", "coerce_number", "coerce_json_string", "clamp",
-  /// "drop_null" (see Options::drop_nulls).
+  /// "coerce_boolean", "coerce_number", "coerce_json_string", "clamp"; the
+  /// lowering's own (see Options::lowering): "drop_null", "entries",
+  /// "json_text", "tuple", "unwrap".
   /// An empty argument text is `{}` by rule (a tool without parameters), not a repair: it is
   /// never reported and applies under `--no-repair` too.
   std::string kind;
@@ -45,11 +47,14 @@ struct Options {
   bool coerce = true;
   /// Clamp numbers into minimum/maximum (proxy `clamp`, run `--clamp`).
   bool clamp = false;
-  /// Drop a `null` member whose property the schema neither requires nor
-  /// lets be null. Set by the `native` mechanism when its strict rewrite
-  /// made optional properties nullable (weld/provider/strict_schema.h): such
-  /// a null is weld's doing, so it is undone whatever the other switches.
-  bool drop_nulls = false;
+  /// The lowering the answer was asked for with (the `native` mechanism,
+  /// weld/schema/lower.h): the parsed answer is first mapped back to the
+  /// original's shape (Lowering::map_back) — a null only the lowering
+  /// allowed dropped, entries made objects, JSON text parsed — whatever the
+  /// other switches, since the lowered shape is weld's doing. What it
+  /// changed is listed in `repairs` (kinds "drop_null", "entries",
+  /// "json_text", "tuple", "unwrap"). Not owned; outlives the call.
+  const schema::Lowering* lowering = nullptr;
 };
 
 /// Result of checking a tool call's argument text against a schema.

@@ -21,6 +21,7 @@
 #include "weld/provider/stream_parser.h"
 #include "weld/proxy/passthrough.h"
 #include "weld/repair/repair.h"
+#include "weld/schema/lower.h"
 #include "weld/schema/schema.h"
 
 namespace weld::proxy {
@@ -62,6 +63,11 @@ struct Agent {
   /// copies it rather than builds it. Null in an Agent nobody prepared: the
   /// tool is then built per request.
   std::array<json::Value, provider::kProtocolCount> tools;
+  /// `native`: the schema lowered for each protocol's own structured output
+  /// (openai-strict for Chat and Responses, anthropic), built by
+  /// `prepare_agent`; null when not prepared (then lowered per request).
+  std::shared_ptr<const schema::Lowering> native_openai;
+  std::shared_ptr<const schema::Lowering> native_anthropic;
   /// Registry `"passthrough_when"`: the client's side requests that are
   /// relayed untouched (see passthrough.h).
   PassthroughRule passthrough;
@@ -71,9 +77,14 @@ struct Agent {
   bool stream_partial = false;
 };
 
-/// Builds the agent's cached `tools` from its name, description and
-/// input_schema; call again after changing those.
+/// Builds the agent's cached `tools` and, for a native or auto agent, its
+/// lowerings, from its name, description and input_schema; call again after
+/// changing those.
 void prepare_agent(Agent& agent);
+
+/// The agent's schema lowered for `api`'s own structured output: the
+/// prepared one, or lowered now.
+std::shared_ptr<const schema::Lowering> native_lowering(const Agent& agent, Protocol api);
 
 /// A model name split at its `__schema=` suffix.
 struct ModelTag {
@@ -135,6 +146,9 @@ using Usage = provider::Usage;
 
 /// What the upstream answered, reduced to what the weld needs.
 struct Candidate {
+  /// The protocol the answer came in (which lowering a native answer maps
+  /// back through).
+  Protocol api = Protocol::OpenAiChat;
   /// True when a call of the agent's tool was found (by its block, never by
   /// stop_reason / finish_reason).
   bool found = false;

@@ -90,8 +90,10 @@ class Lowering {
   /// An answer to `schema()` in the original's shape: the root unwrapped,
   /// `null`s of properties only the lowering made nullable dropped, entries
   /// made objects again, JSON text parsed. A value already in the
-  /// original's shape is left as it is.
-  json::Value map_back(json::Value answer) const;
+  /// original's shape is left as it is. `done`, when given, receives what
+  /// was changed: `pointer` into the answer, `change` one of "drop_null",
+  /// "entries", "json_text", "tuple", "unwrap", `reason` in words.
+  json::Value map_back(json::Value answer, std::vector<Change>* done = nullptr) const;
   /// The inverse: an instance of the original in the lowered shape (what a
   /// model answering `schema()` would write for it).
   json::Value map_forward(json::Value instance) const;
