@@ -26,6 +26,7 @@
 #include "suggest.h"
 #include "usage.h"
 #include "commands.h"
+#include "run_setup.h"
 #include "run_support.h"
 #include "telemetry_support.h"
 #include "weld/agent/session_log.h"
@@ -74,7 +75,7 @@ struct BatchFlags {
   std::optional<std::string> approval_mode;
 };
 
-void write_stderr(const std::string& text) {
+void write_stderr(std::string_view text) {
   std::fwrite(text.data(), 1, text.size(), stderr);
   std::fflush(stderr);
 }
@@ -169,6 +170,74 @@ std::optional<std::string> clashing_files(const std::vector<std::pair<std::strin
   return std::nullopt;
 }
 
+// Opens the input (standard input for "-"); when it is a regular file,
+// `countable` says where its lines start for the progress display. A usage
+// error when standard input is redirected from the output file.
+Result<int> open_input(const std::string& input, const std::string& output_path,
+                       std::optional<CountableInput>& countable) {
+  int input_fd = STDIN_FILENO;
+  if (input != "-") {
+    input_fd = ::open(input.c_str(), O_RDONLY | O_CLOEXEC);
+    if (input_fd < 0)
+      return Error{ErrorCode::Io, "weld batch: could not open the input \"" + input + "\": " + std::strerror(errno), ""};
+  }
+  // A regular file (standard input too, when redirected from one) has a
+  // total the progress display can count, from where reading starts.
+  if (struct stat in {}; ::fstat(input_fd, &in) == 0 && S_ISREG(in.st_mode)) {
+    const off_t at = ::lseek(input_fd, 0, SEEK_CUR);
+    countable = CountableInput{input_fd, at > 0 ? static_cast<std::uint64_t>(at) : 0};
+  }
+  if (input == "-" && output_path != "-") {
+    // Standard input redirected from the output file.
+    struct stat in {}, out {};
+    if (::fstat(STDIN_FILENO, &in) == 0 && ::stat(output_path.c_str(), &out) == 0 && S_ISREG(in.st_mode) &&
+        in.st_dev == out.st_dev && in.st_ino == out.st_ino)
+      return Error{ErrorCode::Usage, "-o \"" + output_path + "\" names the same file as the input; weld batch would "
+                   "overwrite it. Give it another file.", ""};
+  }
+  return input_fd;
+}
+
+// --progress-interval: seconds from 0.1 to 86400 (default 10).
+Result<double> progress_interval(const std::optional<std::string>& flag) {
+  if (!flag) return 10.0;
+  const std::string& text = *flag;
+  char* end = nullptr;
+  const double seconds = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() || !(seconds >= 0.1 && seconds <= 86400))
+    return Error{ErrorCode::Usage, "--progress-interval must be a number of seconds from 0.1 to 86400 (got \"" + text + "\").", ""};
+  return seconds;
+}
+
+// The shard and the files it writes.
+struct BatchFiles {
+  batch::Shard shard;
+  std::string output;                  ///< -o with {shard} replaced
+  std::optional<std::string> summary;  ///< --summary with {shard} replaced
+};
+
+// The shard (docs/batch.md, "Sharding: one input, many machines": the flag,
+// then the scheduler's variables) and the paths it names, checked: usage
+// errors when they cannot work.
+Result<BatchFiles> batch_files(const BatchFlags& flags, const provider::Environment& env) {
+  auto usage = [](std::string message) { return Error{ErrorCode::Usage, std::move(message), ""}; };
+  Result<batch::Shard> shard = batch::choose_shard(flags.shard, flags.shards, env);
+  if (!shard) return shard.error();
+  BatchFiles out{*shard, batch::expand_shard(flags.output, *shard), std::nullopt};
+  if (shard->count > 1 && out.output != "-" && flags.output.find("{shard}") == std::string::npos)
+    return usage("with " + std::to_string(shard->count) + " shards, -o needs {shard} in its name (e.g. -o "
+                 "out-{shard}.jsonl) so that the shards do not write the same file.");
+  if (flags.retry_errored && out.output == "-")
+    return usage("--retry-errored needs -o FILE: it runs again the rows whose lines in FILE are errored (with "
+                 "-o - there is no file to read them from).");
+  if (flags.summary) out.summary = batch::expand_shard(*flags.summary, *shard);
+  std::vector<std::pair<std::string, std::string>> files{{"the input", flags.input}, {"-o", out.output}};
+  if (out.summary) files.emplace_back("--summary", *out.summary);
+  if (flags.telemetry_file) files.emplace_back("--telemetry-file", *flags.telemetry_file);
+  if (auto clash = clashing_files(files)) return usage(*clash);
+  return out;
+}
+
 int batch_command(int argc, char** argv) {
   CLI::App app{"weld batch: the run's contract for every row of a JSON Lines input", "weld batch"};
   BatchFlags flags;
@@ -185,65 +254,25 @@ int batch_command(int argc, char** argv) {
   if (auto error = check_model_flags(flags.model_text, flags.model, mechanism_flag)) return usage_error(*error);
   batch::BatchOptions options;
   if (auto error = apply_run_limit_flags(flags.limits, options.run)) return usage_error(*error);
-  if (flags.yolo && flags.approval_mode && *flags.approval_mode != "yolo")
-    return usage_error("Cannot use both --yolo (-y) and --approval-mode together. Use --approval-mode=yolo instead.");
-  std::optional<agent::ApprovalMode> approval =
-      flags.yolo ? agent::ApprovalMode::Yolo : agent::parse_approval_mode(flags.approval_mode.value_or("default"));
-  if (!approval)
-    return usage_error("--approval-mode must be one of plan, default, auto-edit, yolo (got \"" + *flags.approval_mode + "\").");
+  Result<agent::ApprovalMode> approval = approval_from_flags(flags.yolo, flags.approval_mode);
+  if (!approval) return usage_error(approval.error().message);
 
-  // The shard (docs/batch.md, "Sharding: one input, many machines"): flag, then the scheduler's variables.
   const provider::Environment env = provider::process_environment();
-  Result<batch::Shard> shard = batch::choose_shard(flags.shard, flags.shards, env);
-  if (!shard) return usage_error(shard.error().message);
-  const std::string output_path = batch::expand_shard(flags.output, *shard);
-  if (shard->count > 1 && output_path != "-" && flags.output.find("{shard}") == std::string::npos)
-    return usage_error("with " + std::to_string(shard->count) + " shards, -o needs {shard} in its name (e.g. -o "
-                       "out-{shard}.jsonl) so that the shards do not write the same file.");
-
-  double progress_interval = 10;
-  if (flags.progress_interval) {
-    const std::string& text = *flags.progress_interval;
-    char* end = nullptr;
-    progress_interval = std::strtod(text.c_str(), &end);
-    if (text.empty() || end != text.c_str() + text.size() || !(progress_interval >= 0.1 && progress_interval <= 86400))
-      return usage_error("--progress-interval must be a number of seconds from 0.1 to 86400 (got \"" + text + "\").");
-  }
-  if (flags.retry_errored && output_path == "-")
-    return usage_error("--retry-errored needs -o FILE: it runs again the rows whose lines in FILE are errored (with "
-                       "-o - there is no file to read them from).");
-
-  const std::optional<std::string> summary_path =
-      flags.summary ? std::optional<std::string>(batch::expand_shard(*flags.summary, *shard)) : std::nullopt;
-  {
-    std::vector<std::pair<std::string, std::string>> files{{"the input", flags.input}, {"-o", output_path}};
-    if (summary_path) files.emplace_back("--summary", *summary_path);
-    if (flags.telemetry_file) files.emplace_back("--telemetry-file", *flags.telemetry_file);
-    if (auto clash = clashing_files(files)) return usage_error(*clash);
-  }
+  Result<BatchFiles> files = batch_files(flags, env);
+  if (!files) return usage_error(files.error().message);
+  const batch::Shard* shard = &files->shard;
+  const std::string& output_path = files->output;
+  const std::optional<std::string>& summary_path = files->summary;
+  Result<double> interval = progress_interval(flags.progress_interval);
+  if (!interval) return usage_error(interval.error().message);
 
   // The input: refused before anything is sent when it is almost surely a
   // mistake (compressed data).
-  int input_fd = STDIN_FILENO;
-  if (flags.input != "-") {
-    input_fd = ::open(flags.input.c_str(), O_RDONLY | O_CLOEXEC);
-    if (input_fd < 0) return fail(1, "weld batch: could not open the input \"" + flags.input + "\": " + std::strerror(errno));
-  }
-  // A regular file (standard input too, when redirected from one) has a
-  // total the progress display can count, from where reading starts.
   std::optional<CountableInput> countable;
-  if (struct stat in {}; ::fstat(input_fd, &in) == 0 && S_ISREG(in.st_mode)) {
-    const off_t at = ::lseek(input_fd, 0, SEEK_CUR);
-    countable = CountableInput{input_fd, at > 0 ? static_cast<std::uint64_t>(at) : 0};
-  }
-  if (flags.input == "-" && output_path != "-") {
-    // Standard input redirected from the output file.
-    struct stat in {}, out {};
-    if (::fstat(STDIN_FILENO, &in) == 0 && ::stat(output_path.c_str(), &out) == 0 && S_ISREG(in.st_mode) &&
-        in.st_dev == out.st_dev && in.st_ino == out.st_ino)
-      return usage_error("-o \"" + output_path + "\" names the same file as the input; weld batch would overwrite it. "
-                         "Give it another file.");
-  }
+  Result<int> opened = open_input(flags.input, output_path, countable);
+  if (!opened) return opened.error().code == ErrorCode::Usage ? usage_error(opened.error().message)
+                                                              : fail(1, opened.error().message);
+  const int input_fd = *opened;
   batch::LineReader lines(batch::fd_source(input_fd));
   {
     Result<std::string_view> start = lines.peek_start();
@@ -251,37 +280,18 @@ int batch_command(int argc, char** argv) {
     if (Status plain = batch::check_input_start(*start, flags.input); !plain) return usage_error(plain.error().message);
   }
 
-  std::error_code ec;
-  std::string cwd = std::filesystem::current_path(ec).string();
-  if (ec) cwd = ".";
-
-  // The schema, compiled once for the whole batch (docs/schema.md: exit 52).
-  schema::CompileOptions compile;
-  compile.strict = !flags.limits.no_strict;
-  Result<schema::LoadedSchema> loaded = schema::load_json_schema(*flags.json_schema, compile, "--json-schema", cwd);
-  if (!loaded) return fail(52, loaded.error().message);
-  for (const auto& warning : loaded->warnings) {
-    write_stderr("weld: warning: --json-schema " + warning.message +
-                 (warning.pointer.empty() ? std::string() : " (at " + warning.pointer + ")") + "\n");
-  }
-
-  // Tools: none unless asked (rows are data, docs/batch.md "Each row is a run").
-  agent::ToolSelection selection;
+  // The schema, compiled once for the whole batch (docs/schema.md: exit 52),
+  // settings, tools (none unless asked: rows are data, docs/batch.md "Each
+  // row is a run") and the mechanism, as the run sets them up.
+  RunSetup setup(write_stderr);
+  if (SetupStep failed = setup.load_schema(flags.json_schema, flags.limits.no_strict))
+    return fail(failed->code, failed->message);
   const bool tools_asked = !flags.core_tools.empty() || flags.yolo || flags.approval_mode;
-  agent::ToolPolicy policy;
-  if (const char* home = std::getenv("HOME"); home != nullptr) {
-    Result<agent::Settings> settings = agent::load_settings(home, cwd);
-    if (!settings) return fail(52, settings.error().message);
-    policy.settings = std::move(*settings);
-  }
-  if (tools_asked) {
-    policy.approval = *approval;
-    for (const auto& list : flags.core_tools)
-      for (auto& name : agent::split_tool_list(list)) policy.core_tools.push_back(std::move(name));
-    selection = agent::select_tools(policy);
-  }
-  Result<agent::Mechanism> mechanism = choose_mechanism(mechanism_flag, policy.settings);
-  if (!mechanism) return fail(52, mechanism.error().message);
+  ToolFlags tool_flags;
+  tool_flags.approval = *approval;
+  tool_flags.core_tools = flags.core_tools;
+  if (SetupStep failed = setup.load_tools(tool_flags, tools_asked)) return fail(failed->code, failed->message);
+  if (SetupStep failed = setup.choose_mechanism(mechanism_flag)) return fail(failed->code, failed->message);
 
   // The workers: one model each, behind one request gate, on fiber loops
   // unless built-in tools were asked for (a tool may block).
@@ -296,30 +306,18 @@ int batch_command(int argc, char** argv) {
   batch::RequestGate& gate = *workers->gate;
   std::vector<std::unique_ptr<provider::Model>>& models = workers->models;
   std::vector<batch::FiberLoop*>& loop_list = workers->loop_list;
-  for (const auto& note : first.notes) write_stderr(note + "\n");
-  if (first.offline) write_stderr(offline_notice(first));
+  setup.report_model(first);
 
   options.input.id_field = flags.id_field.value_or("");
   options.input.prompt = flags.prompt.value_or("");
   options.format = *batch::parse_output_format(flags.output_format);
   options.shard = *shard;
-  options.run.model = first.model_name;
+  setup.fill_options(first, options.run);
   options.run.system_prompt = flags.system_prompt.value_or("");
-  options.run.schema = &loaded->schema;
-  options.run.schema_source = loaded->source;
-  options.input.schema = &loaded->source;
+  options.input.schema = &setup.schema()->source;
   options.warn = [](const std::string& text) { write_stderr("weld batch: warning: " + text + "\n"); };
-  options.run.offer_structured_output = selection.structured_output_allowed;
-  options.run.mechanism = first.offline ? agent::Mechanism::Tool : *mechanism;
-  if (options.run.mechanism == agent::Mechanism::Auto) {
-    if (const char* home = std::getenv("HOME"); home != nullptr) {
-      options.run.mechanism_cache_path = agent::mechanism_cache_path(home);
-      options.run.mechanism_cache_key = agent::mechanism_cache_key(first.provider, first.base_url, first.model_name);
-    }
-  }
-  options.run.cwd = cwd;
   options.run.session_id = agent::new_session_id();
-  for (const auto& tool : selection.tools) options.tools.push_back(tool.get());
+  for (const auto& tool : setup.selection().tools) options.tools.push_back(tool.get());
 
   // Resume (docs/batch.md, "Resume"): -o FILE is locked, checked to be
   // this batch's result file, and the rows it answers are skipped.
@@ -364,14 +362,13 @@ int batch_command(int argc, char** argv) {
   // Telemetry (docs/telemetry.md): one `weld batch` span (under TRACEPARENT), each
   // row's run a child of it. After the SignalGuard, which must see no other
   // thread. A cancelled batch exits at once and exports nothing more.
-  auto warn = [](std::string_view text) { write_stderr("weld: warning: " + std::string(text) + "\n"); };
-  std::unique_ptr<telemetry::Telemetry> telemetry = start_telemetry(flags.telemetry_file, warn, telemetry::Config::Sender::AtStart);
+  telemetry::Telemetry* telemetry = setup.start_telemetry(flags.telemetry_file, telemetry::Config::Sender::AtStart);
   const telemetry::SpanContext trace_parent = traceparent_from_environment();
   telemetry::Span batch_span =
-      telemetry::start_span(telemetry.get(), "weld batch", telemetry::SpanKind::Internal, &trace_parent);
+      telemetry::start_span(telemetry, "weld batch", telemetry::SpanKind::Internal, &trace_parent);
   batch_span.set("weld.batch.shard", std::to_string(shard->index) + "/" + std::to_string(shard->count));
   batch_span.set("weld.batch.concurrency", std::int64_t{flags.concurrency});
-  options.run.telemetry = telemetry.get();
+  options.run.telemetry = telemetry;
   options.run.trace_parent = batch_span.context();
 
   const bool terminal = ::isatty(STDERR_FILENO) != 0;
@@ -380,7 +377,7 @@ int batch_command(int argc, char** argv) {
     std::optional<ProgressDisplay> display;
     if (!flags.no_progress)
       display.emplace(progress, terminal,
-                      std::chrono::milliseconds(static_cast<std::int64_t>(progress_interval * 1000)), countable);
+                      std::chrono::milliseconds(static_cast<std::int64_t>(*interval * 1000)), countable);
     outcome = batch::run_batch(lines, **writer, ids, options, models, progress, cancel, loop_list);
   }
   signals.run_ended();
@@ -393,9 +390,9 @@ int batch_command(int argc, char** argv) {
   batch_span.end();
   // Every span has ended: the background sender stops now; finish_telemetry
   // sends the rest.
-  if (telemetry) telemetry->begin_shutdown();
+  setup.end_telemetry_spans();
   write_stderr(ending_text(outcome, progress, output_path, flags.input));
-  finish_telemetry(telemetry.get(), warn);
+  setup.finish_telemetry();
   return finish(exit_code);
 }
 

@@ -21,6 +21,7 @@
 #include "help_text.h"
 #include "suggest.h"
 #include "run_log.h"
+#include "run_setup.h"
 #include "run_support.h"
 #include "telemetry_support.h"
 #include "usage.h"
@@ -80,12 +81,6 @@ void write_stdout(std::string_view text) {
 
 // Every line starts with "weld: " (docs/run.md, "Messages").
 void write_stderr(std::string_view text) { write_stderr_lines("weld: ", text); }
-
-std::string current_directory() {
-  std::error_code ec;
-  std::string cwd = std::filesystem::current_path(ec).string();
-  return ec ? std::string(".") : cwd;
-}
 
 void add_flags(CLI::App& app, RunFlags& f) {
   app.add_option("-p,--prompt", f.prompt, "The prompt (also: a positional argument, or piped standard input)");
@@ -198,17 +193,6 @@ std::optional<std::string> approval_from_permission_mode(const std::string& mode
   return std::nullopt;
 }
 
-// --allowedTools / --disallowedTools / --exclude-tools values: rules split at
-// commas and spaces outside parentheses, Claude Code's tool names mapped
-// onto weld's.
-std::vector<std::string> split_rules(const std::vector<std::string>& lists) {
-  std::vector<std::string> out;
-  for (const auto& list : lists) {
-    for (const auto& rule : agent::split_rule_list(list)) out.push_back(agent::tool_rule_from_claude_code(rule));
-  }
-  return out;
-}
-
 // The keys a --debug log must never show, wherever they were set.
 std::vector<std::string> secrets_from_environment() {
   std::vector<std::string> secrets;
@@ -219,17 +203,161 @@ std::vector<std::string> secrets_from_environment() {
   return secrets;
 }
 
-std::vector<std::string> split_all(const std::vector<std::string>& lists) {
-  std::vector<std::string> out;
-  for (const auto& list : lists) {
-    for (auto& name : agent::split_tool_list(list)) out.push_back(std::move(name));
+// The flags' combinations and values, checked before anything else
+// (usage errors: exit 1, docs/design.md "Exit codes").
+struct CheckedFlags {
+  agent::ApprovalMode approval = agent::ApprovalMode::Default;
+  agent::RunOptions options;  ///< the limits, so far
+  std::optional<agent::Mechanism> mechanism;
+  std::optional<agent::Prices> prices;
+};
+
+Result<CheckedFlags> check_flags(RunFlags& flags) {
+  auto usage = [](std::string message) { return Error{ErrorCode::Usage, std::move(message), ""}; };
+  CheckedFlags out;
+  if (flags.prompt && !flags.positional.empty())
+    return usage("give the prompt either with -p/--prompt or as a positional argument, not both.");
+  if (flags.permission_mode) {
+    std::optional<std::string> mode = approval_from_permission_mode(*flags.permission_mode);
+    if (!mode) {
+      return usage("--permission-mode must be one of default, acceptEdits, plan, bypassPermissions, "
+                   "dontAsk (got \"" + *flags.permission_mode + "\").");
+    }
+    if (flags.approval_mode && *flags.approval_mode != *mode)
+      return usage("--permission-mode and --approval-mode disagree; give one of them.");
+    flags.approval_mode = *mode;
   }
+  Result<agent::ApprovalMode> approval = approval_from_flags(flags.yolo, flags.approval_mode);
+  if (!approval) return approval.error();
+  out.approval = *approval;
+  if (flags.continue_session && flags.resume) return usage("--continue and --resume cannot be used together.");
+  if (auto error = apply_run_limit_flags(flags.limits, out.options)) return usage(*error);
+  if (flags.include_partial_messages && flags.output_format != "stream-json")
+    return usage("--include-partial-messages requires --output-format stream-json.");
+  if (auto error = check_model_flags(flags.model_text, flags.model, out.mechanism)) return usage(*error);
+  Result<std::optional<agent::Prices>> prices = parse_prices(flags);
+  if (!prices) return prices.error();
+  out.prices = *prices;
   return out;
 }
 
-}  // namespace
+// -c/--continue or -r/--resume (docs/run.md, "Sessions and privacy"): the
+// session's history goes into `options`; an exit code when it cannot.
+std::optional<int> resume_session(const RunFlags& flags, const std::string& home, const std::string& cwd,
+                                  EarlyEnding& early, agent::RunOptions& options) {
+  if (home.empty()) return early.fail(1, "Cannot resume a session: HOME is not set (or not a directory).");
+  std::string id;
+  if (flags.resume) {
+    id = *flags.resume;
+  } else {
+    Result<std::string> newest = agent::newest_session_id(home, cwd);
+    if (!newest) return early.fail(1, newest.error().message);
+    id = *newest;
+  }
+  if (id.empty() || id.find('/') != std::string::npos || id.find("..") != std::string::npos) {
+    return early.fail(1, "--resume: \"" + id + "\" is not a session id.");
+  }
+  Result<std::vector<provider::Message>> history = agent::read_session(agent::session_path(home, cwd, id));
+  if (!history) return early.fail(1, "No session \"" + id + "\" for " + cwd + ": " + history.error().message);
+  // The model sees a placeholder where its answers were redacted: say so,
+  // and how to give it what it answered (docs/run.md, "Sessions and
+  // privacy").
+  if (std::size_t redacted = agent::redacted_answers(*history); redacted > 0) {
+    write_stderr("weld: note: session " + id + " holds " + std::to_string(redacted) + " redacted answer" +
+                 (redacted == 1 ? "" : "s") +
+                 ": the model sees a placeholder, not what it answered. To refine an answer, pass it in the "
+                 "prompt, or record sessions with --keep-answers (settings \"keepAnswers\").\n");
+  }
+  options.history = std::move(*history);
+  options.session_id = id;
+  early.set_session_id(id);
+  return std::nullopt;
+}
 
-namespace {
+// The settings' MCP servers (docs/run.md, "MCP servers"), their tools added
+// to `tools` as the policy allows. A server that fails is left out.
+void start_mcp_servers(const agent::ToolPolicy& policy, const std::string& cwd, provider::CancelToken& cancel,
+                       agent::McpServers& mcp, std::vector<const agent::Tool*>& tools, agent::RunOptions& options) {
+  std::vector<std::string> taken;
+  for (const agent::Tool* tool : tools) taken.push_back(tool->name());
+  mcp.start(policy.settings.mcp_servers, cwd, taken, &cancel);
+  // A signal during start-up ends the run with its own message only.
+  if (!cancel.cancelled.load()) {
+    for (const auto& warning : mcp.warnings()) write_stderr(warning + "\n");
+  }
+  mcp.filter_tools([&](const agent::Tool& tool) {
+    if (policy.approval == agent::ApprovalMode::Plan && tool.has_side_effects()) return false;
+    return agent::tool_allowed_by_rules(policy, tool.name());
+  });
+  for (const agent::Tool* tool : mcp.tools()) tools.push_back(tool);
+  options.mcp_servers = mcp.status();
+}
+
+// agent::run; an exception (not expected: library code returns errors) is
+// an ending all the same.
+agent::RunOutcome run_guarded(provider::Model& model, const std::vector<const agent::Tool*>& tools,
+                              const agent::RunOptions& options, const std::vector<agent::RunObserver*>& observers,
+                              provider::CancelToken& cancel) {
+  try {
+    return agent::run(model, tools, options, observers, cancel);
+  } catch (const std::exception& e) {
+    agent::RunOutcome outcome;
+    outcome.subtype = agent::Subtype::ErrorDuringExecution;
+    outcome.exit_code = 1;
+    outcome.error_message = std::string("weld: internal error: ") + e.what();
+    outcome.session_id = options.session_id;
+    return outcome;
+  }
+}
+
+// -p/--prompt, or the positional words joined by spaces.
+std::optional<std::string> prompt_argument(const RunFlags& flags) {
+  if (flags.positional.empty()) return flags.prompt;
+  std::string joined;
+  for (const auto& part : flags.positional) joined += (joined.empty() ? "" : " ") + part;
+  return joined;
+}
+
+// The session transcript (docs/run.md, "Sessions and privacy"): none with
+// --no-session-persistence or without a usable HOME (said when HOME is set).
+std::unique_ptr<agent::SessionLog> open_session_log(const RunFlags& flags, const std::string& home,
+                                                    const std::string& cwd, const agent::ToolPolicy& policy,
+                                                    const std::string& session_id) {
+  if (flags.no_session_persistence) return nullptr;
+  if (home.empty()) {
+    const char* set = std::getenv("HOME");
+    if (set != nullptr && set[0] != '\0') {
+      write_stderr(std::string("weld: warning: HOME (\"") + set + "\") is not a directory; the session is not recorded.\n");
+    }
+    return nullptr;
+  }
+  const bool keep = flags.keep_answers || policy.settings.keep_answers.value_or(false);
+  return std::make_unique<agent::SessionLog>(agent::session_path(home, cwd, session_id),
+                                             keep ? agent::Answers::Kept : agent::Answers::Redacted);
+}
+
+// After the run, before the output's last line: the transcript and the
+// --verbose log end, and stderr says what went wrong or was left out.
+void report_outcome(agent::RunOutcome& outcome, agent::SessionLog* log, RunLog& run_log,
+                    const std::optional<agent::Prices>& prices) {
+  if (log) {
+    log->finish(outcome);
+    if (!log->error().empty()) write_stderr("weld: warning: session transcript not recorded: " + log->error() + "\n");
+  }
+  run_log.finish(outcome);
+  for (const auto& warning : outcome.warnings) write_stderr("weld: warning: " + warning + "\n");
+  if (prices && !agent::cost_usd(outcome.usage, *prices)) {
+    write_stderr("weld: warning: total_cost_usd left out: the usage has cached input tokens and no "
+                 "--price-cache-read/--price-cache-write price for them.\n");
+  }
+  if (outcome.subtype != agent::Subtype::Success) {
+    // The envelope says what stderr says, "weld: " included.
+    outcome.error_message = with_prefix("weld: ", outcome.error_message);
+    std::string text = outcome.error_message + "\n";
+    if (!outcome.error_note.empty()) text += outcome.error_note + "\n";
+    write_stderr(text);
+  }
+}
 
 int run_command(int argc, char** argv, EarlyEnding& early) {
   CLI::App app{"weld: a headless agent run that ends on the first schema-valid answer", "weld"};
@@ -248,42 +376,9 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
   const agent::OutputFormat format = *agent::parse_output_format(flags.output_format);
   early.set_format(format);
 
-  // Conflicting flags and bad values: exit 1 (docs/design.md, "Exit codes").
-  if (flags.prompt && !flags.positional.empty()) {
-    return early.usage_error("give the prompt either with -p/--prompt or as a positional argument, not both.");
-  }
-  if (flags.permission_mode) {
-    std::optional<std::string> mode = approval_from_permission_mode(*flags.permission_mode);
-    if (!mode) {
-      return early.usage_error("--permission-mode must be one of default, acceptEdits, plan, bypassPermissions, "
-                               "dontAsk (got \"" + *flags.permission_mode + "\").");
-    }
-    if (flags.approval_mode && *flags.approval_mode != *mode)
-      return early.usage_error("--permission-mode and --approval-mode disagree; give one of them.");
-    flags.approval_mode = *mode;
-  }
-  if (flags.yolo && flags.approval_mode && *flags.approval_mode != "yolo") {
-    return early.usage_error(
-        "Cannot use both --yolo (-y) and --approval-mode together. Use --approval-mode=yolo instead.");
-  }
-  std::optional<agent::ApprovalMode> approval =
-      flags.yolo ? agent::ApprovalMode::Yolo : agent::parse_approval_mode(flags.approval_mode.value_or("default"));
-  if (!approval) {
-    return early.usage_error("--approval-mode must be one of plan, default, auto-edit, yolo (got \"" +
-                             *flags.approval_mode + "\").");
-  }
-  if (flags.continue_session && flags.resume)
-    return early.usage_error("--continue and --resume cannot be used together.");
-  agent::RunOptions options;
-  if (auto error = apply_run_limit_flags(flags.limits, options)) return early.usage_error(*error);
-  if (flags.include_partial_messages && flags.output_format != "stream-json") {
-    return early.usage_error("--include-partial-messages requires --output-format stream-json.");
-  }
-  std::optional<agent::Mechanism> mechanism_flag;
-  if (auto error = check_model_flags(flags.model_text, flags.model, mechanism_flag)) return early.usage_error(*error);
-
-  Result<std::optional<agent::Prices>> prices = parse_prices(flags);
-  if (!prices) return early.usage_error(prices.error().message);
+  Result<CheckedFlags> checked = check_flags(flags);
+  if (!checked) return early.usage_error(checked.error().message);
+  agent::RunOptions& options = checked->options;
 
   // Signals (exit 130, docs/run.md "Limits"): handled from here on, reading a piped
   // stdin included, whatever disposition weld inherited. Whoever ends the
@@ -318,140 +413,59 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
   } claim_scope{early};
 
   // The prompt (docs/run.md, "The prompt").
-  std::optional<std::string> prompt_arg = flags.prompt;
-  if (!flags.positional.empty()) {
-    std::string joined;
-    for (const auto& part : flags.positional) joined += (joined.empty() ? "" : " ") + part;
-    prompt_arg = joined;
-  }
-  Result<std::optional<std::string>> prompt = assemble_prompt(prompt_arg);
+  Result<std::optional<std::string>> prompt = assemble_prompt(prompt_argument(flags));
   // A signal while stdin was read: the partial input is never sent.
   if (cancel.cancelled.load()) return early.fail(130, "Operation cancelled.", agent::Subtype::ErrorCancelled);
   if (!prompt) return early.fail(1, prompt.error().message);
   if (!*prompt) return early.fail(1, kNoPromptMessage);
 
-  const std::string cwd = current_directory();
-  const std::string home = agent::home_directory();
-
-  // The schema (docs/schema.md): every failure exits 52 before any request.
-  std::optional<schema::LoadedSchema> loaded;
-  if (flags.json_schema) {
-    schema::CompileOptions compile;
-    compile.strict = !flags.limits.no_strict;
-    Result<schema::LoadedSchema> schema = schema::load_json_schema(*flags.json_schema, compile, "--json-schema", cwd);
-    if (!schema) return early.fail(52, schema.error().message);
-    for (const auto& warning : schema->warnings) {
-      write_stderr("weld: warning: --json-schema " + warning.message +
-                   (warning.pointer.empty() ? std::string() : " (at " + warning.pointer + ")") + "\n");
-    }
-    loaded.emplace(std::move(*schema));
-  }
-
-  // Settings and tools (docs/run.md, "Tools and permissions").
-  agent::ToolPolicy policy;
-  policy.approval = *approval;
-  policy.bare = flags.bare;
-  for (const std::string& rule : split_rules(flags.exclude_tools)) policy.exclude_flag.push_back(rule);
-  policy.core_tools = split_all(flags.core_tools);
-  for (const std::string& rule : split_rules(flags.allowed_tools)) {
-    if (Status checked = agent::check_allow_rule(rule); !checked)
-      return early.fail(52, "--allowedTools: " + checked.error().message);
-    policy.allow_flag.push_back(rule);
-  }
-  if (!flags.bare) {
-    Result<agent::Settings> settings = agent::load_settings(home, cwd);
-    if (!settings) return early.fail(52, settings.error().message);
-    policy.settings = std::move(*settings);
-  }
-  // --settings: read even with --bare (named on the command line).
-  for (const std::string& source : flags.settings) {
-    if (Status merged = agent::merge_settings(source, cwd, policy.settings); !merged)
-      return early.fail(52, merged.error().message);
-  }
-  if (flags.strict_mcp_config) policy.settings.mcp_servers.clear();
-  for (const std::string& source : flags.mcp_config) {
-    if (Status read = agent::read_mcp_config(source, cwd, policy.settings.mcp_servers); !read)
-      return early.fail(52, read.error().message);
-  }
-  agent::ToolSelection selection = agent::select_tools(policy);
+  // The schema (docs/schema.md), settings, tools and mechanism: every
+  // failure exits 52 before any request.
+  RunSetup setup(write_stderr);
+  const std::string& cwd = setup.cwd();
+  const std::string& home = setup.home();
+  if (SetupStep failed = setup.load_schema(flags.json_schema, flags.limits.no_strict))
+    return early.fail(failed->code, failed->message);
+  ToolFlags tool_flags;
+  tool_flags.approval = checked->approval;
+  tool_flags.bare = flags.bare;
+  tool_flags.core_tools = flags.core_tools;
+  tool_flags.exclude_rules = flags.exclude_tools;
+  tool_flags.allow_rules = flags.allowed_tools;
+  tool_flags.settings = flags.settings;
+  tool_flags.mcp_config = flags.mcp_config;
+  tool_flags.strict_mcp_config = flags.strict_mcp_config;
+  if (SetupStep failed = setup.load_tools(tool_flags)) return early.fail(failed->code, failed->message);
+  if (SetupStep failed = setup.choose_mechanism(checked->mechanism)) return early.fail(failed->code, failed->message);
+  const agent::ToolPolicy& policy = setup.policy();
   std::vector<const agent::Tool*> tools;
-  for (const auto& tool : selection.tools) tools.push_back(tool.get());
-
-  // The mechanism (docs/run.md, "Mechanisms"): flag, WELD_MECHANISM, settings; default tool.
-  Result<agent::Mechanism> chosen_mechanism = choose_mechanism(mechanism_flag, policy.settings);
-  if (!chosen_mechanism) return early.fail(52, chosen_mechanism.error().message);
-  agent::Mechanism mechanism = *chosen_mechanism;
+  for (const auto& tool : setup.selection().tools) tools.push_back(tool.get());
 
   // Session (docs/run.md, "Sessions and privacy").
   options.session_id = early.session_id();
   if (flags.continue_session || flags.resume) {
-    if (home.empty()) return early.fail(1, "Cannot resume a session: HOME is not set (or not a directory).");
-    std::string id;
-    if (flags.resume) {
-      id = *flags.resume;
-    } else {
-      Result<std::string> newest = agent::newest_session_id(home, cwd);
-      if (!newest) return early.fail(1, newest.error().message);
-      id = *newest;
-    }
-    if (id.empty() || id.find('/') != std::string::npos || id.find("..") != std::string::npos) {
-      return early.fail(1, "--resume: \"" + id + "\" is not a session id.");
-    }
-    Result<std::vector<provider::Message>> history = agent::read_session(agent::session_path(home, cwd, id));
-    if (!history) return early.fail(1, "No session \"" + id + "\" for " + cwd + ": " + history.error().message);
-    // The model sees a placeholder where its answers were redacted: say so,
-    // and how to give it what it answered (docs/run.md, "Sessions and
-    // privacy").
-    if (std::size_t redacted = agent::redacted_answers(*history); redacted > 0) {
-      write_stderr("weld: note: session " + id + " holds " + std::to_string(redacted) + " redacted answer" +
-                   (redacted == 1 ? "" : "s") +
-                   ": the model sees a placeholder, not what it answered. To refine an answer, pass it in the "
-                   "prompt, or record sessions with --keep-answers (settings \"keepAnswers\").\n");
-    }
-    options.history = std::move(*history);
-    options.session_id = id;
-    early.set_session_id(id);
+    if (std::optional<int> ended = resume_session(flags, home, cwd, early, options)) return *ended;
   }
 
   // --verbose / --debug: the log wraps the model's transport.
   Result<std::unique_ptr<RunLog>> run_log = RunLog::open(flags.log, secrets_from_environment());
   if (!run_log) return early.fail(1, run_log.error().message);
   provider::ModelHooks log_hooks;
-  RunLog* log_ptr = run_log->get();
-  log_hooks.wrap_transport = [log_ptr](std::unique_ptr<provider::Transport> inner) {
-    return log_ptr->wrap(std::move(inner));
+  log_hooks.wrap_transport = [log = run_log->get()](std::unique_ptr<provider::Transport> inner) {
+    return log->wrap(std::move(inner));
   };
 
   // The model (docs/run.md, "Pointing weld at a model").
   Result<ModelChoice> choice = choose_model(flags.model, log_hooks);
   if (!choice) return early.fail(agent::model_choice_exit_code(choice.error()), choice.error().message);
-  for (const auto& note : choice->notes) write_stderr(note + "\n");
-  if (choice->offline) {
-    write_stderr(offline_notice(*choice));
-    // The offline model answers through the structured_output tool only.
-    if (loaded && mechanism == agent::Mechanism::Native)
-      write_stderr("weld: the offline model answers through the structured_output tool; --mechanism native "
-                   "does not apply.\n");
-    mechanism = agent::Mechanism::Tool;
-  }
+  setup.report_model(*choice);
 
-  options.model = choice->model_name;
+  setup.fill_options(*choice, options);
   options.system_prompt = flags.system_prompt.value_or("");
   if (flags.append_system_prompt) {
     options.system_prompt += (options.system_prompt.empty() ? "" : "\n\n") + *flags.append_system_prompt;
   }
   options.prompt = **prompt;
-  if (loaded) {
-    options.schema = &loaded->schema;
-    options.schema_source = loaded->source;
-  }
-  options.offer_structured_output = selection.structured_output_allowed;
-  options.mechanism = mechanism;
-  if (mechanism == agent::Mechanism::Auto && !home.empty()) {
-    options.mechanism_cache_path = agent::mechanism_cache_path(home);
-    options.mechanism_cache_key = agent::mechanism_cache_key(choice->provider, choice->base_url, choice->model_name);
-  }
-  options.cwd = cwd;
   options.partial_results = flags.include_partial_messages;  // only with stream-json (checked above)
 
   // Hooks come from settings, so --bare (which skips settings) has none.
@@ -462,91 +476,38 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
   }
 
   agent::OutputWriter writer(format, flags.include_partial_messages, write_stdout);
-  if (*prices) writer.set_prices(**prices);
-  std::unique_ptr<agent::SessionLog> log;
-  if (!flags.no_session_persistence && home.empty()) {
-    const char* set = std::getenv("HOME");
-    if (set != nullptr && set[0] != '\0') {
-      write_stderr(std::string("weld: warning: HOME (\"") + set + "\") is not a directory; the session is not recorded.\n");
-    }
-  }
-  if (!flags.no_session_persistence && !home.empty()) {
-    const bool keep = flags.keep_answers || policy.settings.keep_answers.value_or(false);
-    log = std::make_unique<agent::SessionLog>(agent::session_path(home, cwd, options.session_id),
-                                              keep ? agent::Answers::Kept : agent::Answers::Redacted);
-  }
-  if (mechanism == agent::Mechanism::Auto) (*run_log)->note_mechanism_choice();
+  if (checked->prices) writer.set_prices(*checked->prices);
+  std::unique_ptr<agent::SessionLog> log = open_session_log(flags, home, cwd, policy, options.session_id);
+  if (options.mechanism == agent::Mechanism::Auto) (*run_log)->note_mechanism_choice();
   std::vector<agent::RunObserver*> observers{&writer, run_log->get()};
   if (log) observers.push_back(log.get());
 
   running_writer = &writer;
 
   // Telemetry (docs/telemetry.md): after the SignalGuard, which must see no other thread.
-  auto warn = [](std::string_view text) { write_stderr("weld: warning: " + std::string(text) + "\n"); };
   // Most runs end within the first export's schedule: their spans go at
   // exit, with no background thread started for them.
-  std::unique_ptr<telemetry::Telemetry> telemetry =
-      start_telemetry(flags.telemetry_file, warn, telemetry::Config::Sender::WhenNeeded);
-  options.telemetry = telemetry.get();
+  options.telemetry = setup.start_telemetry(flags.telemetry_file, telemetry::Config::Sender::WhenNeeded);
   options.trace_parent = traceparent_from_environment();
 
   // MCP servers (docs/run.md, "MCP servers"): started after every configuration check, so an
   // early ending never leaves one behind. A server that fails is left out.
-  if (!policy.settings.mcp_servers.empty()) {
-    std::vector<std::string> taken;
-    for (const agent::Tool* tool : tools) taken.push_back(tool->name());
-    mcp.start(policy.settings.mcp_servers, cwd, taken, &cancel);
-    // A signal during start-up ends the run with its own message only.
-    if (!cancel.cancelled.load()) {
-      for (const auto& warning : mcp.warnings()) write_stderr(warning + "\n");
-    }
-    mcp.filter_tools([&](const agent::Tool& tool) {
-      if (policy.approval == agent::ApprovalMode::Plan && tool.has_side_effects()) return false;
-      return agent::tool_allowed_by_rules(policy, tool.name());
-    });
-    for (const agent::Tool* tool : mcp.tools()) tools.push_back(tool);
-    options.mcp_servers = mcp.status();
-  }
+  if (!policy.settings.mcp_servers.empty()) start_mcp_servers(policy, cwd, cancel, mcp, tools, options);
 
-  agent::RunOutcome outcome;
-  try {
-    outcome = agent::run(*choice->model, tools, options, observers, cancel);
-  } catch (const std::exception& e) {
-    // Not expected (library code returns errors), but an ending all the same.
-    outcome.subtype = agent::Subtype::ErrorDuringExecution;
-    outcome.exit_code = 1;
-    outcome.error_message = std::string("weld: internal error: ") + e.what();
-    outcome.session_id = options.session_id;
-  }
+  agent::RunOutcome outcome = run_guarded(*choice->model, tools, options, observers, cancel);
   // Every span of the run has ended: the background sender stops now (its
   // thread ends while the run does); finish_telemetry sends the rest.
-  if (telemetry) telemetry->begin_shutdown();
+  setup.end_telemetry_spans();
   signals.run_ended();
   if (ending_claimed.exchange(true)) {
     // The signal thread is writing the ending and will exit the process.
     for (;;) ::pause();
   }
   mcp.stop_all();
-  if (log) {
-    log->finish(outcome);
-    if (!log->error().empty()) write_stderr("weld: warning: session transcript not recorded: " + log->error() + "\n");
-  }
-  (*run_log)->finish(outcome);
-  for (const auto& warning : outcome.warnings) write_stderr("weld: warning: " + warning + "\n");
-  if (*prices && !agent::cost_usd(outcome.usage, **prices)) {
-    write_stderr("weld: warning: total_cost_usd left out: the usage has cached input tokens and no "
-                 "--price-cache-read/--price-cache-write price for them.\n");
-  }
-  if (outcome.subtype != agent::Subtype::Success) {
-    // The envelope says what stderr says, "weld: " included.
-    outcome.error_message = with_prefix("weld: ", outcome.error_message);
-    std::string text = outcome.error_message + "\n";
-    if (!outcome.error_note.empty()) text += outcome.error_note + "\n";
-    write_stderr(text);
-  }
+  report_outcome(outcome, log.get(), **run_log, checked->prices);
   writer.finish(outcome);
   // After the output: a reader of stdout has the answer before the final export.
-  finish_telemetry(telemetry.get(), warn);
+  setup.finish_telemetry();
   if (std::ferror(stdout) != 0) return outcome.exit_code == 0 ? 1 : outcome.exit_code;
   return outcome.exit_code;
 }

@@ -210,3 +210,39 @@ test('rows whose answers arrive whole on connections that stay open end at once'
     assertExactlyOnce(resultLines(fs.readFileSync(path.join(dir, 'out.jsonl'), 'utf8')), rows.map((x) => x.id));
   } finally { await server.close(); }
 });
+
+// The run and the batch set up from flags one way (docs/run.md,
+// "Mechanisms"): with HOME unusable (unset, relative, or not a directory)
+// neither reads nor writes anything under ~/.weld, so `--mechanism auto`
+// probes every time and creates no ~/.weld tree; with a usable HOME both
+// remember the probe's verdict there.
+test('--mechanism auto: the run and the batch remember the probe under a usable HOME only', async () => {
+  const server = await startServer([{ text: 'hello' }, { text: OK }], { repeatLast: true, responseFormat: 'enforce' });
+  try {
+    const dir = tempDir();
+    const input = writeRows(dir, 'in.jsonl', [{ id: 'r0', text: 'first' }]);
+    const missing = path.join(dir, 'no-such-home');
+    const batchArgs = ['batch', ...providerArgs('openai', server.port), '--json-schema', SCHEMA_TEXT, '-p', 'x', input,
+      '--concurrency', '1', '--mechanism', 'auto'];
+    const runArgs = [...providerArgs('openai', server.port), '-p', 'x', '--json-schema', SCHEMA_TEXT, '--mechanism', 'auto'];
+    const probes = async () => (await server.requests()).filter((q) => JSON.stringify(q.body).includes('weld_probe')).length;
+
+    for (const args of [batchArgs, runArgs]) {
+      const before = await probes();
+      const r = await runWeld(args, { env, home: missing, cwd: dir });
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(await probes(), before + 1, 'probed');
+      assert.ok(!fs.existsSync(missing), `${args[0]}: no ~/.weld tree under an unusable HOME`);
+    }
+
+    const home = tempDir();
+    for (const args of [batchArgs, runArgs]) {
+      const r = await runWeld(args, { env, home, cwd: dir });
+      assert.equal(r.code, 0, r.stderr);
+    }
+    // The batch probed and remembered; the run then needed no probe.
+    assert.equal(await probes(), 3);
+    const cache = JSON.parse(fs.readFileSync(path.join(home, '.weld/mechanisms.json'), 'utf8'));
+    assert.deepEqual(Object.values(cache.entries).map((e) => e.native), [true]);
+  } finally { await server.close(); }
+});
