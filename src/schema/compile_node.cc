@@ -28,6 +28,56 @@ std::uint8_t type_bits(std::string_view name) {
 
 bool is_legacy(Dialect d) { return d == Dialect::Draft4 || d == Dialect::Draft6 || d == Dialect::Draft7; }
 
+/// A collision-free PropTable::buckets for the entries' names: the first
+/// multiplier, byte position and size (up to 8 times the entries) under
+/// which no two signatures share a slot. False when there is none (two
+/// names alike in length and in the bytes read).
+bool index_entries_perfectly(PropTable& table) {
+  const std::size_t count = table.entries.size();
+  unsigned bits = 1;
+  while ((std::size_t{1} << bits) < count) ++bits;
+  std::uint64_t seed = 0x9E3779B97F4A7C15ull;
+  for (unsigned extra = 0; extra < 4; ++extra) {
+    const unsigned size_bits = bits + extra;
+    for (std::uint8_t pick = 1; pick < 8; ++pick) {
+      for (int attempt = 0; attempt < 16; ++attempt) {
+        seed = (seed ^ (seed >> 31)) * 0xBF58476D1CE4E5B9ull | 1;
+        std::vector<std::uint32_t> slots(std::size_t{1} << size_bits, kNone);
+        bool clash = false;
+        for (std::uint32_t e = 0; e < count && !clash; ++e) {
+          const std::string& name = table.entries[e].name;
+          std::uint64_t slot = (key_signature(name.data(), name.size(), pick) * seed) >> (64 - size_bits);
+          clash = slots[slot] != kNone;
+          slots[slot] = e;
+        }
+        if (clash) continue;
+        table.buckets = std::move(slots);
+        table.perfect_seed = seed;
+        table.perfect_shift = static_cast<std::uint8_t>(64 - size_bits);
+        table.perfect_pick = pick;
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+/// The entry lookup of a PropTable (find_entry in the evaluator): a perfect
+/// table when one exists, else open addressing; none for one or two names.
+void index_entries(PropTable& table) {
+  if (table.entries.size() < 3 || index_entries_perfectly(table)) return;
+  std::size_t size = 8;
+  while (size < table.entries.size() * 2) size *= 2;
+  table.buckets.assign(size, kNone);
+  table.bucket_mask = size - 1;
+  for (std::uint32_t e = 0; e < table.entries.size(); ++e) {
+    const std::string& name = table.entries[e].name;
+    std::uint64_t h = hash_key(name.data(), name.size()) & table.bucket_mask;
+    while (table.buckets[h] != kNone) h = (h + 1) & table.bucket_mask;
+    table.buckets[h] = e;
+  }
+}
+
 }  // namespace
 
 std::uint32_t Compiler::intern(const std::string& s) {
@@ -601,26 +651,15 @@ void Compiler::compile_node(std::uint32_t index, const json::Value& v, const Sub
           table.patterns.push_back(PropTable::PatternEntry{regex_for(m.key, p), sub(m.value), intern("#" + p)});
         }
       }
+      table.names_only = table.patterns.empty();
       if (additional) {
         table.additional = sub(*additional);
         table.additional_false = additional->is_bool() && !additional->as_bool();
         table.additional_path = intern("#" + where("additionalProperties"));
       }
-      if (table.entries.size() > 2) {
-        std::size_t size = 8;
-        while (size < table.entries.size() * 2) size *= 2;
-        table.buckets.assign(size, kNone);
-        table.bucket_mask = size - 1;
-        for (std::uint32_t e = 0; e < table.entries.size(); ++e) {
-          const std::string& name = table.entries[e].name;
-          std::uint64_t h = hash_key(name.data(), name.size()) & table.bucket_mask;
-          while (table.buckets[h] != kNone) h = (h + 1) & table.bucket_mask;
-          table.buckets[h] = e;
-        }
-      }
+      index_entries(table);
       // Fuse `required` into this pass when every required name is a listed
       // property: the fast evaluator then checks presence while matching.
-      table.required_bits.assign(table.entries.size(), 0);
       for (Instr& req : ranges[kObject]) {
         if (req.op != OpCode::Required || req.b > 64) continue;
         bool all_listed = true;
@@ -629,7 +668,7 @@ void Compiler::compile_node(std::uint32_t index, const json::Value& v, const Sub
           bool found = false;
           for (std::size_t e = 0; e < table.entries.size() && !found; ++e) {
             if (table.entries[e].name == name) {
-              table.required_bits[e] |= 1ull << k;
+              table.entries[e].required_bits |= 1ull << k;
               found = true;
             }
           }
@@ -638,9 +677,9 @@ void Compiler::compile_node(std::uint32_t index, const json::Value& v, const Sub
         if (all_listed) {
           req.flags |= 2;
           table.required_all = 0;
-          for (std::uint64_t bits : table.required_bits) table.required_all |= bits;
+          for (const PropTable::Entry& e : table.entries) table.required_all |= e.required_bits;
         } else {
-          std::fill(table.required_bits.begin(), table.required_bits.end(), 0);
+          for (PropTable::Entry& e : table.entries) e.required_bits = 0;
         }
         break;
       }

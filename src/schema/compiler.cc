@@ -436,6 +436,10 @@ void Compiler::optimize() {
         e.node_flags = p.nodes[e.node].flags;
         e.type_mask = p.nodes[e.node].type_mask;
       }
+      if (t.additional != kNone) {
+        t.additional_flags = p.nodes[t.additional].flags;
+        t.additional_type_mask = p.nodes[t.additional].type_mask;
+      }
     }
   };
   // A node that only forwards — a lone `$ref`, or an `allOf` of one

@@ -274,6 +274,7 @@ class Evaluator {
     if (budget_ == 0) {
       budget_ = p_.validation_budget + kBudgetPerValue * (root_ != nullptr ? count_values(root_) : 1);
       step_limit_ = 0;  // every evaluation from now on comes here
+      bound_ = std::make_unique<Bound>();
     }
     if (steps_ > budget_) {
       if (abort_ == Abort::None) {
@@ -289,24 +290,25 @@ class Evaluator {
     if constexpr (kCollect) {
       // A subtree the (memoised) fast pass accepts has no violation to
       // collect: only failing paths are walked for their errors.
-      if (!fast_) {
-        fast_ = std::make_unique<Evaluator<false, In>>(p_, nullptr, false);
-        fast_->stack_base_ = stack_base_;  // its stack is this one's, whatever depth it was made at
-        fast_->set_root(root_);
+      auto& fast = bound_->fast;
+      if (!fast) {
+        fast = std::make_unique<Evaluator<false, In>>(p_, nullptr, false);
+        fast->stack_base_ = stack_base_;  // its stack is this one's, whatever depth it was made at
+        fast->set_root(root_);
       }
-      if (fast_->node(index, v, nullptr) && fast_->abort_ == Abort::None) return true;
+      if (fast->node(index, v, nullptr) && fast->abort_ == Abort::None) return true;
       // A pair that failed before and whose errors are still listed (no
       // applicator dropped errors since) would only list them again.
       const MemoKey key{index, In::identity(v)};
-      if (auto it = failed_.find(key); it != failed_.end() && it->second == truncations_) return false;
+      if (auto it = bound_->failed.find(key); it != bound_->failed.end() && it->second == truncations_) return false;
       bool ok = node_eval(index, v, ann);
-      if (!ok) failed_[key] = truncations_;
+      if (!ok) bound_->failed[key] = truncations_;
       return ok;
     }
     const MemoKey key{index, In::identity(v)};
-    if (auto it = memo_.find(key); it != memo_.end()) return it->second;
+    if (auto it = bound_->memo.find(key); it != bound_->memo.end()) return it->second;
     bool ok = node_eval(index, v, ann);
-    if (abort_ == Abort::None) memo_.emplace(key, ok);
+    if (abort_ == Abort::None) bound_->memo.emplace(key, ok);
     return ok;
   }
 
@@ -332,7 +334,7 @@ class Evaluator {
   std::uintptr_t stack_base_ = 0;
 
  private:
-  static bool type_matches(std::uint8_t mask, Ref v) {
+  __attribute__((always_inline)) static bool type_matches(std::uint8_t mask, Ref v) {
     json::Type t = In::type(v);
     if (mask & (1u << static_cast<unsigned>(t))) return true;
     return t == json::Type::Real && (mask & kTypeIntegralReal) && is_integral(In::real(v));
@@ -355,8 +357,32 @@ class Evaluator {
   bool instr(const Instr& in, Ref v, Annot* ann);
   __attribute__((noinline)) bool instr_slow(const Instr& in, Ref v, Annot* ann);
   __attribute__((noinline)) bool properties(const Instr& in, Ref v, Annot* ann);
+  bool properties_by_name(const PropTable& table, Ref v);
   __attribute__((noinline)) bool items(const Instr& in, Ref v, Annot* ann);
   bool enum_contains(const Instr& in, Ref v) const;
+  /// Fast pass, no annotations: does branch `node` (a node_lists entry)
+  /// accept `v`? Its type is checked here, so that a union whose branches
+  /// differ by type costs no call for the branches of other types.
+  bool branch(std::uint32_t index, Ref v) {
+    const Node& n = p_.nodes[index];
+    if (!type_matches(n.type_mask, v)) return false;
+    return (n.flags & kNodeTypeOnly) || node(index, v, nullptr);
+  }
+  __attribute__((noinline)) bool any_of(const Instr& in, Ref v) {
+    for (std::uint32_t k = in.a; k < in.a + in.b; ++k) {
+      if (branch(p_.node_lists[k], v)) return true;
+    }
+    return false;
+  }
+  __attribute__((noinline)) bool one_of(const Instr& in, Ref v) {
+    bool passed = false;
+    for (std::uint32_t k = in.a; k < in.a + in.b; ++k) {
+      if (!branch(p_.node_lists[k], v)) continue;
+      if (passed) return false;
+      passed = true;
+    }
+    return passed;
+  }
   Regex::Match search(std::uint32_t regex, std::string_view subject) const {
     if (const auto& simple = p_.simple_patterns[regex]) {
       int r = match_simple_pattern(*simple, subject);
@@ -438,12 +464,18 @@ class Evaluator {
       return std::hash<const void*>()(key.value) * 0x9E3779B97F4A7C15ull ^ key.node;
     }
   };
-  std::unordered_map<MemoKey, bool, MemoHash> memo_;
-  /// The collecting pass's fast verdicts past kMemoAfter (work_bound).
-  std::unique_ptr<Evaluator<false, In>> fast_;
-  /// Collecting pass: failed pairs and the truncation count when their
-  /// errors were listed; `truncations_` counts rewinds that dropped errors.
-  std::unordered_map<MemoKey, std::uint64_t, MemoHash> failed_;
+  /// What the work bound keeps (work_bound), made only when a validation
+  /// gets that far: an evaluator stays cheap to make for the common case.
+  struct Bound {
+    std::unordered_map<MemoKey, bool, MemoHash> memo;
+    /// The collecting pass's fast verdicts.
+    std::unique_ptr<Evaluator<false, In>> fast;
+    /// Collecting pass: failed pairs and the truncation count when their
+    /// errors were listed.
+    std::unordered_map<MemoKey, std::uint64_t, MemoHash> failed;
+  };
+  std::unique_ptr<Bound> bound_;
+  /// Rewinds that dropped errors (collecting pass).
   std::uint64_t truncations_ = 0;
 
  public:
@@ -543,8 +575,14 @@ done:
   return ok;
 }
 
-inline std::uint32_t find_entry(const PropTable& table, std::string_view key) {
+__attribute__((always_inline)) inline std::uint32_t find_entry(const PropTable& table, std::string_view key) {
   const std::size_t size = key.size();
+  if (table.perfect_seed != 0) {
+    const std::uint32_t e = table.buckets[perfect_slot(table, key.data(), size)];
+    if (e == kNone) return kNone;
+    const std::string& name = table.entries[e].name;
+    return name.size() == size && equal_bytes(name.data(), key.data(), size) ? e : kNone;
+  }
   if (!table.buckets.empty()) {
     std::uint64_t h = hash_key(key.data(), size) & table.bucket_mask;
     while (table.buckets[h] != kNone) {
@@ -565,8 +603,57 @@ inline std::uint32_t find_entry(const PropTable& table, std::string_view key) {
 }
 
 template <bool kCollect, typename In>
+bool Evaluator<kCollect, In>::properties_by_name(const PropTable& table, Ref v) {
+  // As properties() below, for a table without patternProperties when no
+  // annotations are asked for: a member is its entry, else additional.
+  constexpr std::size_t kDeferMax = 32;
+  Ref deferred_value[kDeferMax];
+  std::uint32_t deferred_node[kDeferMax];
+  std::size_t deferred = 0;
+  std::uint64_t required_seen = 0;
+  auto members = In::members(v);
+  std::string_view key;
+  Ref value;
+  while (In::next(members, key, value)) {
+    const std::uint32_t entry = table.entries.empty() ? kNone : find_entry(table, key);
+    std::uint32_t child;
+    if (entry != kNone) {
+      const PropTable::Entry& e = table.entries[entry];
+      required_seen |= e.required_bits;
+      if (e.node_flags & kNodeTypeOnly) {
+        if (!type_matches(e.type_mask, value)) return false;
+        continue;
+      }
+      child = e.node;
+      if (!(e.node_flags & kNodeLeaf) && deferred < kDeferMax) {
+        deferred_value[deferred] = value;
+        deferred_node[deferred++] = child;
+        continue;
+      }
+    } else {
+      if (table.additional == kNone) continue;
+      if (table.additional_false) return false;
+      if (table.additional_flags & kNodeTypeOnly) {
+        if (!type_matches(table.additional_type_mask, value)) return false;
+        continue;
+      }
+      child = table.additional;
+    }
+    if (!node(child, value, nullptr)) return false;
+  }
+  if (required_seen != table.required_all) return false;
+  for (std::size_t d = 0; d < deferred; ++d) {
+    if (!node(deferred_node[d], deferred_value[d], nullptr)) return false;
+  }
+  return true;
+}
+
+template <bool kCollect, typename In>
 bool Evaluator<kCollect, In>::properties(const Instr& in, Ref v, Annot* ann) {
   const PropTable& table = p_.prop_tables[in.a];
+  if constexpr (!kCollect) {
+    if (table.names_only && ann == nullptr) return properties_by_name(table, v);
+  }
   bool ok = true;
   // Fast mode: leaf subschemas (const/enum/type/bounds) first, the rest
   // after, so a failing discriminator rejects a oneOf branch before deep
@@ -587,7 +674,7 @@ bool Evaluator<kCollect, In>::properties(const Instr& in, Ref v, Annot* ann) {
       const PropTable::Entry& e = table.entries[entry];
       std::uint32_t child = e.node;
       if constexpr (!kCollect) {
-        required_seen |= table.required_bits[entry];
+        required_seen |= e.required_bits;
         if (e.node_flags & kNodeTypeOnly) {
           if (!type_matches(e.type_mask, value)) return false;
           child = kNone;
@@ -686,6 +773,20 @@ bool Evaluator<kCollect, In>::items(const Instr& in, Ref v, Annot* ann) {
          [&] { return "must NOT have more than " + std::to_string(in.b) + " items"; });
     return false;
   }
+  if constexpr (!kCollect) {
+    // A rest schema that is only a type (arrays of strings): checked here.
+    const Node& rest = p_.nodes[in.c];
+    if (rest.flags & kNodeTypeOnly) {
+      for (std::size_t i = in.b; i < size; ++i) {
+        In::next(items, item);
+        if (!type_matches(rest.type_mask, item)) return false;
+      }
+      if (ann) {
+        for (std::size_t i = 0; i < size; ++i) ann->marks[i] = 1;
+      }
+      return true;
+    }
+  }
   for (std::size_t i = in.b; i < size; ++i) {
     In::next(items, item);
     push(i);
@@ -739,6 +840,12 @@ inline bool Evaluator<kCollect, In>::instr(const Instr& in, Ref v, Annot* ann) {
         break;
       case OpCode::Enum: return enum_contains(in, v);
       case OpCode::Const: return In::equal(p_.values[in.a], v);
+      case OpCode::AnyOf:
+        if (ann == nullptr) return any_of(in, v);
+        break;
+      case OpCode::OneOf:
+        if (ann == nullptr) return one_of(in, v);
+        break;
       case OpCode::MinItems: return In::count(v) >= in.a;
       case OpCode::MaxItems: return In::count(v) <= in.a;
       default: break;

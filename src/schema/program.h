@@ -151,15 +151,23 @@ struct PropTable {
     /// touching the node.
     std::uint8_t node_flags = 0;
     std::uint8_t type_mask = kTypeAll;
+    /// Bit k set when this entry is named by the k-th `required` name and
+    /// the node's `required` is fused into this pass (Instr flags & 2).
+    std::uint64_t required_bits = 0;
   };
   std::vector<Entry> entries;  // schema order
-  /// Bit k set on the entry named by the k-th `required` name when the
-  /// node's `required` is fused into this pass (Instr flags & 2).
-  std::vector<std::uint64_t> required_bits;
+  /// The OR of the entries' required_bits: every required name was seen.
   std::uint64_t required_all = 0;
-  /// Open-addressing hash table over `entries` (empty when few entries).
+  /// The entry lookup (find_entry): a collision-free table indexed by
+  /// perfect_slot() when one was found (perfect_seed != 0), else an
+  /// open-addressing table over hash_key() (empty when few entries).
   std::vector<std::uint32_t> buckets;
   std::uint64_t bucket_mask = 0;
+  std::uint64_t perfect_seed = 0;
+  std::uint8_t perfect_shift = 0;
+  std::uint8_t perfect_pick = 0;
+  /// No patternProperties: the fast pass matches members by name alone.
+  bool names_only = true;
   struct PatternEntry {
     std::uint32_t regex;
     std::uint32_t node;
@@ -167,6 +175,9 @@ struct PropTable {
   };
   std::vector<PatternEntry> patterns;
   std::uint32_t additional = kNone;  // node
+  /// The additional node's flags and type mask, as Entry's.
+  std::uint8_t additional_flags = 0;
+  std::uint8_t additional_type_mask = kTypeAll;
   bool additional_false = false;
   std::uint32_t additional_path = 0;  // "#/additionalProperties"
 };
@@ -231,6 +242,21 @@ inline std::uint64_t hash_key(const char* data, std::size_t size) {
        (static_cast<std::uint64_t>(static_cast<unsigned char>(data[size > 1 ? 1 : 0])) << 24);
   x *= 0xBF58476D1CE4E5B9ull;
   return x ^ (x >> 29);
+}
+
+/// The perfect-hash signature of a key: its length and three of its bytes
+/// (the first, the last and the one at `pick`, clamped to the key).
+inline std::uint64_t key_signature(const char* data, std::size_t size, std::size_t pick) {
+  if (size == 0) return 0;
+  const std::size_t at = pick < size ? pick : size - 1;
+  return size ^ (static_cast<std::uint64_t>(static_cast<unsigned char>(data[0])) << 16) ^
+         (static_cast<std::uint64_t>(static_cast<unsigned char>(data[size - 1])) << 24) ^
+         (static_cast<std::uint64_t>(static_cast<unsigned char>(data[at])) << 32);
+}
+
+/// The slot of a key in PropTable::buckets when the table is perfect.
+inline std::uint64_t perfect_slot(const PropTable& table, const char* data, std::size_t size) {
+  return (key_signature(data, size, table.perfect_pick) * table.perfect_seed) >> table.perfect_shift;
 }
 
 /// Byte equality for short keys without a libc call (overlapping word loads).
