@@ -10,11 +10,12 @@
 namespace py = pybind11;
 
 PYBIND11_MODULE(_weld, module) {
-  module.doc() = "weld's C++ library for Python: validation, repair, the run and the batch (docs/python.md).";
+  module.doc() = "weld's C++ library for Python: validation, repair, lowering, the run and the batch (docs/python.md).";
   module.attr("__version__") = WELD_VERSION;
   weld::python::load_error_classes();
   weld::python::add_validation(module);
   weld::python::add_repair(module);
+  weld::python::add_lower(module);
   weld::python::add_run(module);
   weld::python::add_batch(module);
 }

@@ -12,6 +12,9 @@ void add_validation(pybind11::module_& module);
 /// weld.repair (repair_module.cc).
 void add_repair(pybind11::module_& module);
 
+/// weld.lower and weld.Lowering (lower_module.cc).
+void add_lower(pybind11::module_& module);
+
 /// weld.run (run_module.cc).
 void add_run(pybind11::module_& module);
 

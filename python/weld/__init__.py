@@ -1,5 +1,6 @@
-"""weld: JSON Schema validation, repair of model answers, and structured
-runs and batches against language models, on weld's C++ library.
+"""weld: JSON Schema validation, repair of model answers, schemas lowered
+for providers, and structured runs and batches against language models, on
+weld's C++ library.
 
     >>> import weld
     >>> v = weld.validator_for({"type": "object", "properties": {"n": {"type": "integer"}}})
@@ -31,7 +32,7 @@ from weld._errors import (
     run_error_class,
 )
 from weld import _weld
-from weld._weld import Validator, __version__, validator_for
+from weld._weld import Lowering, Validator, __version__, lower, validator_for
 
 __all__ = [
     "AuthError",
@@ -39,6 +40,7 @@ __all__ = [
     "ConfigError",
     "Error",
     "LimitExceeded",
+    "Lowering",
     "MaxTurnsReached",
     "RepairError",
     "Repaired",
@@ -53,6 +55,7 @@ __all__ = [
     "evaluate",
     "is_valid",
     "iter_errors",
+    "lower",
     "batch",
     "repair",
     "run",

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Literal, NamedTuple, Optional, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Literal, NamedTuple, Optional, Tuple, Union
 
 __version__: str
 
@@ -110,6 +110,24 @@ def repair(
     coerce: bool = ...,
     clamp: bool = ...,
 ) -> Repaired: ...
+
+Target = Literal["openai-strict", "anthropic", "gemini", "vllm", "tool"]
+
+class Lowering:
+    @property
+    def schema(self) -> Dict[str, Any]: ...
+    @property
+    def changes(self) -> List[Dict[str, str]]: ...
+    @property
+    def target(self) -> Target: ...
+    @property
+    def maps(self) -> bool: ...
+    @property
+    def model(self) -> Any: ...
+    def map_back(self, answer: Union[JsonText, Any], *, validate: bool = ...) -> Tuple[Any, List[Dict[str, str]]]: ...
+    def map_forward(self, instance: Any) -> Any: ...
+
+def lower(schema: SchemaLike, target: Target, *, keep_open: bool = ...) -> Lowering: ...
 
 Provider = Literal["openai", "openai-responses", "anthropic", "offline"]
 Mechanism = Literal["tool", "native", "auto"]
