@@ -89,8 +89,9 @@ SchemaOptions schema_options(py::handle dialect, py::handle validate_formats, bo
     std::string name = dialect.cast<std::string>();
     std::optional<schema::Dialect> parsed = schema::parse_dialect_name(name);
     if (!parsed) {
-      throw py::value_error("dialect must be one of \"draft4\", \"draft6\", \"draft7\", \"2019-09\", \"2020-12\" (got \"" +
-                            name + "\")");
+      throw py::value_error(
+          "dialect must be one of \"draft4\", \"draft6\", \"draft7\", \"2019-09\", \"2020-12\", \"v1\" (got \"" + name +
+          "\")");
     }
     options.compile.default_dialect = parsed;
   }

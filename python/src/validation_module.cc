@@ -25,7 +25,7 @@ instances, from any number of threads.
 schema: a dict (or True/False); JSON text as str or bytes (the fastest way
     in; "@path" reads a file); a pathlib.Path; or a pydantic model class
     (pydantic 2's model_json_schema(), pydantic 1's schema()) or TypeAdapter.
-dialect: "draft4", "draft6", "draft7", "2019-09" or "2020-12", for a schema
+dialect: "draft4", "draft6", "draft7", "2019-09", "2020-12" or "v1", for a schema
     without "$schema" (default: 2020-12, or draft-07 when the schema uses a
     form only draft-07 has).
 validate_formats: assert "format" (True, weld's default) or treat it as an

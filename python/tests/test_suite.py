@@ -1,4 +1,4 @@
-"""The official JSON-Schema-Test-Suite's required tests, for the five
+"""The official JSON-Schema-Test-Suite's required tests, for the six
 dialects, through the module: every case as a Python value (is_valid,
 iter_errors, validate) and as JSON text (is_valid_json). The schemas are
 compiled non-strict with format as an annotation, each dialect's default,
@@ -13,7 +13,7 @@ import pytest
 import weld
 
 DIALECTS = {"draft4": "draft4", "draft6": "draft6", "draft7": "draft7", "draft2019-09": "2019-09",
-            "draft2020-12": "2020-12"}
+            "draft2020-12": "2020-12", "v1": "v1"}
 
 
 def suite_dir() -> Path:

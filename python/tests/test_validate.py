@@ -177,7 +177,7 @@ def test_boolean_schemas():
 def test_options_dialect_formats_strict():
     assert weld.validator_for({"type": "integer"}).dialect == "2020-12"
     assert weld.validator_for({"$schema": "http://json-schema.org/draft-04/schema#"}).dialect == "draft4"
-    with pytest.raises(ValueError, match=r'^dialect must be one of "draft4", "draft6", "draft7", "2019-09", "2020-12" \(got "draft3"\)$'):
+    with pytest.raises(ValueError, match=r'^dialect must be one of "draft4", "draft6", "draft7", "2019-09", "2020-12", "v1" \(got "draft3"\)$'):
         weld.validator_for({}, dialect="draft3")
     # draft-04 reads exclusiveMaximum as a boolean, 2020-12 as a number.
     assert not weld.validator_for({"maximum": 3, "exclusiveMaximum": True}, dialect="draft4").is_valid(3)
@@ -193,6 +193,10 @@ def test_options_dialect_formats_strict():
     assert str(caught.value) == ('schema is not a valid JSON Schema: strict mode: unknown keyword: "requried" '
                                  '(did you mean "required"?) at /requried')
     assert caught.value.pointer == "/requried"
+    # v1 refuses unknown keywords by its own rule, strict or not.
+    assert weld.validator_for({"$schema": "https://json-schema.org/v1", "type": "object"}).dialect == "v1"
+    with pytest.raises(weld.SchemaError, match="requried"):
+        weld.validator_for({"type": "object", "requried": ["id"]}, dialect="v1")
 
 
 def test_schema_warnings():

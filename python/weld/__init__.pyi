@@ -10,7 +10,7 @@ JSON = Union[Dict[str, Any], List[Any], str, int, float, bool, None]
 # a path, or a pydantic model class / TypeAdapter.
 SchemaLike = Union[Dict[str, Any], bool, str, bytes, os.PathLike, type, Any]
 JsonText = Union[str, bytes, bytearray, memoryview]
-Dialect = Literal["draft4", "draft6", "draft7", "2019-09", "2020-12"]
+Dialect = Literal["draft4", "draft6", "draft7", "2019-09", "2020-12", "v1"]
 Retriever = Callable[[str], Union[Dict[str, Any], bool, str, bytes, None]]
 
 class Error(Exception): ...
