@@ -11,6 +11,8 @@
 
 #include "convert.h"
 
+#include "projection.h"
+
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -91,11 +93,13 @@ class TapeWriter {
  public:
   TapeWriter(json::Tape& tape, Holder& held) : tape_(tape), held_(held) {}
 
-  /// Appends `object` (a member's value when `key` has data).
-  void write(PyObject* object, std::string_view key, int depth) {
+  /// Appends `object` (a member's value when `key` has data). Of a dict,
+  /// only the members `read` names are written (nullptr: all of them); the
+  /// others are checked.
+  void write(PyObject* object, std::string_view key, int depth, const Projection* read = nullptr) {
     PyTypeObject* type = Py_TYPE(object);
     if (type == &PyUnicode_Type) return string_of(object, key);
-    if (type == &PyDict_Type) return object_of(object, key, depth);
+    if (type == &PyDict_Type) return object_of(object, key, depth, read);
     if (type == &PyLong_Type) return integer_of(object, key);
     if (type == &PyFloat_Type) return real_of(PyFloat_AS_DOUBLE(object), object, key);
     if (object == Py_True || object == Py_False) {
@@ -108,7 +112,59 @@ class TapeWriter {
     }
     if (type == &PyList_Type) return list_of(object, key, depth);
     if (type == &PyTuple_Type) return tuple_of(object, key, depth);
-    return other(object, key, depth);
+    return other(object, key, depth, read);
+  }
+
+  /// Checks that `object`, which the schema never reads, is JSON: the
+  /// plainly valid values here, anything else by writing it (the rules are
+  /// write's) on a tape of its own.
+  void check(PyObject* object, int depth) {
+    PyTypeObject* type = Py_TYPE(object);
+    if (type == &PyUnicode_Type) {
+      if (!PyUnicode_IS_ASCII(object)) utf8_of(object);  // a lone surrogate
+      return;
+    }
+    if (type == &PyDict_Type) {
+      check_depth(depth);
+      Py_ssize_t pos = 0;
+      PyObject* name = nullptr;
+      PyObject* value = nullptr;
+      while (PyDict_Next(object, &pos, &name, &value)) {
+        if (Py_TYPE(name) != &PyUnicode_Type || !PyUnicode_IS_ASCII(name)) key_of(name);
+        try {
+          check(value, depth + 1);
+        } catch (BadValue& error) {
+          error.tokens.emplace_back(key_of(name));
+          throw;
+        }
+      }
+      return;
+    }
+    if (type == &PyLong_Type) {
+      int overflow = 0;
+      const long long n = PyLong_AsLongLongAndOverflow(object, &overflow);
+      if (overflow == 0 && !(n == -1 && PyErr_Occurred())) return;
+      PyErr_Clear();  // beyond 64 bits: written aside, below
+    } else if (type == &PyFloat_Type) {
+      if (std::isfinite(PyFloat_AS_DOUBLE(object))) return;
+    } else if (object == Py_True || object == Py_False || object == Py_None) {
+      return;
+    } else if (type == &PyList_Type || type == &PyTuple_Type) {
+      check_depth(depth);
+      const bool list = type == &PyList_Type;
+      const Py_ssize_t size = list ? PyList_GET_SIZE(object) : PyTuple_GET_SIZE(object);
+      for (Py_ssize_t i = 0; i < size; ++i) {
+        try {
+          check(list ? PyList_GET_ITEM(object, i) : PyTuple_GET_ITEM(object, i), depth + 1);
+        } catch (BadValue& error) {
+          error.tokens.push_back(std::to_string(i));
+          throw;
+        }
+      }
+      return;
+    }
+    json::Tape aside;
+    TapeWriter(aside, held_).write(object, {}, depth);
   }
 
  private:
@@ -165,8 +221,20 @@ class TapeWriter {
     push(json::Type::Real, key).real = value;
   }
 
-  void object_of(PyObject* dict, std::string_view key, int depth) {
+  static std::string_view key_of(PyObject* name) {
+    if (!PyUnicode_Check(name)) {
+      bad(PyExc_TypeError, "the dict key " + repr_of(name) + " (" + type_name(name) +
+                               ") is not a string (JSON object keys are strings)");
+    }
+    return utf8_of(name);
+  }
+
+  // The members `read` names (all of them when it is null or reads all);
+  // the others are checked, and not counted: the schema reads neither them
+  // nor the count.
+  void object_of(PyObject* dict, std::string_view key, int depth, const Projection* read) {
     check_depth(depth);
+    if (read != nullptr && read->all) read = nullptr;
     const std::size_t at = tape_.size();
     push(json::Type::Object, key);
     Py_ssize_t pos = 0;
@@ -174,13 +242,16 @@ class TapeWriter {
     PyObject* value = nullptr;
     std::size_t count = 0;
     while (PyDict_Next(dict, &pos, &name, &value)) {
-      if (!PyUnicode_Check(name)) {
-        bad(PyExc_TypeError, "the dict key " + repr_of(name) + " (" + type_name(name) +
-                                 ") is not a string (JSON object keys are strings)");
-      }
-      std::string_view member = utf8_of(name);
+      std::string_view member = key_of(name);
       try {
-        write(value, member, depth + 1);
+        if (read == nullptr) {
+          write(value, member, depth + 1);
+        } else if (const Projection* below = read->member(member)) {
+          write(value, member, depth + 1, below);
+        } else {
+          check(value, depth + 1);
+          continue;
+        }
       } catch (BadValue& error) {
         error.tokens.emplace_back(member);
         throw;
@@ -231,11 +302,11 @@ class TapeWriter {
 
   // Subclasses of the JSON types (str and int enums, OrderedDict,
   // namedtuple), decimal.Decimal, numpy; anything else is refused.
-  void other(PyObject* object, std::string_view key, int depth) {
+  void other(PyObject* object, std::string_view key, int depth, const Projection* read) {
     if (PyUnicode_Check(object)) return string_of(object, key);
     if (PyLong_Check(object)) return integer_of(object, key);
     if (PyFloat_Check(object)) return real_of(PyFloat_AS_DOUBLE(object), object, key);
-    if (PyDict_Check(object)) return object_of(object, key, depth);
+    if (PyDict_Check(object)) return object_of(object, key, depth, read);
     if (PyList_Check(object)) return list_of(object, key, depth);
     if (PyTuple_Check(object)) return tuple_of(object, key, depth);
     // Held: the method calls below run Python code, which could drop the
@@ -288,10 +359,10 @@ class TapeWriter {
 
 }  // namespace
 
-void to_tape(py::handle object, std::string_view what, json::Tape& tape, Holder& held) {
+void to_tape(py::handle object, std::string_view what, json::Tape& tape, Holder& held, const Projection* read) {
   tape.clear();
   try {
-    TapeWriter(tape, held).write(object.ptr(), {}, 0);
+    TapeWriter(tape, held).write(object.ptr(), {}, 0, read);
   } catch (BadValue& error) {
     std::string message(what);
     if (!error.tokens.empty()) message += " at " + place_of(error.tokens);

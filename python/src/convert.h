@@ -26,6 +26,8 @@ inline constexpr int kMaxDepth = 512;
 /// is read.
 using Holder = std::vector<py::object>;
 
+struct Projection;
+
 /// Writes a Python value into `tape` (cleared first): dict (str keys),
 /// list, tuple, str, int (any size in the double range, kept exactly),
 /// float (finite), bool, None, decimal.Decimal, numpy scalars and arrays.
@@ -33,7 +35,10 @@ using Holder = std::vector<py::object>;
 /// Anything else raises TypeError; a non-finite number, a lone surrogate or
 /// nesting deeper than kMaxDepth raise ValueError; the message starts with
 /// `what` ("instance", "schema") and names the place as a JSON Pointer.
-void to_tape(py::handle object, std::string_view what, json::Tape& tape, Holder& held);
+/// With `read` (projection.h), the members of dicts the schema never reads
+/// are checked by the same rules but not written.
+void to_tape(py::handle object, std::string_view what, json::Tape& tape, Holder& held,
+             const Projection* read = nullptr);
 
 /// The same value as a json::Value (strings copied), with the same errors.
 json::Value to_json(py::handle object, std::string_view what);

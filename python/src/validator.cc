@@ -38,9 +38,9 @@ class Scratch {
   Scratch(const Scratch&) = delete;
   Scratch& operator=(const Scratch&) = delete;
 
-  /// Writes `instance` into the tape.
-  const json::Tape& write(py::handle instance) {
-    to_tape(instance, kInstance, *tape_, held_);
+  /// Writes what `read` reads of `instance` into the tape.
+  const json::Tape& write(py::handle instance, const Projection& read) {
+    to_tape(instance, kInstance, *tape_, held_, &read);
     return *tape_;
   }
 
@@ -119,11 +119,11 @@ py::list path_list(const std::string& pointer, const json::Value* root) {
 }
 
 Validator::Validator(schema::Schema schema, py::object model, std::optional<std::string> mask)
-    : schema_(std::move(schema)), model_(std::move(model)), mask_(std::move(mask)) {}
+    : schema_(std::move(schema)), read_(projection_of(schema_)), model_(std::move(model)), mask_(std::move(mask)) {}
 
 bool Validator::is_valid(py::handle instance) const {
   Scratch scratch;
-  return schema_.is_valid(scratch.write(instance));
+  return schema_.is_valid(scratch.write(instance, read_));
 }
 
 // The other three read the tape for the verdict and convert the instance
@@ -132,7 +132,7 @@ bool Validator::is_valid(py::handle instance) const {
 void Validator::validate(py::handle instance) const {
   {
     Scratch scratch;
-    if (schema_.is_valid(scratch.write(instance))) return;
+    if (schema_.is_valid(scratch.write(instance, read_))) return;
   }
   json::Value value = to_json(instance, kInstance);
   schema::ValidationResult result = schema_.validate(value, schema::Collect::First);
@@ -142,7 +142,7 @@ void Validator::validate(py::handle instance) const {
 py::list Validator::errors(py::handle instance) const {
   {
     Scratch scratch;
-    if (schema_.is_valid(scratch.write(instance))) return py::list();
+    if (schema_.is_valid(scratch.write(instance, read_))) return py::list();
   }
   json::Value value = to_json(instance, kInstance);
   return error_objects(schema_.validate(value, schema::Collect::All), value, instance);
@@ -152,7 +152,7 @@ py::dict Validator::evaluate(py::handle instance, const std::string& format) con
   bool valid = false;
   {
     Scratch scratch;
-    valid = schema_.is_valid(scratch.write(instance));
+    valid = schema_.is_valid(scratch.write(instance, read_));
   }
   if (valid || format == "flag") return output(schema::ValidationResult{valid, {}}, format);
   json::Value value = to_json(instance, kInstance);

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "projection.h"
 #include "weld/json/value.h"
 #include "weld/schema/schema.h"
 
@@ -52,6 +53,8 @@ class Validator {
   py::dict output(const schema::ValidationResult& result, const std::string& output) const;
 
   schema::Schema schema_;
+  /// What of an instance the schema reads: the rest is checked, not written.
+  Projection read_;
   py::object model_;
   std::optional<std::string> mask_;
 };

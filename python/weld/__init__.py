@@ -7,7 +7,8 @@ weld's C++ library.
     >>> v.is_valid({"n": 1})
     True
 
-The guide and the reference are docs/python.md in weld's repository.
+The guide and the reference are docs/python.md: in weld's repository, and
+installed with the wheel as share/doc/weld/docs/python.md under sys.prefix.
 """
 
 from __future__ import annotations
