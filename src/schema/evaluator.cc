@@ -806,6 +806,17 @@ bool Evaluator<kCollect, In>::items(const Instr& in, Ref v, Annot* ann) {
 template <bool kCollect, typename In>
 bool Evaluator<kCollect, In>::enum_contains(const Instr& in, Ref v) const {
   if (in.d == kNone) {
+    if (In::type(v) == json::Type::String) {
+      // A string equals only a string: compared here, without a call.
+      const std::string_view str = In::string(v);
+      for (std::uint32_t k = in.a; k < in.a + in.b; ++k) {
+        const json::Value& member = p_.values[k];
+        if (!member.is_string()) continue;
+        const std::string& text = member.as_string();
+        if (text.size() == str.size() && equal_bytes(text.data(), str.data(), str.size())) return true;
+      }
+      return false;
+    }
     for (std::uint32_t k = in.a; k < in.a + in.b; ++k) {
       if (In::equal(p_.values[k], v)) return true;
     }

@@ -260,7 +260,7 @@ inline std::uint64_t perfect_slot(const PropTable& table, const char* data, std:
 }
 
 /// Byte equality for short keys without a libc call (overlapping word loads).
-inline bool equal_bytes(const char* a, const char* b, std::size_t n) {
+__attribute__((always_inline)) inline bool equal_bytes(const char* a, const char* b, std::size_t n) {
   auto load8 = [](const char* p) {
     std::uint64_t x;
     __builtin_memcpy(&x, p, 8);
