@@ -173,112 +173,104 @@ void Compiler::finish_dynamic_refs() {
   }
 }
 
-void Compiler::compile_node(std::uint32_t index, const json::Value& v, const SubInfo& info) {
-  if (!internal_ && info.dialect == Dialect::V1) check_v1_keywords(v, info);
-  if (!internal_ && options_.strict && info.doc == 0) check_strict(v, info);
+/// One subschema being compiled: its instruction ranges (any type, number,
+/// string, array, object), its Node, and what every keyword needs to emit
+/// an instruction.
+struct Compiler::NodeDraft {
+  Compiler& c;
+  const json::Value& v;
+  const SubInfo& info;
+  Dialect d;
+  bool legacy;
+  bool validation;
+  bool applicator;
   std::vector<Instr> ranges[kRangeCount];
   Node node;
-  node.resource = info.resource;
-  if (resources_[info.resource].root == &v) node.flags |= kNodeResourceRoot;
-  node.type_path = intern("#" + info.pointer + "/type");
-  Dialect d = info.dialect;
-  bool legacy = is_legacy(d);
-  bool validation = info.vocab & kVocabValidation;
-  bool applicator = info.vocab & kVocabApplicator;
 
-  auto finish = [&] {
-    Node& out = program_.nodes[index];
-    std::uint32_t at = static_cast<std::uint32_t>(program_.instrs.size());
-    for (int r = 0; r < kRangeCount; ++r) {
-      node.begin[r] = at;
-      program_.instrs.insert(program_.instrs.end(), ranges[r].begin(), ranges[r].end());
-      at += static_cast<std::uint32_t>(ranges[r].size());
-    }
-    node.begin[kRangeCount] = at;
-    out = node;
-  };
-  if (v.is_bool()) {
-    if (!v.as_bool()) {
-      node.flags |= kNodeFalse;
-      node.type_path = intern("#" + info.pointer);
-    }
-    finish();
-    return;
-  }
-
-  auto where = [&](std::string_view kw) {
+  /// The schema pointer of keyword `kw` of this subschema.
+  std::string where(std::string_view kw) const {
     std::string p = info.pointer;
     json::append_pointer(p, kw);
     return p;
-  };
-  auto make = [&](OpCode op, std::string_view kw) {
+  }
+  /// The schema path ("#" and the pointer) of keyword `kw`, interned.
+  std::uint32_t path(std::string_view kw) {
+    std::string path = "#";
+    json::append_pointer(path.append(info.pointer), kw);
+    return c.intern(path);
+  }
+  Instr make(OpCode op, std::string_view kw) {
     Instr in;
     in.op = op;
-    in.keyword = intern(std::string(kw));
-    in.path = intern("#" + where(kw));
+    in.keyword = c.intern(std::string(kw));
+    in.path = path(kw);
     return in;
-  };
-  auto sub = [&](const json::Value& s) -> std::uint32_t {
+  }
+  /// The node of subschema `s` (compiled later, from the worklist).
+  std::uint32_t sub(const json::Value& s) {
     if (!s.is_object() && !s.is_bool()) throw SchemaError(info.pointer, "subschema must be an object or a boolean");
-    if (!info_.count(&s)) walk(s, info, false);
-    return node_for(&s);
-  };
-  auto list = [&](const json::Value& arr, std::string_view kw) -> std::pair<std::uint32_t, std::uint32_t> {
+    if (!c.info_.count(&s)) c.walk(s, info, false);
+    return c.node_for(&s);
+  }
+  /// The nodes of an array of subschemas, as (first in node_lists, count).
+  std::pair<std::uint32_t, std::uint32_t> list(const json::Value& arr, std::string_view kw) {
     if (!arr.is_array()) throw SchemaError(where(kw), "\"" + std::string(kw) + "\" must be array");
     std::vector<std::uint32_t> nodes;
     for (const json::Value& s : arr.as_array()) nodes.push_back(sub(s));
-    std::uint32_t first = static_cast<std::uint32_t>(program_.node_lists.size());
-    program_.node_lists.insert(program_.node_lists.end(), nodes.begin(), nodes.end());
+    std::uint32_t first = static_cast<std::uint32_t>(c.program_.node_lists.size());
+    c.program_.node_lists.insert(c.program_.node_lists.end(), nodes.begin(), nodes.end());
     return {first, static_cast<std::uint32_t>(nodes.size())};
-  };
-  auto limit = [&](const json::Value& val, std::string_view kw) -> std::uint32_t {
+  }
+  /// A length or count bound, clamped to kMaxCount.
+  std::uint32_t limit(const json::Value& val, std::string_view kw) const {
     if (!val.is_number()) throw SchemaError(where(kw), "\"" + std::string(kw) + "\" must be number");
     double x = val.as_double();
     if (x < 0 || std::floor(x) != x) throw SchemaError(where(kw), "\"" + std::string(kw) + "\" must be a non-negative integer");
     return x >= kMaxCount ? kMaxCount : static_cast<std::uint32_t>(x);
-  };
-  // A count beyond kMaxCount decides like kMaxCount (no string, array or
-  // object that large can be read), but messages print the schema's number:
-  // it is kept in values[b].
-  auto keep_clamped = [&](Instr& in, const json::Value& val) {
+  }
+  /// A count beyond kMaxCount decides like kMaxCount (no string, array or
+  /// object that large can be read), but messages print the schema's
+  /// number: it is kept in values[b].
+  void keep_clamped(Instr& in, const json::Value& val) {
     if (in.a != kMaxCount) return;
     in.flags |= kInstrClampedBound;
-    in.b = static_cast<std::uint32_t>(program_.values.size());
-    program_.values.push_back(val);
-  };
-  auto number = [&](const json::Value& val, std::string_view kw) -> double {
+    in.b = static_cast<std::uint32_t>(c.program_.values.size());
+    c.program_.values.push_back(val);
+  }
+  double number(const json::Value& val, std::string_view kw) const {
     if (!val.is_number()) throw SchemaError(where(kw), "\"" + std::string(kw) + "\" must be number");
     return val.as_double();
-  };
-  auto resolve = [&](const std::string& ref, std::string_view kw) {
+  }
+  const json::Value* resolve(const std::string& ref, std::string_view kw) {
     std::string target = resolve_uri(info.base, ref);
-    return resolve_reference(target, where(kw), d);
-  };
+    return c.resolve_reference(target, where(kw), d);
+  }
+};
 
-  const json::Value* ref = v.find("$ref");
+/// `$ref` (draft <= 7: its siblings are ignored; true then, nothing else
+/// to compile), `$dynamicRef`, `$recursiveRef`.
+bool Compiler::compile_references(NodeDraft& n) {
+  const json::Value* ref = n.v.find("$ref");
   // Core: $ref (draft <= 7: its siblings are ignored).
   if (ref) {
-    if (!ref->is_string()) throw SchemaError(where("$ref"), "\"$ref\" must be string");
-    Instr in = make(OpCode::Ref, "$ref");
-    in.a = node_for(resolve(ref->as_string(), "$ref"));
-    ranges[kAny].push_back(in);
-    if (legacy) {
-      finish();
-      return;
-    }
+    if (!ref->is_string()) throw SchemaError(n.where("$ref"), "\"$ref\" must be string");
+    Instr in = n.make(OpCode::Ref, "$ref");
+    in.a = node_for(n.resolve(ref->as_string(), "$ref"));
+    n.ranges[kAny].push_back(in);
+    if (n.legacy) return true;
   }
-  if (is_2020_or_later(d)) {
-    const json::Value* dyn = v.find("$dynamicRef");
+  if (is_2020_or_later(n.d)) {
+    const json::Value* dyn = n.v.find("$dynamicRef");
     std::string_view dyn_uri, dyn_fragment;
     if (dyn && dyn->is_string()) split_fragment(dyn->as_string(), dyn_uri, dyn_fragment);
-    if (dyn && d == Dialect::V1 && !dyn_fragment.empty() && dyn_fragment[0] != '/') {
+    if (dyn && n.d == Dialect::V1 && !dyn_fragment.empty() && dyn_fragment[0] != '/') {
       // v1: always dynamic. The outermost resource in the dynamic scope
       // with this $dynamicAnchor wins; the resource the URI names is only
       // the fallback when none is in scope (and a plain $anchor of the same
       // name is never a target).
-      std::string resource_uri(strip_fragment(resolve_uri(info.base, dyn->as_string())));
-      const json::Value* resource = resolve_reference(resource_uri, where("$dynamicRef"), d);
-      Instr in = make(OpCode::DynamicRef, "$dynamicRef");
+      std::string resource_uri(strip_fragment(resolve_uri(n.info.base, dyn->as_string())));
+      const json::Value* resource = resolve_reference(resource_uri, n.where("$dynamicRef"), n.d);
+      Instr in = n.make(OpCode::DynamicRef, "$dynamicRef");
       in.a = static_cast<std::uint32_t>(program_.dynamic_refs.size());
       std::uint32_t fallback = kNone;
       for (const ResourceInfo& res : resources_) {
@@ -290,13 +282,13 @@ void Compiler::compile_node(std::uint32_t index, const json::Value& v, const Sub
       program_.dynamic_refs.push_back(DynamicRef{fallback, {}});
       pending_dynamic_.push_back(PendingDynamic{in.a, std::string(dyn_fragment)});
       program_.uses_dynamic_scope = true;
-      ranges[kAny].push_back(in);
+      n.ranges[kAny].push_back(in);
       dyn = nullptr;  // done
     }
     if (dyn) {
-      if (!dyn->is_string()) throw SchemaError(where("$dynamicRef"), "\"$dynamicRef\" must be string");
-      const json::Value* target = resolve(dyn->as_string(), "$dynamicRef");
-      Instr in = make(OpCode::DynamicRef, "$dynamicRef");
+      if (!dyn->is_string()) throw SchemaError(n.where("$dynamicRef"), "\"$dynamicRef\" must be string");
+      const json::Value* target = n.resolve(dyn->as_string(), "$dynamicRef");
+      Instr in = n.make(OpCode::DynamicRef, "$dynamicRef");
       in.a = static_cast<std::uint32_t>(program_.dynamic_refs.size());
       program_.dynamic_refs.push_back(DynamicRef{node_for(target), {}});
       std::string_view without, fragment;
@@ -306,13 +298,13 @@ void Compiler::compile_node(std::uint32_t index, const json::Value& v, const Sub
         pending_dynamic_.push_back(PendingDynamic{in.a, std::string(fragment)});
         program_.uses_dynamic_scope = true;
       }
-      ranges[kAny].push_back(in);
+      n.ranges[kAny].push_back(in);
     }
-  } else if (d == Dialect::Draft2019_09) {
-    if (const json::Value* rec = v.find("$recursiveRef")) {
-      if (!rec->is_string()) throw SchemaError(where("$recursiveRef"), "\"$recursiveRef\" must be string");
-      const json::Value* target = resolve(rec->as_string(), "$recursiveRef");
-      Instr in = make(OpCode::DynamicRef, "$recursiveRef");
+  } else if (n.d == Dialect::Draft2019_09) {
+    if (const json::Value* rec = n.v.find("$recursiveRef")) {
+      if (!rec->is_string()) throw SchemaError(n.where("$recursiveRef"), "\"$recursiveRef\" must be string");
+      const json::Value* target = n.resolve(rec->as_string(), "$recursiveRef");
+      Instr in = n.make(OpCode::DynamicRef, "$recursiveRef");
       in.a = static_cast<std::uint32_t>(program_.dynamic_refs.size());
       program_.dynamic_refs.push_back(DynamicRef{node_for(target), {}});
       const json::Value* anchor = target->is_object() ? target->find("$recursiveAnchor") : nullptr;
@@ -320,12 +312,17 @@ void Compiler::compile_node(std::uint32_t index, const json::Value& v, const Sub
         pending_dynamic_.push_back(PendingDynamic{in.a, std::string()});
         program_.uses_dynamic_scope = true;
       }
-      ranges[kAny].push_back(in);
+      n.ranges[kAny].push_back(in);
     }
   }
+  return false;
+}
 
-  if (validation) {
-    if (const json::Value* type = v.find("type")) {
+/// Keywords of any instance type: `type`, `const`, `enum`, `not`, `anyOf`,
+/// `oneOf`, `allOf`, `if`/`then`/`else`.
+void Compiler::compile_any_type(NodeDraft& n) {
+  if (n.validation) {
+    if (const json::Value* type = n.v.find("type")) {
       std::uint8_t mask = 0;
       if (type->is_string()) {
         mask = type_bits(type->as_string());
@@ -334,21 +331,21 @@ void Compiler::compile_node(std::uint32_t index, const json::Value& v, const Sub
           if (t.is_string()) mask |= type_bits(t.as_string());
         }
       } else {
-        throw SchemaError(where("type"), "\"type\" must be string or array");
+        throw SchemaError(n.where("type"), "\"type\" must be string or array");
       }
-      node.type_mask = mask;
-      node.type_value = static_cast<std::uint32_t>(program_.values.size());
+      n.node.type_mask = mask;
+      n.node.type_value = static_cast<std::uint32_t>(program_.values.size());
       program_.values.push_back(*type);
     }
-    if (const json::Value* c = v.find("const"); c && d != Dialect::Draft4) {
-      Instr in = make(OpCode::Const, "const");
+    if (const json::Value* c = n.v.find("const"); c && n.d != Dialect::Draft4) {
+      Instr in = n.make(OpCode::Const, "const");
       in.a = static_cast<std::uint32_t>(program_.values.size());
       program_.values.push_back(*c);
-      ranges[kAny].push_back(in);
+      n.ranges[kAny].push_back(in);
     }
-    if (const json::Value* e = v.find("enum")) {
-      if (!e->is_array()) throw SchemaError(where("enum"), "\"enum\" must be array");
-      Instr in = make(OpCode::Enum, "enum");
+    if (const json::Value* e = n.v.find("enum")) {
+      if (!e->is_array()) throw SchemaError(n.where("enum"), "\"enum\" must be array");
+      Instr in = n.make(OpCode::Enum, "enum");
       in.a = static_cast<std::uint32_t>(program_.values.size());
       in.b = static_cast<std::uint32_t>(e->as_array().size());
       program_.values.insert(program_.values.end(), e->as_array().begin(), e->as_array().end());
@@ -375,49 +372,53 @@ void Compiler::compile_node(std::uint32_t index, const json::Value& v, const Sub
         in.d = static_cast<std::uint32_t>(program_.enum_sets.size());
         program_.enum_sets.push_back(std::move(set));
       }
-      ranges[kAny].push_back(in);
+      n.ranges[kAny].push_back(in);
     }
   }
-  if (applicator) {
-    if (const json::Value* n = v.find("not")) {
-      Instr in = make(OpCode::Not, "not");
-      in.a = sub(*n);
-      ranges[kAny].push_back(in);
+  if (n.applicator) {
+    if (const json::Value* schema = n.v.find("not")) {
+      Instr in = n.make(OpCode::Not, "not");
+      in.a = n.sub(*schema);
+      n.ranges[kAny].push_back(in);
     }
     for (auto [kw, op] : {std::pair{"anyOf", OpCode::AnyOf}, {"oneOf", OpCode::OneOf}, {"allOf", OpCode::AllOf}}) {
-      if (const json::Value* arr = v.find(kw)) {
-        Instr in = make(op, kw);
-        auto [first, count] = list(*arr, kw);
+      if (const json::Value* arr = n.v.find(kw)) {
+        Instr in = n.make(op, kw);
+        auto [first, count] = n.list(*arr, kw);
         in.a = first;
         in.b = count;
-        ranges[kAny].push_back(in);
+        n.ranges[kAny].push_back(in);
       }
     }
-    if (d != Dialect::Draft4 && d != Dialect::Draft6) {
-      if (const json::Value* i = v.find("if")) {
-        const json::Value* t = v.find("then");
-        const json::Value* e = v.find("else");
-        Instr in = make(OpCode::IfThenElse, "if");
-        in.a = sub(*i);
-        in.b = t ? sub(*t) : kNone;
-        in.c = e ? sub(*e) : kNone;
-        ranges[kAny].push_back(in);  // even alone: `if` annotates for unevaluated*
+    if (n.d != Dialect::Draft4 && n.d != Dialect::Draft6) {
+      if (const json::Value* i = n.v.find("if")) {
+        const json::Value* t = n.v.find("then");
+        const json::Value* e = n.v.find("else");
+        Instr in = n.make(OpCode::IfThenElse, "if");
+        in.a = n.sub(*i);
+        in.b = t ? n.sub(*t) : kNone;
+        in.c = e ? n.sub(*e) : kNone;
+        n.ranges[kAny].push_back(in);  // even alone: `if` annotates for unevaluated*
       }
     }
   }
+}
 
+/// Numbers (`maximum` ... `multipleOf`) and strings (`maxLength`,
+/// `minLength`, `pattern`, `format`).
+void Compiler::compile_scalars(NodeDraft& n) {
   // Numbers.
-  if (validation) {
-    const json::Value* max = v.find("maximum");
-    const json::Value* min = v.find("minimum");
-    const json::Value* xmax = v.find("exclusiveMaximum");
-    const json::Value* xmin = v.find("exclusiveMinimum");
+  if (n.validation) {
+    const json::Value* max = n.v.find("maximum");
+    const json::Value* min = n.v.find("minimum");
+    const json::Value* xmax = n.v.find("exclusiveMaximum");
+    const json::Value* xmin = n.v.find("exclusiveMinimum");
     // A bound keeps its schema value (values[a]): the message prints it as
     // written, and a bound a double cannot hold exactly (an integer beyond
     // 2^53, or beyond int64) is compared exactly (kInstrExactBound).
     auto bound = [&](OpCode op, const json::Value& val, std::string_view kw) {
-      Instr in = make(op, kw);
-      in.num = number(val, kw);
+      Instr in = n.make(op, kw);
+      in.num = n.number(val, kw);
       in.a = static_cast<std::uint32_t>(program_.values.size());
       program_.values.push_back(val);
       if (val.big_integer_digits() != nullptr ||
@@ -428,126 +429,130 @@ void Compiler::compile_node(std::uint32_t index, const json::Value& v, const Sub
     };
     if (max) {
       Instr in = bound(OpCode::Maximum, *max, "maximum");
-      if (d == Dialect::Draft4 && xmax && xmax->is_bool() && xmax->as_bool()) in.flags |= kInstrDraft4Exclusive;
-      ranges[kNumber].push_back(in);
+      if (n.d == Dialect::Draft4 && xmax && xmax->is_bool() && xmax->as_bool()) in.flags |= kInstrDraft4Exclusive;
+      n.ranges[kNumber].push_back(in);
     }
     if (min) {
       Instr in = bound(OpCode::Minimum, *min, "minimum");
-      if (d == Dialect::Draft4 && xmin && xmin->is_bool() && xmin->as_bool()) in.flags |= kInstrDraft4Exclusive;
-      ranges[kNumber].push_back(in);
+      if (n.d == Dialect::Draft4 && xmin && xmin->is_bool() && xmin->as_bool()) in.flags |= kInstrDraft4Exclusive;
+      n.ranges[kNumber].push_back(in);
     }
-    if (d != Dialect::Draft4) {
-      if (xmax) ranges[kNumber].push_back(bound(OpCode::ExclusiveMaximum, *xmax, "exclusiveMaximum"));
-      if (xmin) ranges[kNumber].push_back(bound(OpCode::ExclusiveMinimum, *xmin, "exclusiveMinimum"));
+    if (n.d != Dialect::Draft4) {
+      if (xmax) n.ranges[kNumber].push_back(bound(OpCode::ExclusiveMaximum, *xmax, "exclusiveMaximum"));
+      if (xmin) n.ranges[kNumber].push_back(bound(OpCode::ExclusiveMinimum, *xmin, "exclusiveMinimum"));
     }
-    if (const json::Value* m = v.find("multipleOf")) {
-      Instr in = make(OpCode::MultipleOf, "multipleOf");
-      in.num = number(*m, "multipleOf");
-      if (!(in.num > 0)) throw SchemaError(where("multipleOf"), "\"multipleOf\" must be > 0");
+    if (const json::Value* m = n.v.find("multipleOf")) {
+      Instr in = n.make(OpCode::MultipleOf, "multipleOf");
+      in.num = n.number(*m, "multipleOf");
+      if (!(in.num > 0)) throw SchemaError(n.where("multipleOf"), "\"multipleOf\" must be > 0");
       in.a = static_cast<std::uint32_t>(program_.values.size());
       program_.values.push_back(*m);
-      ranges[kNumber].push_back(in);
+      n.ranges[kNumber].push_back(in);
     }
     // Strings.
-    if (const json::Value* m = v.find("maxLength")) {
-      Instr in = make(OpCode::MaxLength, "maxLength");
-      in.a = limit(*m, "maxLength");
-      keep_clamped(in, *m);
-      ranges[kString].push_back(in);
+    if (const json::Value* m = n.v.find("maxLength")) {
+      Instr in = n.make(OpCode::MaxLength, "maxLength");
+      in.a = n.limit(*m, "maxLength");
+      n.keep_clamped(in, *m);
+      n.ranges[kString].push_back(in);
     }
-    if (const json::Value* m = v.find("minLength")) {
-      Instr in = make(OpCode::MinLength, "minLength");
-      in.a = limit(*m, "minLength");
-      keep_clamped(in, *m);
-      ranges[kString].push_back(in);
+    if (const json::Value* m = n.v.find("minLength")) {
+      Instr in = n.make(OpCode::MinLength, "minLength");
+      in.a = n.limit(*m, "minLength");
+      n.keep_clamped(in, *m);
+      n.ranges[kString].push_back(in);
     }
-    if (const json::Value* p = v.find("pattern")) {
-      if (!p->is_string()) throw SchemaError(where("pattern"), "\"pattern\" must be string");
-      Instr in = make(OpCode::Pattern, "pattern");
-      in.a = regex_for(p->as_string(), where("pattern"));
+    if (const json::Value* p = n.v.find("pattern")) {
+      if (!p->is_string()) throw SchemaError(n.where("pattern"), "\"pattern\" must be string");
+      Instr in = n.make(OpCode::Pattern, "pattern");
+      in.a = regex_for(p->as_string(), n.where("pattern"));
       in.b = intern(p->as_string());
-      ranges[kString].push_back(in);
+      n.ranges[kString].push_back(in);
     }
   }
-  if (const json::Value* f = v.find("format"); f && f->is_string()) {
-    if (std::optional<FormatId> id = format_id(f->as_string(), d == Dialect::Draft4 || d == Dialect::Draft6)) {
+  if (const json::Value* f = n.v.find("format"); f && f->is_string()) {
+    if (std::optional<FormatId> id = format_id(f->as_string(), n.d == Dialect::Draft4 || n.d == Dialect::Draft6)) {
       if (options_.assert_formats && !internal_) {
-        Instr in = make(OpCode::Format, "format");
+        Instr in = n.make(OpCode::Format, "format");
         in.a = intern(f->as_string());
         in.b = static_cast<std::uint32_t>(*id);
-        ranges[kString].push_back(in);
+        n.ranges[kString].push_back(in);
       }
-    } else if (!internal_ && options_.strict && info.doc == 0) {
-      program_.warnings.push_back(Warning{where("format"), "unknown format \"" + f->as_string() + "\" ignored"});
+    } else if (!internal_ && options_.strict && n.info.doc == 0) {
+      program_.warnings.push_back(Warning{n.where("format"), "unknown format \"" + f->as_string() + "\" ignored"});
     }
   }
+}
 
+/// Arrays: `maxItems`, `minItems`, `uniqueItems`, `prefixItems`/`items`/
+/// `additionalItems`, `contains` with `minContains`/`maxContains`.
+void Compiler::compile_arrays(NodeDraft& n) {
   // Arrays.
-  if (validation) {
-    if (const json::Value* m = v.find("maxItems")) {
-      Instr in = make(OpCode::MaxItems, "maxItems");
-      in.a = limit(*m, "maxItems");
-      keep_clamped(in, *m);
-      ranges[kArray].push_back(in);
+  if (n.validation) {
+    if (const json::Value* m = n.v.find("maxItems")) {
+      Instr in = n.make(OpCode::MaxItems, "maxItems");
+      in.a = n.limit(*m, "maxItems");
+      n.keep_clamped(in, *m);
+      n.ranges[kArray].push_back(in);
     }
-    if (const json::Value* m = v.find("minItems")) {
-      Instr in = make(OpCode::MinItems, "minItems");
-      in.a = limit(*m, "minItems");
-      keep_clamped(in, *m);
-      ranges[kArray].push_back(in);
+    if (const json::Value* m = n.v.find("minItems")) {
+      Instr in = n.make(OpCode::MinItems, "minItems");
+      in.a = n.limit(*m, "minItems");
+      n.keep_clamped(in, *m);
+      n.ranges[kArray].push_back(in);
     }
-    if (const json::Value* u = v.find("uniqueItems"); u && u->is_bool() && u->as_bool()) {
-      ranges[kArray].push_back(make(OpCode::UniqueItems, "uniqueItems"));
+    if (const json::Value* u = n.v.find("uniqueItems"); u && u->is_bool() && u->as_bool()) {
+      n.ranges[kArray].push_back(n.make(OpCode::UniqueItems, "uniqueItems"));
     }
   }
-  if (applicator) {
+  if (n.applicator) {
     const json::Value* prefix = nullptr;
     const json::Value* rest = nullptr;
     const char* prefix_kw = "items";
     const char* rest_kw = "items";
-    const json::Value* items = v.find("items");
-    if (is_2020_or_later(d)) {
-      prefix = v.find("prefixItems");
+    const json::Value* items = n.v.find("items");
+    if (is_2020_or_later(n.d)) {
+      prefix = n.v.find("prefixItems");
       prefix_kw = "prefixItems";
       rest = items;
       if (items && items->is_array()) {  // not 2020-12; be lenient and read it as draft-07 did
         prefix = items;
         prefix_kw = "items";
-        rest = v.find("additionalItems");
+        rest = n.v.find("additionalItems");
         rest_kw = "additionalItems";
       }
     } else if (items && items->is_array()) {
       prefix = items;
-      rest = v.find("additionalItems");
+      rest = n.v.find("additionalItems");
       rest_kw = "additionalItems";
     } else {
       rest = items;
     }
     if (prefix || rest) {
-      Instr in = make(OpCode::Items, rest ? rest_kw : prefix_kw);
+      Instr in = n.make(OpCode::Items, rest ? rest_kw : prefix_kw);
       in.c = kNone;
       if (prefix) {
-        auto [first, count] = list(*prefix, prefix_kw);
+        auto [first, count] = n.list(*prefix, prefix_kw);
         in.a = first;
         in.b = count;
       }
       if (rest) {
-        in.c = sub(*rest);
+        in.c = n.sub(*rest);
         if (rest->is_bool() && !rest->as_bool()) in.flags = 1;
       }
-      ranges[kArray].push_back(in);
+      n.ranges[kArray].push_back(in);
     }
-    if (d != Dialect::Draft4) {
-      if (const json::Value* c = v.find("contains")) {
-        Instr in = make(OpCode::Contains, "contains");
-        in.a = sub(*c);
+    if (n.d != Dialect::Draft4) {
+      if (const json::Value* c = n.v.find("contains")) {
+        Instr in = n.make(OpCode::Contains, "contains");
+        in.a = n.sub(*c);
         in.b = 1;
         in.c = kNone;
-        if (!legacy) {
-          const json::Value* min_contains = validation ? v.find("minContains") : nullptr;
-          const json::Value* max_contains = validation ? v.find("maxContains") : nullptr;
-          if (min_contains) in.b = limit(*min_contains, "minContains");
-          if (max_contains) in.c = limit(*max_contains, "maxContains");
+        if (!n.legacy) {
+          const json::Value* min_contains = n.validation ? n.v.find("minContains") : nullptr;
+          const json::Value* max_contains = n.validation ? n.v.find("maxContains") : nullptr;
+          if (min_contains) in.b = n.limit(*min_contains, "minContains");
+          if (max_contains) in.c = n.limit(*max_contains, "maxContains");
           if ((min_contains && in.b == kMaxCount) || (max_contains && in.c == kMaxCount)) {
             // Messages print the schema's numbers: values[d] and values[d + 1].
             in.flags |= kInstrClampedBound;
@@ -556,44 +561,48 @@ void Compiler::compile_node(std::uint32_t index, const json::Value& v, const Sub
             program_.values.push_back(max_contains ? *max_contains : json::Value());
           }
         }
-        if (is_2020_or_later(d)) in.flags |= 1;  // contains annotates the items it matched
-        ranges[kArray].push_back(in);
+        if (is_2020_or_later(n.d)) in.flags |= 1;  // contains annotates the items it matched
+        n.ranges[kArray].push_back(in);
       }
     }
   }
+}
 
+/// Objects: `maxProperties`, `minProperties`, `required`, `dependencies`,
+/// `dependentRequired`, `propertyNames`, `dependentSchemas`.
+void Compiler::compile_objects(NodeDraft& n) {
   // Objects.
-  if (validation) {
-    if (const json::Value* m = v.find("maxProperties")) {
-      Instr in = make(OpCode::MaxProperties, "maxProperties");
-      in.a = limit(*m, "maxProperties");
-      keep_clamped(in, *m);
-      ranges[kObject].push_back(in);
+  if (n.validation) {
+    if (const json::Value* m = n.v.find("maxProperties")) {
+      Instr in = n.make(OpCode::MaxProperties, "maxProperties");
+      in.a = n.limit(*m, "maxProperties");
+      n.keep_clamped(in, *m);
+      n.ranges[kObject].push_back(in);
     }
-    if (const json::Value* m = v.find("minProperties")) {
-      Instr in = make(OpCode::MinProperties, "minProperties");
-      in.a = limit(*m, "minProperties");
-      keep_clamped(in, *m);
-      ranges[kObject].push_back(in);
+    if (const json::Value* m = n.v.find("minProperties")) {
+      Instr in = n.make(OpCode::MinProperties, "minProperties");
+      in.a = n.limit(*m, "minProperties");
+      n.keep_clamped(in, *m);
+      n.ranges[kObject].push_back(in);
     }
-    if (const json::Value* r = v.find("required")) {
-      if (!r->is_array()) throw SchemaError(where("required"), "\"required\" must be array");
-      Instr in = make(OpCode::Required, "required");
+    if (const json::Value* r = n.v.find("required")) {
+      if (!r->is_array()) throw SchemaError(n.where("required"), "\"required\" must be array");
+      Instr in = n.make(OpCode::Required, "required");
       in.a = static_cast<std::uint32_t>(program_.names.size());
       for (const json::Value& name : r->as_array()) {
-        if (!name.is_string()) throw SchemaError(where("required"), "\"required\" items must be string");
+        if (!name.is_string()) throw SchemaError(n.where("required"), "\"required\" items must be string");
         program_.names.push_back(name.as_string());
       }
       in.b = static_cast<std::uint32_t>(r->as_array().size());
-      if (in.b) ranges[kObject].push_back(in);
+      if (in.b) n.ranges[kObject].push_back(in);
     }
   }
   auto dep_required = [&](const json::Value& map, std::string_view kw, bool schemas_too) {
-    Instr req = make(OpCode::DependentRequired, kw);
-    Instr sch = make(OpCode::DependentSchemas, kw);
+    Instr req = n.make(OpCode::DependentRequired, kw);
+    Instr sch = n.make(OpCode::DependentSchemas, kw);
     req.a = static_cast<std::uint32_t>(program_.dep_required.size());
     sch.a = static_cast<std::uint32_t>(program_.dep_schemas.size());
-    if (!map.is_object()) throw SchemaError(where(kw), "\"" + std::string(kw) + "\" must be object");
+    if (!map.is_object()) throw SchemaError(n.where(kw), "\"" + std::string(kw) + "\" must be object");
     for (const json::Member& m : map.as_object()) {
       if (m.value.is_array()) {
         DepRequired dep{m.key, {}};
@@ -602,110 +611,152 @@ void Compiler::compile_node(std::uint32_t index, const json::Value& v, const Sub
         }
         program_.dep_required.push_back(std::move(dep));
       } else if (schemas_too) {
-        program_.dep_schemas.push_back(DepSchema{m.key, sub(m.value)});
+        program_.dep_schemas.push_back(DepSchema{m.key, n.sub(m.value)});
       }
     }
     req.b = static_cast<std::uint32_t>(program_.dep_required.size()) - req.a;
     sch.b = static_cast<std::uint32_t>(program_.dep_schemas.size()) - sch.a;
-    if (req.b) ranges[kObject].push_back(req);
-    if (sch.b) ranges[kObject].push_back(sch);
+    if (req.b) n.ranges[kObject].push_back(req);
+    if (sch.b) n.ranges[kObject].push_back(sch);
   };
-  if (const json::Value* deps = d != Dialect::V1 ? v.find("dependencies") : nullptr) {
+  if (const json::Value* deps = n.d != Dialect::V1 ? n.v.find("dependencies") : nullptr) {
     dep_required(*deps, "dependencies", true);
   }
-  if (!legacy) {
-    if (const json::Value* deps = v.find("dependentRequired"); deps && validation) dep_required(*deps, "dependentRequired", false);
+  if (!n.legacy) {
+    if (const json::Value* deps = n.v.find("dependentRequired"); deps && n.validation) dep_required(*deps, "dependentRequired", false);
   }
-  if (applicator) {
-    if (d != Dialect::Draft4) {
-      if (const json::Value* pn = v.find("propertyNames")) {
-        Instr in = make(OpCode::PropertyNames, "propertyNames");
-        in.a = sub(*pn);
-        ranges[kObject].push_back(in);
+  if (n.applicator) {
+    if (n.d != Dialect::Draft4) {
+      if (const json::Value* pn = n.v.find("propertyNames")) {
+        Instr in = n.make(OpCode::PropertyNames, "propertyNames");
+        in.a = n.sub(*pn);
+        n.ranges[kObject].push_back(in);
       }
     }
-    if (!legacy) {
-      if (const json::Value* ds = v.find("dependentSchemas")) {
-        if (!ds->is_object()) throw SchemaError(where("dependentSchemas"), "\"dependentSchemas\" must be object");
-        Instr in = make(OpCode::DependentSchemas, "dependentSchemas");
+    if (!n.legacy) {
+      if (const json::Value* ds = n.v.find("dependentSchemas")) {
+        if (!ds->is_object()) throw SchemaError(n.where("dependentSchemas"), "\"dependentSchemas\" must be object");
+        Instr in = n.make(OpCode::DependentSchemas, "dependentSchemas");
         in.a = static_cast<std::uint32_t>(program_.dep_schemas.size());
-        for (const json::Member& m : ds->as_object()) program_.dep_schemas.push_back(DepSchema{m.key, sub(m.value)});
+        for (const json::Member& m : ds->as_object()) program_.dep_schemas.push_back(DepSchema{m.key, n.sub(m.value)});
         in.b = static_cast<std::uint32_t>(ds->as_object().size());
-        ranges[kObject].push_back(in);
+        n.ranges[kObject].push_back(in);
       }
-    }
-    const json::Value* props = v.find("properties");
-    const json::Value* patterns = v.find("patternProperties");
-    const json::Value* additional = v.find("additionalProperties");
-    if (props || patterns || additional) {
-      PropTable table;
-      if (props) {
-        if (!props->is_object()) throw SchemaError(where("properties"), "\"properties\" must be object");
-        for (const json::Member& m : props->as_object()) table.entries.push_back(PropTable::Entry{m.key, sub(m.value)});
-      }
-      if (patterns) {
-        if (!patterns->is_object()) throw SchemaError(where("patternProperties"), "\"patternProperties\" must be object");
-        for (const json::Member& m : patterns->as_object()) {
-          std::string p = where("patternProperties");
-          json::append_pointer(p, m.key);
-          table.patterns.push_back(PropTable::PatternEntry{regex_for(m.key, p), sub(m.value), intern("#" + p)});
-        }
-      }
-      table.names_only = table.patterns.empty();
-      if (additional) {
-        table.additional = sub(*additional);
-        table.additional_false = additional->is_bool() && !additional->as_bool();
-        table.additional_path = intern("#" + where("additionalProperties"));
-      }
-      index_entries(table);
-      // Fuse `required` into this pass when every required name is a listed
-      // property: the fast evaluator then checks presence while matching.
-      for (Instr& req : ranges[kObject]) {
-        if (req.op != OpCode::Required || req.b > 64) continue;
-        bool all_listed = true;
-        for (std::uint32_t k = 0; k < req.b && all_listed; ++k) {
-          const std::string& name = program_.names[req.a + k];
-          bool found = false;
-          for (std::size_t e = 0; e < table.entries.size() && !found; ++e) {
-            if (table.entries[e].name == name) {
-              table.entries[e].required_bits |= 1ull << k;
-              found = true;
-            }
-          }
-          all_listed = found;
-        }
-        if (all_listed) {
-          req.flags |= 2;
-          table.required_all = 0;
-          for (const PropTable::Entry& e : table.entries) table.required_all |= e.required_bits;
-        } else {
-          for (PropTable::Entry& e : table.entries) e.required_bits = 0;
-        }
-        break;
-      }
-      Instr in = make(OpCode::Properties, props ? "properties" : patterns ? "patternProperties" : "additionalProperties");
-      in.a = static_cast<std::uint32_t>(program_.prop_tables.size());
-      program_.prop_tables.push_back(std::move(table));
-      ranges[kObject].push_back(in);
     }
   }
-  if (!legacy) {
-    if (const json::Value* u = v.find("unevaluatedItems")) {
-      Instr in = make(OpCode::UnevaluatedItems, "unevaluatedItems");
-      in.a = sub(*u);
-      if (u->is_bool() && !u->as_bool()) in.flags = 1;
-      ranges[kArray].push_back(in);
-      node.flags |= kNodeUnevaluatedItems;
-    }
-    if (const json::Value* u = v.find("unevaluatedProperties")) {
-      Instr in = make(OpCode::UnevaluatedProperties, "unevaluatedProperties");
-      in.a = sub(*u);
-      if (u->is_bool() && !u->as_bool()) in.flags = 1;
-      ranges[kObject].push_back(in);
-      node.flags |= kNodeUnevaluatedProps;
-    }
-  }
-  finish();
 }
+
+/// `properties`, `patternProperties` and `additionalProperties` as one
+/// PropTable (with `required` fused into it when every name is listed).
+void Compiler::compile_properties(NodeDraft& n) {
+  if (!n.applicator) return;
+  const json::Value* props = n.v.find("properties");
+  const json::Value* patterns = n.v.find("patternProperties");
+  const json::Value* additional = n.v.find("additionalProperties");
+  if (props || patterns || additional) {
+    PropTable table;
+    if (props) {
+      if (!props->is_object()) throw SchemaError(n.where("properties"), "\"properties\" must be object");
+      for (const json::Member& m : props->as_object()) table.entries.push_back(PropTable::Entry{m.key, n.sub(m.value)});
+    }
+    if (patterns) {
+      if (!patterns->is_object()) throw SchemaError(n.where("patternProperties"), "\"patternProperties\" must be object");
+      for (const json::Member& m : patterns->as_object()) {
+        std::string p = n.where("patternProperties");
+        json::append_pointer(p, m.key);
+        table.patterns.push_back(PropTable::PatternEntry{regex_for(m.key, p), n.sub(m.value), intern("#" + p)});
+      }
+    }
+    table.names_only = table.patterns.empty();
+    if (additional) {
+      table.additional = n.sub(*additional);
+      table.additional_false = additional->is_bool() && !additional->as_bool();
+      table.additional_path = n.path("additionalProperties");
+    }
+    index_entries(table);
+    // Fuse `required` into this pass when every required name is a listed
+    // property: the fast evaluator then checks presence while matching.
+    for (Instr& req : n.ranges[kObject]) {
+      if (req.op != OpCode::Required || req.b > 64) continue;
+      bool all_listed = true;
+      for (std::uint32_t k = 0; k < req.b && all_listed; ++k) {
+        const std::string& name = program_.names[req.a + k];
+        bool found = false;
+        for (std::size_t e = 0; e < table.entries.size() && !found; ++e) {
+          if (table.entries[e].name == name) {
+            table.entries[e].required_bits |= 1ull << k;
+            found = true;
+          }
+        }
+        all_listed = found;
+      }
+      if (all_listed) {
+        req.flags |= 2;
+        table.required_all = 0;
+        for (const PropTable::Entry& e : table.entries) table.required_all |= e.required_bits;
+      } else {
+        for (PropTable::Entry& e : table.entries) e.required_bits = 0;
+      }
+      break;
+    }
+    Instr in = n.make(OpCode::Properties, props ? "properties" : patterns ? "patternProperties" : "additionalProperties");
+    in.a = static_cast<std::uint32_t>(program_.prop_tables.size());
+    program_.prop_tables.push_back(std::move(table));
+    n.ranges[kObject].push_back(in);
+  }
+}
+
+/// `unevaluatedItems` and `unevaluatedProperties` (2019-09 and later).
+void Compiler::compile_unevaluated(NodeDraft& n) {
+  if (!n.legacy) {
+    if (const json::Value* u = n.v.find("unevaluatedItems")) {
+      Instr in = n.make(OpCode::UnevaluatedItems, "unevaluatedItems");
+      in.a = n.sub(*u);
+      if (u->is_bool() && !u->as_bool()) in.flags = 1;
+      n.ranges[kArray].push_back(in);
+      n.node.flags |= kNodeUnevaluatedItems;
+    }
+    if (const json::Value* u = n.v.find("unevaluatedProperties")) {
+      Instr in = n.make(OpCode::UnevaluatedProperties, "unevaluatedProperties");
+      in.a = n.sub(*u);
+      if (u->is_bool() && !u->as_bool()) in.flags = 1;
+      n.ranges[kObject].push_back(in);
+      n.node.flags |= kNodeUnevaluatedProps;
+    }
+  }
+}
+
+void Compiler::compile_node(std::uint32_t index, const json::Value& v, const SubInfo& info) {
+  if (!internal_ && info.dialect == Dialect::V1) check_v1_keywords(v, info);
+  if (!internal_ && options_.strict && info.doc == 0) check_strict(v, info);
+  const Dialect d = info.dialect;
+  NodeDraft n{*this, v, info, d, is_legacy(d), (info.vocab & kVocabValidation) != 0, (info.vocab & kVocabApplicator) != 0, {}, {}};
+  n.node.resource = info.resource;
+  if (resources_[info.resource].root == &v) n.node.flags |= kNodeResourceRoot;
+  n.node.type_path = intern("#" + info.pointer + "/type");
+  if (v.is_bool()) {
+    if (!v.as_bool()) {
+      n.node.flags |= kNodeFalse;
+      n.node.type_path = intern("#" + info.pointer);
+    }
+  } else if (!compile_references(n)) {
+    compile_any_type(n);
+    compile_scalars(n);
+    compile_arrays(n);
+    compile_objects(n);
+    compile_properties(n);
+    compile_unevaluated(n);
+  }
+  Node& out = program_.nodes[index];
+  std::uint32_t at = static_cast<std::uint32_t>(program_.instrs.size());
+  for (int r = 0; r < kRangeCount; ++r) {
+    n.node.begin[r] = at;
+    program_.instrs.insert(program_.instrs.end(), n.ranges[r].begin(), n.ranges[r].end());
+    at += static_cast<std::uint32_t>(n.ranges[r].size());
+  }
+  n.node.begin[kRangeCount] = at;
+  out = n.node;
+}
+
 
 }  // namespace weld::schema

@@ -61,6 +61,16 @@ class Compiler {
   // Node emission (compile_node.cc).
   std::uint32_t node_for(const json::Value* v);
   void compile_node(std::uint32_t index, const json::Value& v, const SubInfo& info);
+  /// One function per keyword family (compile_node.cc), each adding to the
+  /// draft's instruction ranges.
+  struct NodeDraft;
+  bool compile_references(NodeDraft& n);
+  void compile_any_type(NodeDraft& n);
+  void compile_scalars(NodeDraft& n);
+  void compile_arrays(NodeDraft& n);
+  void compile_objects(NodeDraft& n);
+  void compile_properties(NodeDraft& n);
+  void compile_unevaluated(NodeDraft& n);
   void finish_dynamic_refs();
   /// Post-pass: leaf flags, `$ref`-only nodes collapsed into their targets.
   void optimize();

@@ -356,6 +356,26 @@ class Evaluator {
   }
   bool instr(const Instr& in, Ref v, Annot* ann);
   __attribute__((noinline)) bool instr_slow(const Instr& in, Ref v, Annot* ann);
+  // One function per keyword (the collecting pass and the fast pass's
+  // rarer keywords), dispatched by instr_slow.
+  bool enum_keyword(const Instr& in, Ref v, Annot* ann);
+  bool dynamic_ref(const Instr& in, Ref v, Annot* ann);
+  bool all_of(const Instr& in, Ref v, Annot* ann);
+  bool any_of(const Instr& in, Ref v, Annot* ann);
+  bool one_of(const Instr& in, Ref v, Annot* ann);
+  bool not_schema(const Instr& in, Ref v, Annot* ann);
+  bool if_then_else(const Instr& in, Ref v, Annot* ann);
+  bool number_bound(const Instr& in, Ref v, Annot* ann);
+  bool pattern(const Instr& in, Ref v, Annot* ann);
+  bool format(const Instr& in, Ref v, Annot* ann);
+  bool unique_items(const Instr& in, Ref v, Annot* ann);
+  bool contains(const Instr& in, Ref v, Annot* ann);
+  bool unevaluated_items(const Instr& in, Ref v, Annot* ann);
+  bool required(const Instr& in, Ref v, Annot* ann);
+  bool dependent_required(const Instr& in, Ref v, Annot* ann);
+  bool dependent_schemas(const Instr& in, Ref v, Annot* ann);
+  bool property_names(const Instr& in, Ref v, Annot* ann);
+  bool unevaluated_properties(const Instr& in, Ref v, Annot* ann);
   __attribute__((noinline)) bool properties(const Instr& in, Ref v, Annot* ann);
   bool properties_by_name(const PropTable& table, Ref v);
   __attribute__((noinline)) bool items(const Instr& in, Ref v, Annot* ann);
@@ -368,13 +388,13 @@ class Evaluator {
     if (!type_matches(n.type_mask, v)) return false;
     return (n.flags & kNodeTypeOnly) || node(index, v, nullptr);
   }
-  __attribute__((noinline)) bool any_of(const Instr& in, Ref v) {
+  __attribute__((noinline)) bool any_of_fast(const Instr& in, Ref v) {
     for (std::uint32_t k = in.a; k < in.a + in.b; ++k) {
       if (branch(p_.node_lists[k], v)) return true;
     }
     return false;
   }
-  __attribute__((noinline)) bool one_of(const Instr& in, Ref v) {
+  __attribute__((noinline)) bool one_of_fast(const Instr& in, Ref v) {
     bool passed = false;
     for (std::uint32_t k = in.a; k < in.a + in.b; ++k) {
       if (!branch(p_.node_lists[k], v)) continue;
@@ -751,7 +771,7 @@ template <bool kCollect, typename In>
 bool Evaluator<kCollect, In>::items(const Instr& in, Ref v, Annot* ann) {
   const std::size_t size = In::count(v);
   auto items = In::items(v);
-  Ref item;
+  Ref item = nullptr;
   bool ok = true;
   std::size_t prefix = std::min<std::size_t>(in.b, size);
   for (std::size_t i = 0; i < prefix; ++i) {
@@ -852,10 +872,10 @@ inline bool Evaluator<kCollect, In>::instr(const Instr& in, Ref v, Annot* ann) {
       case OpCode::Enum: return enum_contains(in, v);
       case OpCode::Const: return In::equal(p_.values[in.a], v);
       case OpCode::AnyOf:
-        if (ann == nullptr) return any_of(in, v);
+        if (ann == nullptr) return any_of_fast(in, v);
         break;
       case OpCode::OneOf:
-        if (ann == nullptr) return one_of(in, v);
+        if (ann == nullptr) return one_of_fast(in, v);
         break;
       case OpCode::MinItems: return In::count(v) >= in.a;
       case OpCode::MaxItems: return In::count(v) <= in.a;
@@ -866,174 +886,410 @@ inline bool Evaluator<kCollect, In>::instr(const Instr& in, Ref v, Annot* ann) {
 }
 
 template <bool kCollect, typename In>
-bool Evaluator<kCollect, In>::instr_slow(const Instr& in, Ref v, Annot* ann) {
-  switch (in.op) {
-    case OpCode::Enum: {
-      if (enum_contains(in, v)) return true;
-      fail(in, [&] { return json::Value(json::Object{{"allowedValues", p_.values[in.c]}}); },
-           [] { return std::string("must be equal to one of the allowed values"); });
+bool Evaluator<kCollect, In>::enum_keyword(const Instr& in, Ref v, Annot* ann) {
+  if (enum_contains(in, v)) return true;
+  fail(in, [&] { return json::Value(json::Object{{"allowedValues", p_.values[in.c]}}); },
+       [] { return std::string("must be equal to one of the allowed values"); });
+  return false;
+}
+
+template <bool kCollect, typename In>
+bool Evaluator<kCollect, In>::dynamic_ref(const Instr& in, Ref v, Annot* ann) {
+  const DynamicRef& ref = p_.dynamic_refs[in.a];
+  std::uint32_t target = ref.static_node;
+  if (!ref.candidates.empty()) {
+    bool found = false;
+    for (std::size_t si = 0; si < scope_.size(); ++si) {
+      const std::uint32_t resource = scope_.at(si);
+      for (const auto& [r, candidate] : ref.candidates) {
+        if (r == resource) {
+          target = candidate;
+          found = true;
+          break;
+        }
+      }
+      if (found) break;
+    }
+  }
+  if (target == kNone) {
+    // v1: no resource in the dynamic scope defines the anchor, and the
+    // one the reference names does not either.
+    fail(in, [] { return empty_params(); },
+         [] { return std::string("$dynamicRef has no $dynamicAnchor of its name in the dynamic scope"); });
+    return false;
+  }
+  return node(target, v, ann);
+}
+
+template <bool kCollect, typename In>
+bool Evaluator<kCollect, In>::all_of(const Instr& in, Ref v, Annot* ann) {
+  bool ok = true;
+  for (std::uint32_t k = in.a; k < in.a + in.b; ++k) {
+    if (!node(p_.node_lists[k], v, ann)) {
+      ok = false;
+      if (!keep_going()) return false;
+    }
+  }
+  return ok;
+}
+
+template <bool kCollect, typename In>
+bool Evaluator<kCollect, In>::any_of(const Instr& in, Ref v, Annot* ann) {
+  std::size_t m = mark();
+  bool any = false;
+  for (std::uint32_t k = in.a; k < in.a + in.b; ++k) {
+    if (ann) {
+      Annot tmp;
+      tmp.marks.assign(ann->marks.size(), 0);
+      if (node(p_.node_lists[k], v, &tmp)) {
+        any = true;
+        ann->merge(tmp);
+      }
+    } else if (node(p_.node_lists[k], v, nullptr)) {
+      any = true;
+      break;
+    }
+  }
+  if (any) {
+    rewind(m);
+    return true;
+  }
+  fail(in, [] { return empty_params(); }, [] { return std::string("must match a schema in anyOf"); });
+  return false;
+}
+
+template <bool kCollect, typename In>
+bool Evaluator<kCollect, In>::one_of(const Instr& in, Ref v, Annot* ann) {
+  std::size_t m = mark();
+  int passing = 0;
+  std::int64_t first = -1, second = -1;
+  Annot chosen;
+  for (std::uint32_t k = in.a; k < in.a + in.b; ++k) {
+    bool valid;
+    if (ann) {
+      Annot tmp;
+      tmp.marks.assign(ann->marks.size(), 0);
+      valid = node(p_.node_lists[k], v, &tmp);
+      if (valid && passing == 0) chosen = std::move(tmp);
+    } else {
+      valid = node(p_.node_lists[k], v, nullptr);
+    }
+    if (valid) {
+      ++passing;
+      if (first < 0) {
+        first = k - in.a;
+      } else {
+        second = k - in.a;
+        break;
+      }
+    }
+  }
+  if (passing == 1) {
+    rewind(m);
+    if (ann) ann->merge(chosen);
+    return true;
+  }
+  if (passing > 1) rewind(m);
+  fail(in,
+       [&] {
+         json::Value passing_schemas = nullptr;
+         if (second >= 0) passing_schemas = json::Value(json::Array{json::Value(first), json::Value(second)});
+         return json::Value(json::Object{{"passingSchemas", passing_schemas}});
+       },
+       [] { return std::string("must match exactly one schema in oneOf"); });
+  return false;
+}
+
+template <bool kCollect, typename In>
+bool Evaluator<kCollect, In>::not_schema(const Instr& in, Ref v, Annot* ann) {
+  std::size_t m = mark();
+  bool valid = node(in.a, v, nullptr);
+  rewind(m);
+  if (!valid) return true;
+  fail(in, [] { return empty_params(); }, [] { return std::string("must NOT be valid"); });
+  return false;
+}
+
+template <bool kCollect, typename In>
+bool Evaluator<kCollect, In>::if_then_else(const Instr& in, Ref v, Annot* ann) {
+  if (!ann && in.b == kNone && in.c == kNone) return true;
+  std::size_t m = mark();
+  Annot tmp;
+  if (ann) tmp.marks.assign(ann->marks.size(), 0);
+  bool cond = node(in.a, v, ann ? &tmp : nullptr);
+  rewind(m);
+  if (cond && ann) ann->merge(tmp);
+  std::uint32_t branch = cond ? in.b : in.c;
+  if (branch == kNone) return true;
+  if (node(branch, v, ann)) return true;
+  fail(in, [&] { return json::Value(json::Object{{"failingKeyword", cond ? "then" : "else"}}); },
+       [&] { return std::string(cond ? "must match \"then\" schema" : "must match \"else\" schema"); });
+  return false;
+}
+
+template <bool kCollect, typename In>
+bool Evaluator<kCollect, In>::number_bound(const Instr& in, Ref v, Annot* ann) {
+  // Exact: `num` holds the bound exactly unless kInstrExactBound, and
+  // long double holds any int64 or double; an integer beyond int64
+  // (json::BigInteger) is compared by its digits.
+  int c;
+  if (!(in.flags & kInstrExactBound) && !In::big_integer(v)) {
+    long double x = In::type(v) == json::Type::Integer ? static_cast<long double>(In::integer(v))
+                                                         : static_cast<long double>(In::real(v));
+    long double limit = in.num;
+    c = x < limit ? -1 : x > limit ? 1 : 0;
+  } else {
+    c = json::compare_numbers(In::number(v), p_.values[in.a]);
+  }
+  bool exclusive = in.op == OpCode::ExclusiveMinimum || in.op == OpCode::ExclusiveMaximum ||
+                   (in.flags & kInstrDraft4Exclusive);
+  bool is_min = in.op == OpCode::Minimum || in.op == OpCode::ExclusiveMinimum;
+  bool ok = is_min ? (exclusive ? c > 0 : c >= 0) : (exclusive ? c < 0 : c <= 0);
+  if (ok) return true;
+  fail(in,
+       [&] {
+         const char* cmp = is_min ? (exclusive ? ">" : ">=") : (exclusive ? "<" : "<=");
+         return json::Value(json::Object{{"comparison", cmp}, {"limit", limit_value(p_.values[in.a])}});
+       },
+       [&] {
+         const char* cmp = is_min ? (exclusive ? ">" : ">=") : (exclusive ? "<" : "<=");
+         return "must be " + std::string(cmp) + " " + limit_text(p_.values[in.a]);
+       });
+  return false;
+}
+
+template <bool kCollect, typename In>
+bool Evaluator<kCollect, In>::pattern(const Instr& in, Ref v, Annot* ann) {
+  Regex::Match r = search(in.a, In::string(v));
+  if (r == Regex::Match::Yes) return true;
+  const std::string& pattern = p_.strings[in.b];
+  if (r == Regex::Match::BudgetExceeded) {
+    fail(in, [&] { return json::Value(json::Object{{"pattern", pattern}}); },
+         [&] { return "pattern " + json::quote(pattern) + " exceeded its step budget; the string could not be checked"; });
+  } else {
+    fail(in, [&] { return json::Value(json::Object{{"pattern", pattern}}); },
+         [&] { return "must match pattern " + json::quote(pattern); });
+  }
+  return false;
+}
+
+template <bool kCollect, typename In>
+bool Evaluator<kCollect, In>::format(const Instr& in, Ref v, Annot* ann) {
+  const std::string& name = p_.strings[in.a];
+  if (check_format(static_cast<FormatId>(in.b), In::string(v))) return true;
+  fail(in, [&] { return json::Value(json::Object{{"format", name}}); },
+       [&] { return "must match format " + json::quote(name); });
+  return false;
+}
+
+template <bool kCollect, typename In>
+bool Evaluator<kCollect, In>::unique_items(const Instr& in, Ref v, Annot* ann) {
+  const ItemList<In> array(v);
+  if (!has_duplicates(array)) return true;
+  for (std::size_t i = array.size(); i-- > 1;) {
+    for (std::size_t j = i; j-- > 0;) {
+      if (In::equal(array[i], array[j])) {
+        fail(in,
+             [&] {
+               return json::Value(json::Object{{"i", static_cast<std::int64_t>(i)}, {"j", static_cast<std::int64_t>(j)}});
+             },
+             [&] {
+               return "must NOT have duplicate items (items ## " + std::to_string(j) + " and " + std::to_string(i) +
+                      " are identical)";
+             });
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+template <bool kCollect, typename In>
+bool Evaluator<kCollect, In>::contains(const Instr& in, Ref v, Annot* ann) {
+  auto items = In::items(v);
+  Ref item;
+  std::size_t m = mark();
+  std::uint32_t count = 0;
+  bool track = ann && (in.flags & 1);
+  for (std::size_t i = 0; In::next(items, item); ++i) {
+    if (node(in.a, item, nullptr)) {
+      ++count;
+      if (track) ann->marks[i] = 1;
+      if (!track && in.c == kNone && count >= in.b) break;
+      if (!track && in.c != kNone && count > in.c) break;
+    }
+  }
+  rewind(m);
+  if (count >= in.b && (in.c == kNone || count <= in.c)) return true;
+  fail(in,
+       [&] {
+         const bool clamped = in.flags & kInstrClampedBound;
+         json::Value params = json::Object{
+             {"minContains", clamped ? limit_value(p_.values[in.d]) : json::Value(static_cast<std::int64_t>(in.b))}};
+         if (in.c != kNone) {
+           params.set("maxContains",
+                      clamped ? limit_value(p_.values[in.d + 1]) : json::Value(static_cast<std::int64_t>(in.c)));
+         }
+         return params;
+       },
+       [&] {
+         const bool clamped = in.flags & kInstrClampedBound;
+         std::string min = clamped ? limit_text(p_.values[in.d]) : std::to_string(in.b);
+         if (in.c == kNone) return "must contain at least " + min + " valid item(s)";
+         std::string max = clamped ? limit_text(p_.values[in.d + 1]) : std::to_string(in.c);
+         return "must contain at least " + min + " and no more than " + max + " valid item(s)";
+       });
+  return false;
+}
+
+template <bool kCollect, typename In>
+bool Evaluator<kCollect, In>::unevaluated_items(const Instr& in, Ref v, Annot* ann) {
+  auto items = In::items(v);
+  Ref item;
+  bool ok = true;
+  for (std::size_t i = 0; In::next(items, item); ++i) {
+    if (ann->marks[i]) continue;
+    if (in.flags & 1) {
+      std::size_t evaluated = i;
+      fail(in, [&] { return json::Value(json::Object{{"limit", static_cast<std::int64_t>(evaluated)}}); },
+           [&] { return "must NOT have more than " + std::to_string(evaluated) + " items"; });
       return false;
     }
+    push(i);
+    bool sub_ok = node(in.a, item, nullptr);
+    pop();
+    if (!sub_ok) {
+      ok = false;
+      if (!keep_going()) return false;
+    }
+  }
+  if (ok) std::fill(ann->marks.begin(), ann->marks.end(), 1);
+  return ok;
+}
+
+template <bool kCollect, typename In>
+bool Evaluator<kCollect, In>::required(const Instr& in, Ref v, Annot* ann) {
+  if (!kCollect && (in.flags & 2)) return true;  // checked inside the Properties pass
+  bool ok = true;
+  for (std::uint32_t k = in.a; k < in.a + in.b; ++k) {
+    const std::string& name = p_.names[k];
+    if (In::find(v, name)) continue;
+    fail(in, [&] { return json::Value(json::Object{{"missingProperty", name}}); },
+         [&] { return "must have required property '" + name + "'"; });
+    ok = false;
+    if (!keep_going()) return false;
+  }
+  return ok;
+}
+
+template <bool kCollect, typename In>
+bool Evaluator<kCollect, In>::dependent_required(const Instr& in, Ref v, Annot* ann) {
+  bool ok = true;
+  for (std::uint32_t k = in.a; k < in.a + in.b; ++k) {
+    const DepRequired& dep = p_.dep_required[k];
+    if (!In::find(v, dep.property)) continue;
+    for (const std::string& name : dep.required) {
+      if (In::find(v, name)) continue;
+      fail(in,
+           [&] {
+             std::string deps;
+             for (const std::string& d : dep.required) deps += (deps.empty() ? "" : ", ") + d;
+             return json::Value(json::Object{{"property", dep.property},
+                                             {"missingProperty", name},
+                                             {"depsCount", static_cast<std::int64_t>(dep.required.size())},
+                                             {"deps", deps}});
+           },
+           [&] {
+             std::string deps;
+             for (const std::string& d : dep.required) deps += (deps.empty() ? "" : ", ") + d;
+             return std::string("must have ") + (dep.required.size() == 1 ? "property " : "properties ") + deps +
+                    " when property " + dep.property + " is present";
+           });
+      ok = false;
+      if (!keep_going()) return false;
+    }
+  }
+  return ok;
+}
+
+template <bool kCollect, typename In>
+bool Evaluator<kCollect, In>::dependent_schemas(const Instr& in, Ref v, Annot* ann) {
+  bool ok = true;
+  for (std::uint32_t k = in.a; k < in.a + in.b; ++k) {
+    const DepSchema& dep = p_.dep_schemas[k];
+    if (!In::find(v, dep.property)) continue;
+    if (!node(dep.node, v, ann)) {
+      ok = false;
+      if (!keep_going()) return false;
+    }
+  }
+  return ok;
+}
+
+template <bool kCollect, typename In>
+bool Evaluator<kCollect, In>::property_names(const Instr& in, Ref v, Annot* ann) {
+  bool ok = true;
+  auto members = In::members(v);
+  std::string_view key;
+  Ref value;
+  while (In::next(members, key, value)) {
+    typename In::Key name(key);
+    if (node(in.a, name.ref(), nullptr)) continue;
+    fail(in, [&] { return json::Value(json::Object{{"propertyName", key}}); },
+         [] { return std::string("property name must be valid"); });
+    ok = false;
+    if (!keep_going()) return false;
+  }
+  return ok;
+}
+
+template <bool kCollect, typename In>
+bool Evaluator<kCollect, In>::unevaluated_properties(const Instr& in, Ref v, Annot* ann) {
+  auto members = In::members(v);
+  std::string_view key;
+  Ref value;
+  bool ok = true;
+  for (std::size_t i = 0; In::next(members, key, value); ++i) {
+    if (ann->marks[i]) continue;
+    if (in.flags & 1) {
+      fail(in, [&] { return json::Value(json::Object{{"unevaluatedProperty", key}}); },
+           [] { return std::string("must NOT have unevaluated properties"); });
+      ok = false;
+      if (!keep_going()) return false;
+      continue;
+    }
+    push(key);
+    bool sub_ok = node(in.a, value, nullptr);
+    pop();
+    if (!sub_ok) {
+      ok = false;
+      if (!keep_going()) return false;
+    }
+  }
+  if (ok) std::fill(ann->marks.begin(), ann->marks.end(), 1);
+  return ok;
+}
+
+template <bool kCollect, typename In>
+bool Evaluator<kCollect, In>::instr_slow(const Instr& in, Ref v, Annot* ann) {
+  switch (in.op) {
+    case OpCode::Enum: return enum_keyword(in, v, ann);
     case OpCode::Const:
       if (In::equal(p_.values[in.a], v)) return true;
       fail(in, [&] { return json::Value(json::Object{{"allowedValue", p_.values[in.a]}}); },
            [] { return std::string("must be equal to constant"); });
       return false;
     case OpCode::Ref: return node(in.a, v, ann);
-    case OpCode::DynamicRef: {
-      const DynamicRef& ref = p_.dynamic_refs[in.a];
-      std::uint32_t target = ref.static_node;
-      if (!ref.candidates.empty()) {
-        bool found = false;
-        for (std::size_t si = 0; si < scope_.size(); ++si) {
-          const std::uint32_t resource = scope_.at(si);
-          for (const auto& [r, candidate] : ref.candidates) {
-            if (r == resource) {
-              target = candidate;
-              found = true;
-              break;
-            }
-          }
-          if (found) break;
-        }
-      }
-      if (target == kNone) {
-        // v1: no resource in the dynamic scope defines the anchor, and the
-        // one the reference names does not either.
-        fail(in, [] { return empty_params(); },
-             [] { return std::string("$dynamicRef has no $dynamicAnchor of its name in the dynamic scope"); });
-        return false;
-      }
-      return node(target, v, ann);
-    }
-    case OpCode::AllOf: {
-      bool ok = true;
-      for (std::uint32_t k = in.a; k < in.a + in.b; ++k) {
-        if (!node(p_.node_lists[k], v, ann)) {
-          ok = false;
-          if (!keep_going()) return false;
-        }
-      }
-      return ok;
-    }
-    case OpCode::AnyOf: {
-      std::size_t m = mark();
-      bool any = false;
-      for (std::uint32_t k = in.a; k < in.a + in.b; ++k) {
-        if (ann) {
-          Annot tmp;
-          tmp.marks.assign(ann->marks.size(), 0);
-          if (node(p_.node_lists[k], v, &tmp)) {
-            any = true;
-            ann->merge(tmp);
-          }
-        } else if (node(p_.node_lists[k], v, nullptr)) {
-          any = true;
-          break;
-        }
-      }
-      if (any) {
-        rewind(m);
-        return true;
-      }
-      fail(in, [] { return empty_params(); }, [] { return std::string("must match a schema in anyOf"); });
-      return false;
-    }
-    case OpCode::OneOf: {
-      std::size_t m = mark();
-      int passing = 0;
-      std::int64_t first = -1, second = -1;
-      Annot chosen;
-      for (std::uint32_t k = in.a; k < in.a + in.b; ++k) {
-        bool valid;
-        if (ann) {
-          Annot tmp;
-          tmp.marks.assign(ann->marks.size(), 0);
-          valid = node(p_.node_lists[k], v, &tmp);
-          if (valid && passing == 0) chosen = std::move(tmp);
-        } else {
-          valid = node(p_.node_lists[k], v, nullptr);
-        }
-        if (valid) {
-          ++passing;
-          if (first < 0) {
-            first = k - in.a;
-          } else {
-            second = k - in.a;
-            break;
-          }
-        }
-      }
-      if (passing == 1) {
-        rewind(m);
-        if (ann) ann->merge(chosen);
-        return true;
-      }
-      if (passing > 1) rewind(m);
-      fail(in,
-           [&] {
-             json::Value passing_schemas = nullptr;
-             if (second >= 0) passing_schemas = json::Value(json::Array{json::Value(first), json::Value(second)});
-             return json::Value(json::Object{{"passingSchemas", passing_schemas}});
-           },
-           [] { return std::string("must match exactly one schema in oneOf"); });
-      return false;
-    }
-    case OpCode::Not: {
-      std::size_t m = mark();
-      bool valid = node(in.a, v, nullptr);
-      rewind(m);
-      if (!valid) return true;
-      fail(in, [] { return empty_params(); }, [] { return std::string("must NOT be valid"); });
-      return false;
-    }
-    case OpCode::IfThenElse: {
-      if (!ann && in.b == kNone && in.c == kNone) return true;
-      std::size_t m = mark();
-      Annot tmp;
-      if (ann) tmp.marks.assign(ann->marks.size(), 0);
-      bool cond = node(in.a, v, ann ? &tmp : nullptr);
-      rewind(m);
-      if (cond && ann) ann->merge(tmp);
-      std::uint32_t branch = cond ? in.b : in.c;
-      if (branch == kNone) return true;
-      if (node(branch, v, ann)) return true;
-      fail(in, [&] { return json::Value(json::Object{{"failingKeyword", cond ? "then" : "else"}}); },
-           [&] { return std::string(cond ? "must match \"then\" schema" : "must match \"else\" schema"); });
-      return false;
-    }
+    case OpCode::DynamicRef: return dynamic_ref(in, v, ann);
+    case OpCode::AllOf: return all_of(in, v, ann);
+    case OpCode::AnyOf: return any_of(in, v, ann);
+    case OpCode::OneOf: return one_of(in, v, ann);
+    case OpCode::Not: return not_schema(in, v, ann);
+    case OpCode::IfThenElse: return if_then_else(in, v, ann);
     case OpCode::Minimum:
     case OpCode::Maximum:
     case OpCode::ExclusiveMinimum:
-    case OpCode::ExclusiveMaximum: {
-      // Exact: `num` holds the bound exactly unless kInstrExactBound, and
-      // long double holds any int64 or double; an integer beyond int64
-      // (json::BigInteger) is compared by its digits.
-      int c;
-      if (!(in.flags & kInstrExactBound) && !In::big_integer(v)) {
-        long double x = In::type(v) == json::Type::Integer ? static_cast<long double>(In::integer(v))
-                                                             : static_cast<long double>(In::real(v));
-        long double limit = in.num;
-        c = x < limit ? -1 : x > limit ? 1 : 0;
-      } else {
-        c = json::compare_numbers(In::number(v), p_.values[in.a]);
-      }
-      bool exclusive = in.op == OpCode::ExclusiveMinimum || in.op == OpCode::ExclusiveMaximum ||
-                       (in.flags & kInstrDraft4Exclusive);
-      bool is_min = in.op == OpCode::Minimum || in.op == OpCode::ExclusiveMinimum;
-      bool ok = is_min ? (exclusive ? c > 0 : c >= 0) : (exclusive ? c < 0 : c <= 0);
-      if (ok) return true;
-      fail(in,
-           [&] {
-             const char* cmp = is_min ? (exclusive ? ">" : ">=") : (exclusive ? "<" : "<=");
-             return json::Value(json::Object{{"comparison", cmp}, {"limit", limit_value(p_.values[in.a])}});
-           },
-           [&] {
-             const char* cmp = is_min ? (exclusive ? ">" : ">=") : (exclusive ? "<" : "<=");
-             return "must be " + std::string(cmp) + " " + limit_text(p_.values[in.a]);
-           });
-      return false;
-    }
+    case OpCode::ExclusiveMaximum: return number_bound(in, v, ann);
     case OpCode::MultipleOf:
       if (is_multiple_of(In::number(v), p_.values[in.a])) return true;
       fail(in, [&] { return json::Value(json::Object{{"multipleOf", p_.values[in.a]}}); },
@@ -1049,26 +1305,8 @@ bool Evaluator<kCollect, In>::instr_slow(const Instr& in, Ref v, Annot* ann) {
       fail(in, [&] { return json::Value(json::Object{{"limit", count_value(in)}}); },
            [&] { return "must NOT have more than " + count_text(in) + " characters"; });
       return false;
-    case OpCode::Pattern: {
-      Regex::Match r = search(in.a, In::string(v));
-      if (r == Regex::Match::Yes) return true;
-      const std::string& pattern = p_.strings[in.b];
-      if (r == Regex::Match::BudgetExceeded) {
-        fail(in, [&] { return json::Value(json::Object{{"pattern", pattern}}); },
-             [&] { return "pattern " + json::quote(pattern) + " exceeded its step budget; the string could not be checked"; });
-      } else {
-        fail(in, [&] { return json::Value(json::Object{{"pattern", pattern}}); },
-             [&] { return "must match pattern " + json::quote(pattern); });
-      }
-      return false;
-    }
-    case OpCode::Format: {
-      const std::string& name = p_.strings[in.a];
-      if (check_format(static_cast<FormatId>(in.b), In::string(v))) return true;
-      fail(in, [&] { return json::Value(json::Object{{"format", name}}); },
-           [&] { return "must match format " + json::quote(name); });
-      return false;
-    }
+    case OpCode::Pattern: return pattern(in, v, ann);
+    case OpCode::Format: return format(in, v, ann);
     case OpCode::MinItems:
       if (In::count(v) >= in.a) return true;
       fail(in, [&] { return json::Value(json::Object{{"limit", count_value(in)}}); },
@@ -1079,86 +1317,10 @@ bool Evaluator<kCollect, In>::instr_slow(const Instr& in, Ref v, Annot* ann) {
       fail(in, [&] { return json::Value(json::Object{{"limit", count_value(in)}}); },
            [&] { return "must NOT have more than " + count_text(in) + " items"; });
       return false;
-    case OpCode::UniqueItems: {
-      const ItemList<In> array(v);
-      if (!has_duplicates(array)) return true;
-      for (std::size_t i = array.size(); i-- > 1;) {
-        for (std::size_t j = i; j-- > 0;) {
-          if (In::equal(array[i], array[j])) {
-            fail(in,
-                 [&] {
-                   return json::Value(json::Object{{"i", static_cast<std::int64_t>(i)}, {"j", static_cast<std::int64_t>(j)}});
-                 },
-                 [&] {
-                   return "must NOT have duplicate items (items ## " + std::to_string(j) + " and " + std::to_string(i) +
-                          " are identical)";
-                 });
-            return false;
-          }
-        }
-      }
-      return true;
-    }
+    case OpCode::UniqueItems: return unique_items(in, v, ann);
     case OpCode::Items: return items(in, v, ann);
-    case OpCode::Contains: {
-      auto items = In::items(v);
-      Ref item;
-      std::size_t m = mark();
-      std::uint32_t count = 0;
-      bool track = ann && (in.flags & 1);
-      for (std::size_t i = 0; In::next(items, item); ++i) {
-        if (node(in.a, item, nullptr)) {
-          ++count;
-          if (track) ann->marks[i] = 1;
-          if (!track && in.c == kNone && count >= in.b) break;
-          if (!track && in.c != kNone && count > in.c) break;
-        }
-      }
-      rewind(m);
-      if (count >= in.b && (in.c == kNone || count <= in.c)) return true;
-      fail(in,
-           [&] {
-             const bool clamped = in.flags & kInstrClampedBound;
-             json::Value params = json::Object{
-                 {"minContains", clamped ? limit_value(p_.values[in.d]) : json::Value(static_cast<std::int64_t>(in.b))}};
-             if (in.c != kNone) {
-               params.set("maxContains",
-                          clamped ? limit_value(p_.values[in.d + 1]) : json::Value(static_cast<std::int64_t>(in.c)));
-             }
-             return params;
-           },
-           [&] {
-             const bool clamped = in.flags & kInstrClampedBound;
-             std::string min = clamped ? limit_text(p_.values[in.d]) : std::to_string(in.b);
-             if (in.c == kNone) return "must contain at least " + min + " valid item(s)";
-             std::string max = clamped ? limit_text(p_.values[in.d + 1]) : std::to_string(in.c);
-             return "must contain at least " + min + " and no more than " + max + " valid item(s)";
-           });
-      return false;
-    }
-    case OpCode::UnevaluatedItems: {
-      auto items = In::items(v);
-      Ref item;
-      bool ok = true;
-      for (std::size_t i = 0; In::next(items, item); ++i) {
-        if (ann->marks[i]) continue;
-        if (in.flags & 1) {
-          std::size_t evaluated = i;
-          fail(in, [&] { return json::Value(json::Object{{"limit", static_cast<std::int64_t>(evaluated)}}); },
-               [&] { return "must NOT have more than " + std::to_string(evaluated) + " items"; });
-          return false;
-        }
-        push(i);
-        bool sub_ok = node(in.a, item, nullptr);
-        pop();
-        if (!sub_ok) {
-          ok = false;
-          if (!keep_going()) return false;
-        }
-      }
-      if (ok) std::fill(ann->marks.begin(), ann->marks.end(), 1);
-      return ok;
-    }
+    case OpCode::Contains: return contains(in, v, ann);
+    case OpCode::UnevaluatedItems: return unevaluated_items(in, v, ann);
     case OpCode::MinProperties:
       if (In::count(v) >= in.a) return true;
       fail(in, [&] { return json::Value(json::Object{{"limit", count_value(in)}}); },
@@ -1169,100 +1331,12 @@ bool Evaluator<kCollect, In>::instr_slow(const Instr& in, Ref v, Annot* ann) {
       fail(in, [&] { return json::Value(json::Object{{"limit", count_value(in)}}); },
            [&] { return "must NOT have more than " + count_text(in) + " properties"; });
       return false;
-    case OpCode::Required: {
-      if (!kCollect && (in.flags & 2)) return true;  // checked inside the Properties pass
-      bool ok = true;
-      for (std::uint32_t k = in.a; k < in.a + in.b; ++k) {
-        const std::string& name = p_.names[k];
-        if (In::find(v, name)) continue;
-        fail(in, [&] { return json::Value(json::Object{{"missingProperty", name}}); },
-             [&] { return "must have required property '" + name + "'"; });
-        ok = false;
-        if (!keep_going()) return false;
-      }
-      return ok;
-    }
-    case OpCode::DependentRequired: {
-      bool ok = true;
-      for (std::uint32_t k = in.a; k < in.a + in.b; ++k) {
-        const DepRequired& dep = p_.dep_required[k];
-        if (!In::find(v, dep.property)) continue;
-        for (const std::string& name : dep.required) {
-          if (In::find(v, name)) continue;
-          fail(in,
-               [&] {
-                 std::string deps;
-                 for (const std::string& d : dep.required) deps += (deps.empty() ? "" : ", ") + d;
-                 return json::Value(json::Object{{"property", dep.property},
-                                                 {"missingProperty", name},
-                                                 {"depsCount", static_cast<std::int64_t>(dep.required.size())},
-                                                 {"deps", deps}});
-               },
-               [&] {
-                 std::string deps;
-                 for (const std::string& d : dep.required) deps += (deps.empty() ? "" : ", ") + d;
-                 return std::string("must have ") + (dep.required.size() == 1 ? "property " : "properties ") + deps +
-                        " when property " + dep.property + " is present";
-               });
-          ok = false;
-          if (!keep_going()) return false;
-        }
-      }
-      return ok;
-    }
-    case OpCode::DependentSchemas: {
-      bool ok = true;
-      for (std::uint32_t k = in.a; k < in.a + in.b; ++k) {
-        const DepSchema& dep = p_.dep_schemas[k];
-        if (!In::find(v, dep.property)) continue;
-        if (!node(dep.node, v, ann)) {
-          ok = false;
-          if (!keep_going()) return false;
-        }
-      }
-      return ok;
-    }
-    case OpCode::PropertyNames: {
-      bool ok = true;
-      auto members = In::members(v);
-      std::string_view key;
-      Ref value;
-      while (In::next(members, key, value)) {
-        typename In::Key name(key);
-        if (node(in.a, name.ref(), nullptr)) continue;
-        fail(in, [&] { return json::Value(json::Object{{"propertyName", key}}); },
-             [] { return std::string("property name must be valid"); });
-        ok = false;
-        if (!keep_going()) return false;
-      }
-      return ok;
-    }
+    case OpCode::Required: return required(in, v, ann);
+    case OpCode::DependentRequired: return dependent_required(in, v, ann);
+    case OpCode::DependentSchemas: return dependent_schemas(in, v, ann);
+    case OpCode::PropertyNames: return property_names(in, v, ann);
     case OpCode::Properties: return properties(in, v, ann);
-    case OpCode::UnevaluatedProperties: {
-      auto members = In::members(v);
-      std::string_view key;
-      Ref value;
-      bool ok = true;
-      for (std::size_t i = 0; In::next(members, key, value); ++i) {
-        if (ann->marks[i]) continue;
-        if (in.flags & 1) {
-          fail(in, [&] { return json::Value(json::Object{{"unevaluatedProperty", key}}); },
-               [] { return std::string("must NOT have unevaluated properties"); });
-          ok = false;
-          if (!keep_going()) return false;
-          continue;
-        }
-        push(key);
-        bool sub_ok = node(in.a, value, nullptr);
-        pop();
-        if (!sub_ok) {
-          ok = false;
-          if (!keep_going()) return false;
-        }
-      }
-      if (ok) std::fill(ann->marks.begin(), ann->marks.end(), 1);
-      return ok;
-    }
+    case OpCode::UnevaluatedProperties: return unevaluated_properties(in, v, ann);
   }
   return true;
 }
@@ -1298,7 +1372,7 @@ bool TapeAccess::equal(const json::Value& a, Ref b) {
       const json::Array& array = a.as_array();
       if (array.size() != b->size) return false;
       Items items = TapeAccess::items(b);
-      Ref item;
+      Ref item = nullptr;
       for (const json::Value& element : array) {
         next(items, item);
         if (!equal(element, item)) return false;
