@@ -354,7 +354,7 @@ class Evaluator {
     }
     return true;
   }
-  bool instr(const Instr& in, Ref v, Annot* ann);
+  __attribute__((always_inline)) bool instr(const Instr& in, Ref v, Annot* ann);
   __attribute__((noinline)) bool instr_slow(const Instr& in, Ref v, Annot* ann);
   // One function per keyword (the collecting pass and the fast pass's
   // rarer keywords), dispatched by instr_slow.
