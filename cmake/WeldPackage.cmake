@@ -38,3 +38,48 @@ list(REMOVE_DUPLICATES pkg_config)
 list(JOIN pkg_config " " WELD_PC_REQUIRES)
 configure_file(${CMAKE_CURRENT_LIST_DIR}/weld.pc.in ${CMAKE_CURRENT_BINARY_DIR}/weld.pc @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/weld.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+# The man page and the shell completions of the weld command, written from
+# its own --help at build time (packaging/cli_docs.py; Python 3), and the
+# licence (docs/install.md, "What each artifact holds"). A cross build runs
+# weld under CMAKE_CROSSCOMPILING_EMULATOR.
+# (The .deb says it in its copyright file instead: cmake/WeldCPack.cmake.)
+if(NOT WELD_DEB_DOC_DIR)
+  install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR})
+endif()
+set(WELD_ZSH_COMPLETION_DIR "${CMAKE_INSTALL_DATADIR}/zsh/site-functions" CACHE STRING
+    "Where the zsh completion is installed (Debian: share/zsh/vendor-completions)")
+if(TARGET weld)
+  # find_program, not find_package(Python3): that one is the Python module's
+  # (python/CMakeLists.txt picks its interpreter).
+  find_program(WELD_PYTHON3 python3)
+  if(WELD_PYTHON3 AND (NOT CMAKE_CROSSCOMPILING OR CMAKE_CROSSCOMPILING_EMULATOR))
+    set(docs ${CMAKE_CURRENT_BINARY_DIR}/cli_docs)
+    set(emulator "")
+    if(CMAKE_CROSSCOMPILING)
+      set(emulator --emulator ${CMAKE_CROSSCOMPILING_EMULATOR})
+    endif()
+    add_custom_command(
+      OUTPUT ${docs}/weld.1.gz ${docs}/weld.bash ${docs}/_weld ${docs}/weld.fish
+      COMMAND ${WELD_PYTHON3} ${PROJECT_SOURCE_DIR}/packaging/cli_docs.py ${emulator} $<TARGET_FILE:weld> ${docs}
+      DEPENDS weld ${PROJECT_SOURCE_DIR}/packaging/cli_docs.py ${PROJECT_SOURCE_DIR}/packaging/weld.1.in
+              ${PROJECT_SOURCE_DIR}/src/cli/main.cc
+      COMMENT "weld.1 and the shell completions from weld --help" VERBATIM)
+    # A test build checks them in tests/packaging/cli_docs.test.mjs instead of
+    # writing them each time weld is linked (and installs them if built).
+    set(all ALL)
+    set(optional "")
+    if(WELD_BUILD_TESTS)
+      set(all "")
+      set(optional OPTIONAL)
+    endif()
+    add_custom_target(weld_cli_docs ${all} DEPENDS ${docs}/weld.1.gz)
+    install(FILES ${docs}/weld.1.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 ${optional})
+    install(FILES ${docs}/weld.bash DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME weld
+            ${optional})
+    install(FILES ${docs}/_weld DESTINATION ${WELD_ZSH_COMPLETION_DIR} ${optional})
+    install(FILES ${docs}/weld.fish DESTINATION ${CMAKE_INSTALL_DATADIR}/fish/vendor_completions.d ${optional})
+  else()
+    message(STATUS "weld: no Python 3 (or no way to run a cross-compiled weld): no man page or shell completions")
+  endif()
+endif()

@@ -67,7 +67,8 @@ if [ "$package" = 1 ]; then
   # scripts/package.sh: dpkg-shlibdeps and lintian for the .deb, file for
   # the ELF checks, python3 for the wheel, the aarch64 cross compiler, and the
   # :arm64 libraries (the .deb links Debian's; the tarball the static ones).
-  install dpkg-dev file lintian binutils-aarch64-linux-gnu crossbuild-essential-arm64 python3 xz-utils \
+  install dpkg-dev file lintian binutils-aarch64-linux-gnu crossbuild-essential-arm64 python3 xz-utils ninja-build \
+    libstdc++-12-pic libstdc++-12-pic-arm64-cross unicode-data python3-six perl \
     libre2-dev:arm64 libpcre2-dev:arm64 libcurl4-openssl-dev:arm64 libssl-dev:arm64 \
     libboost1.74-dev:arm64 libboost-system1.74-dev:arm64 libboost-context1.74-dev:arm64 \
     libmimalloc-dev:arm64 libxxhash-dev:arm64 zlib1g-dev:arm64

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds weld with tests and runs every test (the README's test command),
-# except the packaging tests (label `package`: they install the artifacts of
-# scripts/package.sh; .ci/run runs them after this). What the tests need is
+# except the packaging tests (label `packaging`: they install the artifacts of
+# scripts/package.sh; run them after it with `ctest --test-dir build-test -L packaging`). What the tests need is
 # installed by `scripts/install-deps.sh --test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,4 +20,4 @@ for dir in tests/node tests/mcp tests/telemetry; do
 done
 cmake -S . -B "$BUILD_DIR" -DWELD_BUILD_TESTS=ON -DWELD_BUILD_PYTHON=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo ${WELD_CMAKE_ARGS:-}
 cmake --build "$BUILD_DIR" -j"$(nproc)"
-ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$(nproc)" --timeout 600 -LE package
+ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$(nproc)" --timeout 600 -LE packaging

@@ -23,6 +23,7 @@
 #include "core.h"
 #include "session.h"
 #include "weld/json/serialize.h"
+#include "weld/provider/ca_bundle.h"
 
 namespace weld::proxy {
 namespace {
@@ -126,6 +127,13 @@ class ServerImpl final : public Server {
         shared_.tls_context->set_verify_mode(asio::ssl::verify_none);
       } else {
         shared_.tls_context->set_default_verify_paths();
+        // The portable build's OpenSSL looks in Debian's folders: elsewhere
+        // the system's bundle (weld/provider/ca_bundle.h), unless
+        // SSL_CERT_FILE names one.
+        const std::string& bundle = provider::system_ca_bundle();
+        if (!bundle.empty() && std::getenv("SSL_CERT_FILE") == nullptr) {
+          shared_.tls_context->load_verify_file(bundle);
+        }
         shared_.tls_context->set_verify_mode(asio::ssl::verify_peer);
       }
     }

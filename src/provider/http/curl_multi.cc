@@ -15,6 +15,7 @@
 #include <string>
 
 #include "weld/base/ascii.h"
+#include "weld/provider/ca_bundle.h"
 
 namespace weld::provider {
 namespace {
@@ -219,7 +220,10 @@ void prepare(CURL* easy, CurlMulti::Pending& pending, const HttpRequest& request
   const std::string& proxy = https ? settings.https_proxy : settings.http_proxy;
   curl_easy_setopt(easy, CURLOPT_PROXY, proxy.c_str());
   if (!settings.no_proxy.empty()) curl_easy_setopt(easy, CURLOPT_NOPROXY, settings.no_proxy.c_str());
-  if (!settings.ca_bundle.empty()) curl_easy_setopt(easy, CURLOPT_CAINFO, settings.ca_bundle.c_str());
+  // SSL_CERT_FILE or CURL_CA_BUNDLE, else the system's bundle when libcurl
+  // has no default of its own there (weld/provider/ca_bundle.h).
+  const std::string& ca_bundle = settings.ca_bundle.empty() ? system_ca_bundle() : settings.ca_bundle;
+  if (!ca_bundle.empty()) curl_easy_setopt(easy, CURLOPT_CAINFO, ca_bundle.c_str());
 }
 
 // The idle clocks are looked at this often (and a poll waits no longer
