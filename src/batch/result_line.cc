@@ -10,6 +10,7 @@
 #include <random>
 
 #include "weld/agent/output.h"
+#include "weld/base/random.h"
 #include "weld/json/parse.h"
 #include "weld/json/serialize.h"
 #include "weld/provider/codec.h"
@@ -21,7 +22,7 @@ namespace {
 // 24 random hex digits for the OpenAI shape's ids (they identify a request,
 // they carry nothing).
 std::string random_hex() {
-  thread_local std::mt19937_64 engine{std::random_device{}()};
+  std::mt19937_64& engine = thread_random();
   char text[25];
   std::snprintf(text, sizeof text, "%016llx%08x", static_cast<unsigned long long>(engine()),
                 static_cast<unsigned>(engine() & 0xffffffffu));

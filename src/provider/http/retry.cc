@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "weld/base/ascii.h"
+#include "weld/base/random.h"
 #include "weld/json/parse.h"
 #include "weld/json/serialize.h"
 #include "weld/provider/http.h"
@@ -384,11 +385,9 @@ Status send_with_retries(const SendContext& context, const HttpRequest& request,
                          const std::function<BodyConsumer&()>& new_consumer, CancelToken& cancel) {
   auto random = [&]() -> double {
     if (context.random) return context.random();
-    // Seeded once per thread, and only when a retry needs a jitter: a
-    // std::random_device per request cost weld batch 14% of its CPU
-    // (docs/bench-batch.md).
-    thread_local std::mt19937_64 engine{std::random_device{}()};
-    return std::uniform_real_distribution<double>(0.0, 1.0)(engine);
+    // Seeded once per thread (weld/base/random.h), and only when a retry
+    // needs a jitter.
+    return std::uniform_real_distribution<double>(0.0, 1.0)(thread_random());
   };
   // The URL as messages show it: never its query (a gateway's key may be there).
   const std::string where = request.method + " " + url_for_messages(request.url);
