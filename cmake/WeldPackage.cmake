@@ -47,6 +47,12 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/weld.pc DESTINATION ${CMAKE_INSTALL_LI
 if(NOT WELD_DEB_DOC_DIR)
   install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR})
 endif()
+# The documentation: the README and docs/ beside it in share/doc/weld (the
+# .deb's /usr/share/doc/weld), so the pages weld's messages, --help and man
+# page cite ("docs/run.md, ...") are on the machine that runs weld, in the
+# version it runs, and the README's links work there.
+install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs FILES_MATCHING PATTERN "*.md")
 set(WELD_ZSH_COMPLETION_DIR "${CMAKE_INSTALL_DATADIR}/zsh/site-functions" CACHE STRING
     "Where the zsh completion is installed (Debian: share/zsh/vendor-completions)")
 if(TARGET weld)

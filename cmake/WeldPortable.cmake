@@ -50,10 +50,18 @@ execute_process(COMMAND ${CMAKE_AR} qs ${dir}/libstdc++.a ${compatibility} COMMA
 add_link_options(-L${dir})
 
 # weld_portable(<target>...): the C library shims in the portable targets.
+# A module loaded into another program (the Python module, in an interpreter
+# that may load its own libstdc++, OpenSSL or libcurl) keeps the static
+# libraries' symbols to itself (--exclude-libs), as libweld.so's version
+# script does.
 function(weld_portable)
   foreach(target ${ARGN})
     if(TARGET ${target})
       target_sources(${target} PRIVATE ${PROJECT_SOURCE_DIR}/packaging/portable/glibc_compat.c)
+      get_target_property(type ${target} TYPE)
+      if(type STREQUAL "MODULE_LIBRARY")
+        target_link_options(${target} PRIVATE -Wl,--exclude-libs,ALL)
+      endif()
     endif()
   endforeach()
 endfunction()

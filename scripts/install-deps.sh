@@ -65,9 +65,11 @@ fi
 
 if [ "$package" = 1 ]; then
   # scripts/package.sh: dpkg-shlibdeps and lintian for the .deb, file for
-  # the ELF checks, python3 for the wheel, the aarch64 cross compiler, and the
+  # the ELF checks, python3 for the wheel and pybind11 and Python's headers
+  # for the module in it, the aarch64 cross compiler, and the
   # :arm64 libraries (the .deb links Debian's; the tarball the static ones).
   install dpkg-dev file lintian binutils-aarch64-linux-gnu crossbuild-essential-arm64 python3 xz-utils ninja-build \
+    pybind11-dev python3-dev \
     libstdc++-12-pic libstdc++-12-pic-arm64-cross unicode-data python3-six perl \
     libre2-dev:arm64 libpcre2-dev:arm64 libcurl4-openssl-dev:arm64 libssl-dev:arm64 \
     libboost1.74-dev:arm64 libboost-system1.74-dev:arm64 libboost-context1.74-dev:arm64 \

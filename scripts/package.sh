@@ -6,14 +6,18 @@
 #   weld_<version>-1_<amd64|arm64>.deb                  the Debian 12 package (Debian's libraries, via apt)
 #   npm/weld-cli-<version>.tgz, npm/weld-cli-linux-<x64|arm64>-<version>.tgz
 #                                                        the npm launcher and its platform packages
-#   weld-<version>-py3-none-manylinux_2_34_<arch>.whl   the Python wheel (weld on PATH)
+#   weld-<version>-cp311-cp311-manylinux_2_34_x86_64.whl
+#   weld-<version>-py3-none-manylinux_2_34_aarch64.whl the Python wheels: weld on PATH, and on the build
+#                                                        machine's architecture the module (import weld)
 #
-#   scripts/package.sh [--arch x86_64|aarch64]... [--no-deb] [--python-module x86_64=DIR]...
+#   scripts/package.sh [--arch x86_64|aarch64]... [--no-deb] [--python-module ARCH=DIR]...
 #
 # --arch: only these architectures (default both). --no-deb: skip the .deb
-# builds. --python-module ARCH=DIR: put the built Python module (the folder
-# weld/ of a python/ build for that architecture, docs/install.md, "pip")
-# into that architecture's wheel. Needs `scripts/install-deps.sh --package`.
+# builds. The Python module (python/, docs/python.md) is built in the
+# portable build of the machine's own architecture, for /usr/bin/python3,
+# and goes into that architecture's wheel; --python-module ARCH=DIR puts
+# another build's module folder weld/ there instead (docs/install.md, "pip").
+# Needs `scripts/install-deps.sh --package`.
 # Prints each artifact's size, the tarballs' glibc floor and the wall time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -139,12 +143,21 @@ declare -A floors=()
 tarball() {
   local arch=$1 build=$WORK/$1/portable name=weld-$VERSION-linux-$1
   local stage=$WORK/$1/stage/$name
-  log "$arch: the portable build"
+  # The Python module, built with the command on this machine's architecture
+  # (a cross build would need the target's Python headers and interpreter).
+  local python=OFF
+  if [ "$arch" = "$(uname -m)" ] && [ -z "${modules[$arch]:-}" ]; then python=ON; fi
+  log "$arch: the portable build$([ $python = ON ] && echo ', with the Python module')"
   quiet cmake -S . -B "$build" -G Ninja $(toolchain "$arch") -DCMAKE_BUILD_TYPE=Release -DWELD_PORTABLE=ON \
-    -DCMAKE_PREFIX_PATH="$WORK/$arch/deps/prefix" -DWELD_BUILD_TESTS=OFF
+    -DCMAKE_PREFIX_PATH="$WORK/$arch/deps/prefix" -DWELD_BUILD_TESTS=OFF -DWELD_BUILD_PYTHON=$python \
+    -DWELD_PYTHON_INSTALL_DIR=.
   quiet cmake --build "$build" -j"$JOBS"
-  rm -rf "$WORK/$arch/stage"
+  rm -rf "$WORK/$arch/stage" "$WORK/$arch/python"
   quiet cmake --install "$build" --prefix "$stage" --strip
+  if [ $python = ON ]; then
+    quiet cmake --install "$build" --component python --prefix "$WORK/$arch/python"
+    modules[$arch]=$WORK/$arch/python/weld
+  fi
   third_party_licenses "$stage/share/doc/weld/THIRD_PARTY_LICENSES"
   log "$arch: what the tarball asks of the system"
   python3 packaging/elf_check.py --max-glibc "$GLIBC_FLOOR" --allow-needed "$ALLOWED_NEEDED" "$stage" |
@@ -222,7 +235,8 @@ EOF
 npm_launcher() {
   local dir=$WORK/npm-cli
   rm -rf "$dir" && cp -r packaging/npm/cli "$dir"
-  cp LICENSE "$dir/"
+  # The docs/ pages weld's messages cite (docs/install.md, "Documentation").
+  cp LICENSE "$dir/" && cp -r docs "$dir/docs"
   python3 - "$dir" "$VERSION" "$GLIBC_FLOOR" <<'EOF'
 import json, sys
 dir, version, glibc = sys.argv[1:]
@@ -245,7 +259,7 @@ wheel() {
   python3 packaging/python/build_wheel.py --binary "$stage/bin/weld" --version "$VERSION" --arch "$arch" \
     --glibc "${floors[$arch]}" --out "$DIST" --license LICENSE \
     --license "$stage/share/doc/weld/THIRD_PARTY_LICENSES" --readme packaging/python/README.md "${module[@]}" \
-    > /dev/null
+    --doc "$stage/share/doc/weld/README.md" --doc "$stage/share/doc/weld/docs" > /dev/null
 }
 
 if [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then

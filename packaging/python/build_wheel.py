@@ -5,7 +5,7 @@ wheels do), and, when given, the Python module `weld` (python/, its pybind11
 extension built beside it).
 
   build_wheel.py --binary bin/weld --version 0.1.0 --arch x86_64 --glibc 2.34 \\
-                 --out dist [--module build/python/weld] [--license FILE]...
+                 --out dist [--module build/python/weld] [--license FILE]... [--doc PATH]...
 
 Without --module the wheel is py3-none-manylinux_<glibc>_<arch> (any Python 3:
 the binary does not use Python). With it, the module's extension names the
@@ -44,6 +44,26 @@ def stripped(path):
         with open(out, "rb") as f:
             return f.read()
 
+# A module of the wheel is loaded by dlopen into a running interpreter. When
+# it has thread-locals of the initial-exec model (libstdc++'s static archive
+# does: its exception globals), all of its thread-local storage must fit in
+# the static reserve glibc keeps for such late loads (about 1.5 KB, shared by
+# every module of the process); past it the import fails with "cannot
+# allocate memory in static TLS block".
+MAX_STATIC_TLS = 1024
+
+
+def static_tls_bytes(path):
+    """The bytes of thread-local storage `path` needs from the static reserve
+    when loaded late: its TLS segment's size if it is flagged STATIC_TLS, else 0."""
+    readelf = objdump_for(path).replace("objdump", "readelf")
+    out = subprocess.run([readelf, "-W", "-l", "-d", path], capture_output=True, text=True, check=True).stdout
+    if "STATIC_TLS" not in out:
+        return 0
+    m = re.search(r"^\s*TLS\s+\S+\s+\S+\s+\S+\s+\S+\s+(0x[0-9a-f]+)", out, re.M)
+    return int(m.group(1), 16) if m else 0
+
+
 DIST_NAME = "weld"
 SUMMARY = "weld: language-model answers that validate against a JSON Schema, or a loud failure"
 EPOCH = (1980, 1, 1, 0, 0, 0)
@@ -64,6 +84,8 @@ def main():
     parser.add_argument("--module", help="the built Python package folder weld/ (with its extension)")
     parser.add_argument("--license", action="append", default=[], help="licence files for .dist-info/licenses/")
     parser.add_argument("--readme", help="the long description (Markdown)")
+    parser.add_argument("--doc", action="append", default=[],
+                        help="a file or folder for the environment's share/doc/weld/ (the README, docs/)")
     args = parser.parse_args()
 
     files = {}  # name in the wheel -> (bytes, executable)
@@ -73,7 +95,19 @@ def main():
         files[f"{data_dir}/scripts/weld"] = (f.read(), True)
     elf_paths = [args.binary]
 
+    # The documentation, as the tarball and the .deb hold it: pip installs a
+    # wheel's .data/data/ under the environment's prefix.
+    for doc in args.doc:
+        doc = doc.rstrip("/")
+        paths = [doc] if os.path.isfile(doc) else sorted(
+            os.path.join(root, name) for root, _, names in os.walk(doc) for name in names)
+        for path in paths:
+            rel = os.path.relpath(path, os.path.dirname(doc)).replace(os.sep, "/")
+            with open(path, "rb") as f:
+                files[f"{data_dir}/data/share/doc/{DIST_NAME}/{rel}"] = (f.read(), False)
+
     python_tag, abi_tag = "py3", "none"
+    requires_python = ">=3.8"
     if args.module:
         extensions = []
         for root, _, names in os.walk(args.module):
@@ -84,6 +118,11 @@ def main():
                 rel = os.path.relpath(path, os.path.dirname(os.path.abspath(args.module)))
                 if is_elf(path):
                     elf_paths.append(path)
+                    tls = static_tls_bytes(path)
+                    if tls > MAX_STATIC_TLS:
+                        sys.exit(f"build_wheel.py: {path} needs {tls} bytes of static thread-local storage "
+                                 f"(more than {MAX_STATIC_TLS}), so an interpreter may refuse to import it: "
+                                 "keep large state out of thread_local (weld/base/random.h)")
                     files[rel.replace(os.sep, "/")] = (stripped(path), False)
                     m = re.match(r".*\.cpython-(\d+)-", name)
                     if m:
@@ -94,6 +133,7 @@ def main():
         if len(set(extensions)) != 1:
             sys.exit(f"build_wheel.py: expected one CPython extension in {args.module}, found {extensions or 'none'}")
         python_tag = abi_tag = f"cp{extensions[0]}"
+        requires_python = f"=={extensions[0][0]}.{extensions[0][1:]}.*"
 
     floor = tuple(int(p) for p in args.glibc.split("."))
     for path in elf_paths:
@@ -116,7 +156,7 @@ def main():
         "Classifier: Operating System :: POSIX :: Linux",
         "Classifier: Programming Language :: C++",
         "Classifier: Environment :: Console",
-        "Requires-Python: >=3.8",
+        f"Requires-Python: {requires_python}",
     ]
     licenses = []
     for path in args.license:

@@ -36,6 +36,23 @@ function checkSchemaValidate(root, weld) {
   assert.equal(verdict.errors[0].instancePath, '/n');
 }
 
+// The docs/ pages weld cites where users read (its --help, the no-provider
+// message) and the README are installed in DOC_DIR, and the man page says
+// where that is (docs/install.md, "Documentation").
+function checkCitedDocs(root, weld, docDir) {
+  const help = inRoot(root, `${weld} --help`);
+  assert.equal(help.status, 0, help.stderr);
+  const noProvider = inRoot(root, `${weld} -p hello --json-schema '{"type":"object"}'`);
+  assert.equal(noProvider.status, 52, noProvider.stderr);
+  const cited = new Set([...(help.stdout + noProvider.stderr).matchAll(/docs\/[a-z0-9-]+\.md/g)].map((m) => m[0]));
+  assert.ok(cited.has('docs/run.md'), `weld cites docs/run.md: ${[...cited]}`);
+  for (const page of [...cited, 'README.md']) {
+    assert.ok(fs.existsSync(path.join(root, docDir, page)), `${page} is installed in ${docDir}`);
+  }
+  const man = inRoot(root, `zcat ${path.dirname(path.dirname(docDir))}/man/man1/weld.1.gz`);
+  assert.match(man.stdout, /share\/doc\/weld/, 'the man page says where the docs are');
+}
+
 test('the tarball unpacked in a clean Debian 12 root', { skip: noTarball }, () => {
   const root = debianRoot();
   roots.push(root);
@@ -49,10 +66,12 @@ test('the tarball unpacked in a clean Debian 12 root', { skip: noTarball }, () =
   // The man page and completions are where man and the shells look under the prefix.
   for (const file of ['share/man/man1/weld.1.gz', 'share/bash-completion/completions/weld',
                       'share/zsh/site-functions/_weld', 'share/fish/vendor_completions.d/weld.fish',
-                      'share/doc/weld/LICENSE', 'share/doc/weld/THIRD_PARTY_LICENSES', 'include/weld/weld.h',
+                      'share/doc/weld/LICENSE', 'share/doc/weld/THIRD_PARTY_LICENSES', 'share/doc/weld/README.md',
+                      'include/weld/weld.h',
                       'lib/cmake/weld/weldConfig.cmake', 'lib/pkgconfig/weld-c.pc']) {
     assert.ok(fs.existsSync(path.join(root, `opt/weld-${VERSION}-linux-x86_64`, file)), file);
   }
+  checkCitedDocs(root, weld, `/opt/weld-${VERSION}-linux-x86_64/share/doc/weld`);
 });
 
 test('the tarball in a root with nothing but glibc (libc6, libgcc-s1)', { skip: noTarball }, () => {
@@ -91,9 +110,11 @@ test('the .deb: apt-get install ./weld_*.deb in a clean Debian 12 root pulls its
   checkSchemaValidate(root, 'weld');
   for (const file of ['usr/share/man/man1/weld.1.gz', 'usr/share/bash-completion/completions/weld',
                       'usr/share/zsh/vendor-completions/_weld', 'usr/share/fish/vendor_completions.d/weld.fish',
-                      'usr/share/doc/weld/copyright', 'usr/share/doc/weld/changelog.Debian.gz']) {
+                      'usr/share/doc/weld/copyright', 'usr/share/doc/weld/changelog.Debian.gz',
+                      'usr/share/doc/weld/README.md']) {
     assert.ok(fs.existsSync(path.join(root, file)), file);
   }
+  checkCitedDocs(root, 'weld', '/usr/share/doc/weld');
   // Removal leaves nothing of weld behind.
   const remove = inRoot(root, 'apt-get purge -y -qq weld && ! command -v weld');
   assert.equal(remove.status, 0, remove.stdout + remove.stderr);

@@ -145,6 +145,8 @@ test('npm i -g into an empty prefix: weld on PATH runs the README example', () =
   checkExampleAnswer(answer, 'npm i -g');
   const version = run(weld, ['--version']);
   assert.match(version.stdout, new RegExp(`^weld ${VERSION} \\(commit `));
+  // The pages weld's messages cite (docs/install.md, "Documentation").
+  assert.ok(fs.existsSync(path.join(prefix, 'lib/node_modules/@weld/cli/docs/run.md')), '@weld/cli/docs/run.md');
 });
 
 test('npx runs the README example', () => {
