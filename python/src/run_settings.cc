@@ -119,10 +119,11 @@ void load_run_schema(py::handle given, bool strict, RunSchema& out) {
     return;
   }
   SchemaSource source = read_schema(given);
+  // Compiled first, as the weld command does: a schema that is not one says so before what its root accepts.
+  out.compiled.emplace(compile_schema(source.document, schema_options(py::none(), py::none(), strict, py::none())));
   if (std::optional<std::string> problem = schema::check_root_accepts_object(source.document, "schema")) {
     raise_schema_error(*problem, "");
   }
-  out.compiled.emplace(compile_schema(source.document, schema_options(py::none(), py::none(), strict, py::none())));
   out.schema = &*out.compiled;
   out.source = std::move(source.document);
   out.model = source.model;

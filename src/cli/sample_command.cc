@@ -1,6 +1,6 @@
 // `weld sample SCHEMA [-n N] [--seed S]` (docs/schema.md): N schema-valid
 // example instances, one compact JSON document per line. The schema is read
-// as `weld schema` reads it (inline JSON, a path, or @path; steps 1-3 and 6 of
+// as `weld schema` reads it (inline JSON, a path, or @path; steps 1-3 and 5 of
 // docs/schema.md, "Reading --json-schema VALUE" — any schema: `true`, `false`, any root type). Exit 0; 52 for a
 // schema that cannot be loaded or compiled; 1 when an instance cannot be
 // sampled, and for a usage error (usage.h).

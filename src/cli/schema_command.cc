@@ -1,6 +1,6 @@
 // `weld schema check SCHEMA…` and `weld schema validate SCHEMA FILE…`
 // (docs/schema.md): a general JSON Schema tool. Loading follows steps 1-3
-// and 6 of docs/schema.md, "Reading --json-schema VALUE": `true`, `false` and any root are schemas here;
+// and 5 of docs/schema.md, "Reading --json-schema VALUE": `true`, `false` and any root are schemas here;
 // the must-be-an-object and root-accepts-object rules belong to
 // --json-schema and the registry.
 

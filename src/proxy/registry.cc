@@ -156,9 +156,6 @@ Result<RegistryPtr> load_registry(std::string_view text, std::string_view origin
       if (!s->is_bool()) return registry_error(origin, name, "strict must be true or false");
       strict = s->as_bool();
     }
-    if (auto problem = schema::check_root_accepts_object(*input_schema, "input_schema")) {
-      return registry_error(origin, name, *problem);
-    }
     try {
       schema::CompileOptions options;
       options.strict = strict;
@@ -174,6 +171,11 @@ Result<RegistryPtr> load_registry(std::string_view text, std::string_view origin
       // The compiler documents SchemaError only; anything else is still a
       // refusal of this registry, never a crash of the proxy.
       return registry_error(origin, name, std::string("input_schema could not be compiled: ") + e.what());
+    }
+    // After the compile, as for --json-schema (docs/schema.md, "Reading --json-schema VALUE"): a schema that is not
+    // one is told so first.
+    if (auto problem = schema::check_root_accepts_object(*input_schema, "input_schema")) {
+      return registry_error(origin, name, *problem);
     }
     agent.input_schema = *input_schema;
     prepare_agent(agent);

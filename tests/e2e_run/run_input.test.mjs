@@ -41,6 +41,9 @@ const SCHEMA_FAILURES = [
     /^weld: --json-schema root must accept object-typed values \(tool parameters are always JSON objects\)\./],
   ['root $ref', () => '{"$ref":"#/$defs/A","$defs":{"A":{"type":"object"}}}',
     /^weld: --json-schema root must accept object-typed values/],
+  // A schema that is not one is told so (and where) before what its root accepts.
+  ['a type name that is not one', () => '{"type":"objct"}',
+    /^weld: --json-schema is not a valid JSON Schema: "type" must be equal to one of the allowed values: "array", "boolean", .*"object", "string" at \/type\n$/],
   ['unknown keyword', () => '{"type":"object","propertees":{}}', /^weld: --json-schema is not a valid JSON Schema: .*propertees.*\n$/],
   ['wrong keyword type', () => '{"type":42}', /^weld: --json-schema is not a valid JSON Schema: .+\n$/],
 ];

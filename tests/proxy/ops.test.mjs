@@ -194,6 +194,16 @@ test('an invalid registry stops the start, naming the agent (exit 52)', async ()
   assert.match(error.message, new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: agent "bad": input_schema is not a valid JSON Schema: .*propertees`));
 });
 
+test('an agent whose input_schema is not a schema is told so first, not what its root accepts', async () => {
+  const dir = tmpdir();
+  const file = path.join(dir, 'agents.json');
+  fs.writeFileSync(file, JSON.stringify({ bad: { input_schema: { type: 'objct' } } }));
+  const r = await runWeld(['proxy', '--listen', '127.0.0.1:0', '--agents', file]);
+  assert.equal(r.code, 52);
+  const error = JSON.parse(r.stderr.trim().split('\n').at(-1));
+  assert.match(error.message, /agent "bad": input_schema is not a valid JSON Schema: "type" must be equal to one of the allowed values: .* at \/type$/);
+});
+
 test('a port already in use stops the start, naming the address (exit 1)', async () => {
   // The workers' listeners share the port through SO_REUSEPORT, which would
   // let a second proxy share it too; weld refuses instead of splitting the

@@ -1,5 +1,6 @@
-// The whole load (docs/schema.md, "Reading --json-schema VALUE", steps 1-6). Step 6 is the core compiler in
-// strict mode; its SchemaError names the keyword and the JSON Pointer.
+// The whole load (docs/schema.md, "Reading --json-schema VALUE", steps 1-6). Step 5 is the core compiler in
+// strict mode; its SchemaError names the keyword and the JSON Pointer. Step 6, the root rule, runs on a schema
+// that compiled.
 
 #include "weld/schema/load.h"
 
@@ -27,10 +28,14 @@ Result<LoadedSchema> load_json_schema(std::string_view value, const CompileOptio
                                       const std::string& cwd) {
   Result<json::Value> document = read_schema_argument(value, flag, cwd);
   if (!document) return document.error();
-  if (std::optional<std::string> problem = check_root_accepts_object(*document, flag)) {
+  // The compile comes first: a schema that is not a schema (`"type":"objct"`)
+  // is told so before being told what its root accepts.
+  Result<LoadedSchema> loaded = compile_schema_document(std::move(*document), options, flag);
+  if (!loaded) return loaded.error();
+  if (std::optional<std::string> problem = check_root_accepts_object(loaded->source, flag)) {
     return Error{ErrorCode::Config, *problem, ""};
   }
-  return compile_schema_document(std::move(*document), options, flag);
+  return loaded;
 }
 
 }  // namespace weld::schema

@@ -1,4 +1,4 @@
-// Step 6 (docs/schema.md, "Reading --json-schema VALUE") and the whole load:
+// Steps 5 and 6 (docs/schema.md, "Reading --json-schema VALUE") and the whole load:
 // strict compile errors carry the flag's prefix, the keyword and its pointer; warnings come back with the schema.
 #include <gtest/gtest.h>
 
@@ -24,7 +24,7 @@ TEST(LoadJsonSchema, ValidSchemaCompilesAndValidates) {
 
 TEST(LoadJsonSchema, UnknownKeywordIsAnError) {
   EXPECT_EQ(load_error(R"({"type":"object","properties":{"a":{"type":"string","propertees":{}}}})"),
-            "--json-schema is not a valid JSON Schema: strict mode: unknown keyword: \"propertees\" (did you mean \"properties\"?) at "
+            "schema is not a valid JSON Schema: strict mode: unknown keyword: \"propertees\" (did you mean \"properties\"?) at "
             "/properties/a/propertees");
 }
 
@@ -35,7 +35,7 @@ TEST(LoadJsonSchema, BadKeywordValuesAreErrors) {
                              R"({"type":"object","properties":{"a":{"minLength":-1}}})",
                              R"({"type":"object","if":{"required":["a"]}})"}) {
     std::string message = load_error(schema);
-    EXPECT_EQ(message.rfind("--json-schema is not a valid JSON Schema: ", 0), 0u) << schema << " -> " << message;
+    EXPECT_EQ(message.rfind("schema is not a valid JSON Schema: ", 0), 0u) << schema << " -> " << message;
     EXPECT_NE(message.find(" at /"), std::string::npos) << message;  // names the pointer
   }
 }
@@ -49,16 +49,23 @@ TEST(LoadJsonSchema, TolerancesOfTheSource) {
   EXPECT_EQ(r->warnings[0].pointer, "/properties/a/format");
 }
 
-TEST(LoadJsonSchema, RootRuleRunsBeforeCompile) {
-  std::string message = load_error(R"({"type":"string","propertees":1})");
-  EXPECT_EQ(message.rfind("--json-schema root must accept object-typed values", 0), 0u) << message;
+TEST(LoadJsonSchema, CompileErrorsComeBeforeTheRootRule) {
+  // A schema that is not one says so first, and where.
+  std::string message = load_error(R"({"type":"objct"})");
+  EXPECT_EQ(message.rfind("schema is not a valid JSON Schema: \"type\" must be equal to one of the allowed values: ", 0), 0u)
+      << message;
+  EXPECT_NE(message.find(" at /type"), std::string::npos) << message;
+  message = load_error(R"({"type":"string","propertees":1})");
+  EXPECT_NE(message.find("unknown keyword: \"propertees\""), std::string::npos) << message;
+  message = load_error(R"({"type":"string"})");
+  EXPECT_EQ(message.rfind("schema root must accept object-typed values", 0), 0u) << message;
   message = load_error(R"({"$ref":"#/$defs/a","$defs":{"a":{"type":"object"}}})");
   EXPECT_NE(message.find("wrap it as {\"allOf\":[{\"$ref\":\"#/$defs/a\"}]"), std::string::npos) << message;
 }
 
 TEST(LoadJsonSchema, EarlierStepsComeFirst) {
-  EXPECT_EQ(load_error("  "), "--json-schema cannot be empty.");
-  EXPECT_EQ(load_error("[1]"), "--json-schema must be a JSON object describing a schema.");
+  EXPECT_EQ(load_error("  "), "schema cannot be empty.");
+  EXPECT_EQ(load_error("[1]"), "schema must be a JSON object describing a schema.");
 }
 
 TEST(LoadSchemaDocument, NoRootRule) {

@@ -36,6 +36,13 @@ class ReadSchemaTest : public ::testing::Test {
   std::string dir_;
 };
 
+TEST_F(ReadSchemaTest, WithoutAFlagMessagesSaySchema) {
+  // A program using the library gets no CLI flag name in its messages.
+  Result<json::Value> r = read_schema_argument("{\"type\": }");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, "schema is not valid JSON: unexpected character '}' at line 1 column 10");
+}
+
 TEST_F(ReadSchemaTest, InlineObjectIsRead) {
   Result<json::Value> r = read_schema_argument("  {\"type\":\"object\"}\n");
   ASSERT_TRUE(r.ok());
@@ -145,7 +152,7 @@ TEST_F(ReadSchemaTest, PermissionDenied) {
 TEST_F(ReadSchemaTest, FileParseErrorNeverShowsContent) {
   const std::string secret = "sk-ant-api03-SECRETSECRETSECRET";
   std::string path = write("key.txt", secret + "\n");
-  Result<json::Value> r = read_schema_argument("@" + path);
+  Result<json::Value> r = read_schema_argument("@" + path, "--json-schema");
   ASSERT_FALSE(r.ok());
   // Where, never what: the character found is not quoted.
   EXPECT_EQ(r.error().message,
@@ -154,7 +161,7 @@ TEST_F(ReadSchemaTest, FileParseErrorNeverShowsContent) {
   EXPECT_EQ(r.error().where.find("sk-"), std::string::npos);
   // A secret after a valid prefix: the position only.
   std::string path2 = write("half.json", "{\"key\": \"" + secret + "\" oops}");
-  Result<json::Value> r2 = read_schema_argument("@" + path2);
+  Result<json::Value> r2 = read_schema_argument("@" + path2, "--json-schema");
   ASSERT_FALSE(r2.ok());
   EXPECT_EQ(r2.error().message,
             "--json-schema content of \"" + path2 + "\" is not valid JSON: expected ',' or '}' in object at line 1 column 43.");

@@ -1,4 +1,4 @@
-// docs/schema.md, "Reading --json-schema VALUE", step 5: the root schema must accept object values, because tool
+// docs/schema.md, "Reading --json-schema VALUE", step 6: the root schema must accept object values, because tool
 // arguments are always objects. The walk looks at the root's keywords
 // together; branches of anyOf/oneOf/allOf/not/if recurse.
 

@@ -1,4 +1,4 @@
-// docs/schema.md, "Reading --json-schema VALUE", step 5: every root shape it names.
+// docs/schema.md, "Reading --json-schema VALUE", step 6: every root shape it names.
 #include <gtest/gtest.h>
 
 #include "weld/json/parse.h"
@@ -8,7 +8,7 @@ namespace weld::schema {
 namespace {
 
 const std::string kMessage =
-    "--json-schema root must accept object-typed values (tool parameters are always JSON objects). At least one "
+    "schema root must accept object-typed values (tool parameters are always JSON objects). At least one "
     "branch of a root anyOf/oneOf must be satisfiable by an object, and a root `type` (when present) must include "
     "\"object\".";
 
