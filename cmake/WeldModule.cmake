@@ -32,6 +32,7 @@ function(weld_library target name)
   endif()
   add_library(weld::${name} ALIAS ${target})
   set_target_properties(${target} PROPERTIES EXPORT_NAME ${name})
+  set_property(GLOBAL APPEND PROPERTY WELD_PACKAGE_COMPONENTS ${name})  # find_package(weld COMPONENTS <name>)
   # Link order for the pkg-config file: modules register in dependency order.
   if(NOT type STREQUAL "INTERFACE_LIBRARY")
     set_property(GLOBAL APPEND PROPERTY WELD_PACKAGE_LIBRARIES ${target})
@@ -47,15 +48,19 @@ function(weld_library target name)
   endif()
 endfunction()
 
-# weld_package_dependency(<cmake code> [PKG_CONFIG <module>...]): what
-# weldConfig.cmake runs before importing the targets, for a dependency a
-# module links (static libraries carry their private dependencies), and the
-# pkg-config modules weld.pc requires for it. Code without semicolons.
+# weld_package_dependency(<cmake code> [PKG_CONFIG <module>...] [LIBS <flag>...]):
+# what weldConfig.cmake runs before importing the targets, for a dependency a
+# module links (static libraries carry their private dependencies), and what
+# weld.pc adds for it: the pkg-config modules it requires, or the linker flags
+# of a library without a .pc file (-lboost_context). Code without semicolons.
 function(weld_package_dependency code)
-  cmake_parse_arguments(ARG "" "" "PKG_CONFIG" ${ARGN})
+  cmake_parse_arguments(ARG "" "" "PKG_CONFIG;LIBS" ${ARGN})
   set_property(GLOBAL APPEND PROPERTY WELD_PACKAGE_DEPENDENCIES "${code}")
   if(ARG_PKG_CONFIG)
     set_property(GLOBAL APPEND PROPERTY WELD_PACKAGE_PKG_CONFIG ${ARG_PKG_CONFIG})
+  endif()
+  if(ARG_LIBS)
+    set_property(GLOBAL APPEND PROPERTY WELD_PACKAGE_PC_LIBS ${ARG_LIBS})
   endif()
 endfunction()
 

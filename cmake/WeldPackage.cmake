@@ -9,6 +9,8 @@ install(EXPORT weldTargets NAMESPACE weld:: DESTINATION ${WELD_CMAKE_DIR})
 get_property(dependencies GLOBAL PROPERTY WELD_PACKAGE_DEPENDENCIES)
 list(REMOVE_DUPLICATES dependencies)
 list(JOIN dependencies "\n" WELD_CONFIG_DEPENDENCIES)
+get_property(WELD_CONFIG_COMPONENTS GLOBAL PROPERTY WELD_PACKAGE_COMPONENTS)
+list(SORT WELD_CONFIG_COMPONENTS)
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/weldConfig.cmake.in
                               ${CMAKE_CURRENT_BINARY_DIR}/weldConfig.cmake
                               INSTALL_DESTINATION ${WELD_CMAKE_DIR})
@@ -18,7 +20,9 @@ write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/weldConfigVersion.c
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/weldConfig.cmake ${CMAKE_CURRENT_BINARY_DIR}/weldConfigVersion.cmake
         DESTINATION ${WELD_CMAKE_DIR})
 
-# weld.pc: the C++ libraries, dependents first (static link order).
+# weld.pc: the C++ libraries, dependents first (static link order). They are
+# static, so what they link is needed by every program that links them:
+# `Requires` and `Libs`, not the `.private` fields `pkg-config --libs` skips.
 get_property(libraries GLOBAL PROPERTY WELD_PACKAGE_LIBRARIES)
 list(REVERSE libraries)
 set(WELD_PC_LIBS "")
@@ -31,6 +35,11 @@ foreach(library ${libraries})
   if(type STREQUAL "STATIC_LIBRARY")
     string(APPEND WELD_PC_LIBS " -l${output}")
   endif()
+endforeach()
+get_property(other_libraries GLOBAL PROPERTY WELD_PACKAGE_PC_LIBS)
+list(REMOVE_DUPLICATES other_libraries)
+foreach(flag ${other_libraries})
+  string(APPEND WELD_PC_LIBS " ${flag}")
 endforeach()
 string(STRIP "${WELD_PC_LIBS}" WELD_PC_LIBS)
 get_property(pkg_config GLOBAL PROPERTY WELD_PACKAGE_PKG_CONFIG)

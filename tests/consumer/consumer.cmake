@@ -55,11 +55,47 @@ if(MODE STREQUAL "installed")
   run_checked("cc with pkg-config flags" ${C_COMPILER} -std=c11 -o ${WORK_DIR}/validate_pc ${EXAMPLES_DIR}/validate.c
               ${pc_flags} -Wl,-rpath,${prefix}/lib)
   expect_output("the C example built with pkg-config" 0 "1: valid\n" ${WORK_DIR}/validate_pc "{\"type\":\"integer\"}" "7")
-  run_checked("pkg-config weld" pkg-config --static --libs weld)
-  if(NOT last_output MATCHES "-lweld_schema" OR NOT last_output MATCHES "-lre2")
-    message(FATAL_ERROR "pkg-config --static --libs weld lacks the schema library or RE2: ${last_output}")
+  # pkg-config alone for the C++ libraries: `pkg-config --libs weld` (not
+  # --static: the libraries are static, so what they need is in Libs and
+  # Requires) links validate_answers.cc and docs/library.md's "The schema
+  # engine alone" block as written, which must print what the page shows.
+  run_checked("pkg-config weld" pkg-config --cflags --libs weld)
+  string(STRIP "${last_output}" pc_flags)
+  separate_arguments(pc_flags UNIX_COMMAND "${pc_flags}")
+  run_checked("c++ validate_answers.cc with pkg-config --libs weld" ${CXX_COMPILER} -o ${WORK_DIR}/validate_answers_pc
+              ${EXAMPLES_DIR}/validate_answers.cc ${pc_flags})
+  expect_output("validate_answers built with pkg-config" 0 "{\"ok\":true}  [coerce_boolean]\n"
+                ${WORK_DIR}/validate_answers_pc "{\"properties\":{\"ok\":{\"type\":\"boolean\"}}}" "{\"ok\":\"true\"}")
+  file(READ ${WELD_SOURCE}/docs/library.md page)
+  string(FIND "${page}" "## 4. The schema engine alone" section)
+  if(section EQUAL -1)
+    message(FATAL_ERROR "docs/library.md has no section \"4. The schema engine alone\"")
   endif()
+  string(SUBSTRING "${page}" ${section} -1 page)
+  if(NOT page MATCHES "```cpp\n(.*\n)```\n\n```sh\n[^\n]*\n\\$ \\./schema_alone\n([^`]*)```")
+    message(FATAL_ERROR "docs/library.md, \"4. The schema engine alone\": no cpp block followed by the sh block that runs it")
+  endif()
+  set(snippet_output "${CMAKE_MATCH_2}")
+  file(WRITE ${WORK_DIR}/schema_alone.cc "${CMAKE_MATCH_1}")
+  run_checked("c++ docs/library.md's schema engine snippet with pkg-config --libs weld" ${CXX_COMPILER}
+              -o ${WORK_DIR}/schema_alone ${WORK_DIR}/schema_alone.cc ${pc_flags})
+  expect_output("docs/library.md's schema engine snippet" 1 "${snippet_output}" ${WORK_DIR}/schema_alone)
   list(APPEND configure_args -DCMAKE_PREFIX_PATH=${prefix})
+
+  # find_package(weld COMPONENTS bogus): the error names the component and
+  # lists the ones the installation has.
+  file(MAKE_DIRECTORY ${WORK_DIR}/components)
+  file(WRITE ${WORK_DIR}/components/CMakeLists.txt "cmake_minimum_required(VERSION 3.25)\nproject(c LANGUAGES CXX)\n"
+       "find_package(weld CONFIG REQUIRED COMPONENTS schema bogus)\n")
+  execute_process(COMMAND ${CMAKE_COMMAND} -S ${WORK_DIR}/components -B ${WORK_DIR}/components/build
+                          -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_CXX_COMPILER=${CXX_COMPILER}
+                  RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  string(REGEX REPLACE "[ \n]+" " " err_words "${err}")
+  if(code EQUAL 0 OR NOT err_words MATCHES "has no component bogus\\. Its components: agent, base, batch, c, json,"
+     OR err_words MATCHES "component schema")
+    message(FATAL_ERROR "find_package(weld COMPONENTS schema bogus): exit ${code}, stderr:\n${err}")
+  endif()
+  math(EXPR checks "${checks} + 1")
 elseif(MODE STREQUAL "subdirectory")
   list(APPEND configure_args -DWELD_SOURCE=${WELD_SOURCE} -DWELD_BUILD_PROVIDER=OFF -DWELD_BUILD_AGENT=OFF
        -DWELD_BUILD_PROXY=OFF -DWELD_BUILD_CLI=OFF)
@@ -73,6 +109,13 @@ run_checked("building examples/ (${MODE})" ${CMAKE_COMMAND} --build ${build} -j2
 set(schema "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\"}},\"required\":[\"ok\"]}")
 expect_output("validate_answers repairs" 0 "{\"ok\":true}  [coerce_boolean]\n" ${build}/validate_answers "${schema}" "{\"ok\":\"true\"}")
 expect_output("validate_answers reports" 1 "params must have required property 'ok'\n" ${build}/validate_answers "${schema}" "{}")
+# A library error names no flag of the weld command: the program's user never typed --json-schema.
+execute_process(COMMAND ${build}/validate_answers "{\"type\": }" "{}" RESULT_VARIABLE code OUTPUT_VARIABLE out
+                ERROR_VARIABLE err)
+if(NOT code EQUAL 52 OR NOT err STREQUAL "schema is not valid JSON: unexpected character '}' at line 1 column 10\n")
+  message(FATAL_ERROR "validate_answers with a schema that is not JSON: exit ${code}, stderr:\n${err}")
+endif()
+math(EXPR checks "${checks} + 1")
 expect_output("validate_c" 1 "1: valid\n2: / must have required property 'ok' (required)\n"
               ${build}/validate_c "${schema}" "{\"ok\":false}" "{}")
 
