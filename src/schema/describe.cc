@@ -57,29 +57,49 @@ std::string allowed_text(const Violation& v) {
   return {};
 }
 
+// One violation's line: at most kDescribedLineBytes (a `pattern` of hundreds
+// of characters is cut, on a UTF-8 boundary).
+constexpr std::size_t kDescribedLineBytes = 400;
+// Room kept at the end of the text for the count of the violations left out.
+constexpr std::size_t kDescribedTailBytes = 48;
+
+std::string cut_line(std::string line) {
+  if (line.size() <= kDescribedLineBytes) return line;
+  std::size_t cut = kDescribedLineBytes - 3;  // "…" is 3 bytes
+  while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80) --cut;
+  line.resize(cut);
+  return line + "…";
+}
+
 }  // namespace
 
 std::string describe_for_model(const std::vector<Violation>& violations, const json::Value& instance,
                                std::string_view data_var) {
+  static_assert(kDescribedLineBytes + kDescribedTailBytes < kDescribedTextBytes, "the first line always fits");
   std::string out;
-  for (std::size_t i = 0; i < violations.size() && i < kDescribedViolations; ++i) {
-    const Violation& v = violations[i];
-    if (!out.empty()) out += '\n';
-    out += describe(v, data_var);
-    out += allowed_text(v);
+  std::size_t shown = 0;
+  for (; shown < violations.size() && shown < kDescribedViolations; ++shown) {
+    const Violation& v = violations[shown];
+    std::string line = describe(v, data_var);
+    line += allowed_text(v);
     // The value found, where it says something the message does not (a
     // missing property or an extra one is named already).
     const bool about_the_object = v.keyword == "parse" || v.keyword == "required" || v.keyword == "additionalProperties" ||
                                   v.keyword == "dependentRequired" || v.keyword == "dependencies";
     if (!about_the_object) {
-      if (const json::Value* found = json::resolve_pointer(instance, v.instance_path)) out += " (got " + short_value(*found) + ")";
+      if (const json::Value* found = json::resolve_pointer(instance, v.instance_path)) line += " (got " + short_value(*found) + ")";
     }
+    line = cut_line(std::move(line));
+    if (!out.empty() && out.size() + 1 + line.size() + kDescribedTailBytes > kDescribedTextBytes) break;
+    if (!out.empty()) out += '\n';
+    out += line;
   }
-  if (violations.size() > kDescribedViolations) {
-    out += "\n… and " + std::to_string(violations.size() - kDescribedViolations) + " more violation(s)";
+  if (shown < violations.size()) {
+    out += "\n… and " + std::to_string(violations.size() - shown) + " more violation(s)";
   }
   return out;
 }
+
 
 json::Value to_json(const Violation& violation) {
   return json::Value(json::Object{{"instancePath", violation.instance_path},

@@ -54,5 +54,25 @@ TEST(DescribeForModel, LongValuesListsAndViolationCountsAreCut) {
   EXPECT_NE(text.find("\n… and 2 more violation(s)"), std::string::npos) << text;
 }
 
+TEST(DescribeForModel, ALongLineIsCutAndTheTextStaysUnderItsCap) {
+  // Ten properties, each with a pattern of 600 characters, all wrong: each
+  // line is cut to 400 bytes, and the lines that do not fit under
+  // kDescribedTextBytes are counted instead of shown.
+  std::string pattern = "^(" + std::string(600, 'a') + ")$";
+  std::string schema = R"({"properties":{)";
+  std::string instance = "{";
+  for (int i = 0; i < 10; ++i) {
+    schema += std::string(i ? "," : "") + "\"p" + std::to_string(i) + R"(":{"type":"string","pattern":")" + pattern + "\"}";
+    instance += std::string(i ? "," : "") + "\"p" + std::to_string(i) + R"(":"b")";
+  }
+  std::string text = told(schema + "}}", instance + "}");
+  EXPECT_LE(text.size(), kDescribedTextBytes) << text;
+  EXPECT_EQ(text.rfind("params/p0 must match pattern \"^(aaa", 0), 0u) << text;
+  const std::size_t first_line = text.find('\n');
+  EXPECT_EQ(first_line, 400u) << text;
+  EXPECT_EQ(text.substr(first_line - 3, 3), "…");
+  EXPECT_NE(text.find("\n… and 6 more violation(s)"), std::string::npos) << text;
+}
+
 }  // namespace
 }  // namespace weld::schema

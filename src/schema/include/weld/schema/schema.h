@@ -181,13 +181,15 @@ std::string describe(const std::vector<Violation>& violations, std::string_view 
 /// `params/risk_level must be equal to one of the allowed values: "low",
 /// "medium", "high" (got "urgent")`. `instance` is the value validated.
 /// Values are cut to kDescribedValueChars, lists to kDescribedListItems, the
-/// text to kDescribedViolations lines (a retry turn stays small however
-/// large the schema).
+/// text to kDescribedViolations lines and kDescribedTextBytes bytes (a retry
+/// turn stays small however large the schema; a long line — a pattern of
+/// hundreds of characters — is cut, and the violations left out are counted).
 std::string describe_for_model(const std::vector<Violation>& violations, const json::Value& instance,
                                std::string_view data_var = "params");
 inline constexpr std::size_t kDescribedValueChars = 40;
 inline constexpr std::size_t kDescribedListItems = 10;
 inline constexpr std::size_t kDescribedViolations = 10;
+inline constexpr std::size_t kDescribedTextBytes = 2048;
 
 /// A violation as an Ajv-shaped JSON object
 /// {"instancePath","schemaPath","keyword","params","message"}.
