@@ -84,10 +84,14 @@ json::Object instance_origin(const Instance& instance) {
   return origin;
 }
 
-void print_warnings(const std::vector<schema::Warning>& warnings, const std::string& prefix) {
+// A stderr line of `weld schema <command>` (docs/run.md, "Messages": every stderr line names weld).
+void say(std::string_view command, std::string_view text) {
+  write_stderr_lines("weld schema " + std::string(command) + ": ", std::string(text) + "\n");
+}
+
+void print_warnings(std::string_view command, const std::vector<schema::Warning>& warnings, const std::string& prefix) {
   for (const schema::Warning& warning : warnings) {
-    std::cerr << "warning: " << prefix << warning.message << (warning.pointer.empty() ? "" : " at " + warning.pointer)
-              << "\n";
+    say(command, "warning: " + prefix + warning.message + (warning.pointer.empty() ? "" : " at " + warning.pointer));
   }
 }
 
@@ -115,7 +119,7 @@ int run_check(const std::vector<std::string>& schemas, const SchemaFlags& flags)
       }
       std::cout << json::serialize(line) << "\n";
     } else if (loaded) {
-      print_warnings(loaded->warnings, prefix);
+      print_warnings("check", loaded->warnings, prefix);
       std::cout << prefix << "ok\n";
     } else {
       std::cout << prefix << loaded.error().message << "\n";
@@ -154,17 +158,17 @@ int run_validate(const std::string& schema_arg, const std::vector<std::string>& 
   schema::CompileOptions options = compile_options(flags);
   Result<json::Value> document = schema::read_json_argument(schema_argument(schema_arg), kFlag);
   if (!document) {
-    std::cerr << document.error().message << "\n";
+    say("validate", document.error().message);
     return kExitConfig;
   }
   auto compile_start = std::chrono::steady_clock::now();
   Result<schema::LoadedSchema> loaded = schema::compile_schema_document(std::move(*document), options, kFlag);
   auto compile_ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - compile_start).count();
   if (!loaded) {
-    std::cerr << loaded.error().message << "\n";
+    say("validate", loaded.error().message);
     return kExitConfig;
   }
-  print_warnings(loaded->warnings, "");
+  print_warnings("validate", loaded->warnings, "");
   bool all_valid = true;
   // --benchmark times every instance again after the verdicts: only then
   // are the instances kept (otherwise one is in memory at a time).
@@ -227,7 +231,7 @@ int run_lower(const std::string& schema_arg, const SchemaFlags& flags, const Low
   schema::CompileOptions options = compile_options(flags);
   Result<schema::LoadedSchema> loaded = schema::load_schema_document(schema_argument(schema_arg), options, kFlag);
   if (!loaded) {
-    std::cerr << loaded.error().message << "\n";
+    say("lower", loaded.error().message);
     return kExitConfig;
   }
   schema::LowerOptions lower_options;
@@ -236,19 +240,21 @@ int run_lower(const std::string& schema_arg, const SchemaFlags& flags, const Low
   try {
     lowered.emplace(schema::Lowering::lower(loaded->source, *schema::parse_target(lower.target), lower_options));
   } catch (const schema::SchemaError& error) {
-    std::cerr << "schema could not be lowered: " << error.what() << "\n";
+    say("lower", std::string("schema could not be lowered: ") + error.what());
     return kExitConfig;
   }
   if (!lower.map_back.empty()) {
-    Result<std::string> text = lower.map_back == "-" ? read_stream(STDIN_FILENO, kMaxInstanceBytes, "standard input")
-                                                     : read_regular_file(lower.map_back, kMaxInstanceBytes);
+    const bool from_stdin = lower.map_back == "-";
+    const std::string label = from_stdin ? std::string("standard input") : lower.map_back;
+    Result<std::string> text = from_stdin ? read_stream(STDIN_FILENO, kMaxInstanceBytes, "standard input")
+                                          : read_regular_file(lower.map_back, kMaxInstanceBytes);
     if (!text) {
-      std::cerr << lower.map_back << ": could not read: " << text.error().message << "\n";
+      say("lower", label + ": could not read: " + text.error().message);
       return kExitInvalid;
     }
     Result<json::Value> answer = json::parse(*text);
     if (!answer) {
-      std::cerr << lower.map_back << ": not valid JSON: " << answer.error().message << " at " << answer.error().where << "\n";
+      say("lower", label + ": not valid JSON: " + answer.error().message + " at " + answer.error().where);
       return kExitInvalid;
     }
     json::Value back = lowered->map_back(std::move(*answer));
@@ -276,8 +282,7 @@ int run_lower(const std::string& schema_arg, const SchemaFlags& flags, const Low
   }
   std::cout << json::serialize(lowered->schema()) << "\n";
   for (const schema::Change& change : lowered->changes()) {
-    std::cerr << (change.pointer.empty() ? "(root)" : change.pointer) << ": " << change.change << " (" << change.reason
-              << ")\n";
+    say("lower", (change.pointer.empty() ? "(root)" : change.pointer) + ": " + change.change + " (" + change.reason + ")");
   }
   return 0;
 }

@@ -30,7 +30,10 @@ Error parse_error(const std::string& label, const Error& error) {
 Instance parsed(const std::string& label, const std::string& file, std::size_t line, std::string_view text) {
   Result<json::Value> value = json::parse(text);
   if (value) return Instance{label, file, line, std::move(value)};
-  return Instance{label, file, line, parse_error(label, value.error())};
+  Error error = value.error();
+  // One line of JSON Lines was parsed alone: its "line 1" is the file's line `line`.
+  if (line > 0 && error.where.rfind("line 1 column ", 0) == 0) error.where = "line " + std::to_string(line) + error.where.substr(6);
+  return Instance{label, file, line, parse_error(label, error)};
 }
 
 // A byte that can never occur in a JSON text (RFC 8259: outside strings

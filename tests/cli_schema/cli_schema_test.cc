@@ -240,11 +240,11 @@ TEST_F(CliSchema, BenchmarkPrintsMeanAsLastLine) {
 TEST_F(CliSchema, SchemaThatFailsToLoadExits52) {
   Outcome run = run_weld({"schema", "validate", R"({"type":"object","required":"x"})", "-"}, "{}");
   EXPECT_EQ(run.exit_code, 52);
-  EXPECT_EQ(run.err.rfind("schema is not a valid JSON Schema: ", 0), 0u) << run.err;
+  EXPECT_EQ(run.err.rfind("weld schema validate: schema is not a valid JSON Schema: ", 0), 0u) << run.err;
   EXPECT_EQ(run.out, "");
   Outcome empty = run_weld({"schema", "validate", "  ", "-"}, "{}");
   EXPECT_EQ(empty.exit_code, 52);
-  EXPECT_EQ(empty.err, "schema cannot be empty.\n");
+  EXPECT_EQ(empty.err, "weld schema validate: schema cannot be empty.\n");
 }
 
 TEST_F(CliSchema, FifoAsSchemaDoesNotHang) {
@@ -253,7 +253,7 @@ TEST_F(CliSchema, FifoAsSchemaDoesNotHang) {
   Outcome run = run_weld({"schema", "validate", "@" + fifo, "-"}, "{}");
   EXPECT_FALSE(run.timed_out);
   EXPECT_EQ(run.exit_code, 52);
-  EXPECT_EQ(run.err, "schema \"@" + fifo + "\" must be a regular file.\n");
+  EXPECT_EQ(run.err, "weld schema validate: schema \"@" + fifo + "\" must be a regular file.\n");
   Outcome check = run_weld({"schema", "check", dir_});
   EXPECT_EQ(check.out, "schema \"@" + dir_ + "\" must be a regular file.\n");
 }
@@ -262,7 +262,8 @@ TEST_F(CliSchema, SecretFileIsNeverPrinted) {
   std::string secret = write("key", "sk-live-0123456789abcdef\n");
   Outcome run = run_weld({"schema", "validate", secret, "-"}, "{}");
   EXPECT_EQ(run.exit_code, 52);
-  EXPECT_EQ(run.err, "schema content of \"" + secret + "\" is not valid JSON: unexpected character at line 1 column 1.\n");
+  EXPECT_EQ(run.err, "weld schema validate: schema content of \"" + secret +
+                         "\" is not valid JSON: unexpected character at line 1 column 1.\n");
   EXPECT_EQ(run.out.find("sk-live"), std::string::npos);
 }
 
@@ -441,9 +442,9 @@ TEST_F(CliSchema, LowerPrintsTheLoweredSchemaAndTheChangesOnStderr) {
             R"("required":["name","age"],"additionalProperties":false})"
             "\n");
   EXPECT_EQ(run.err,
-            "/properties/age: optional property made required and nullable (openai-strict needs every property in "
-            "required)\n"
-            "(root): closed (additionalProperties: false) (openai-strict needs closed objects; an answer with only the "
+            "weld schema lower: /properties/age: optional property made required and nullable (openai-strict needs "
+            "every property in required)\n"
+            "weld schema lower: (root): closed (additionalProperties: false) (openai-strict needs closed objects; an answer with only the "
             "listed properties is valid here too)\n");
   Outcome json = run_weld({"schema", "lower", "--for", "gemini", "--json", kPerson});
   EXPECT_EQ(json.exit_code, 0);
@@ -479,7 +480,7 @@ TEST_F(CliSchema, LowerUsageAndSchemaErrors) {
   EXPECT_EQ(missing.exit_code, 1);
   Outcome bad = run_weld({"schema", "lower", "--for", "vllm", R"({"type":42})"});
   EXPECT_EQ(bad.exit_code, 52);
-  EXPECT_EQ(bad.err.rfind("schema is not a valid JSON Schema: ", 0), 0u) << bad.err;
+  EXPECT_EQ(bad.err.rfind("weld schema lower: schema is not a valid JSON Schema: ", 0), 0u) << bad.err;
 }
 
 }  // namespace

@@ -57,7 +57,7 @@ test('an invalid line among valid ones is reported by its number, the rest still
   assert.equal(run.status, 1, run.stderr);
   const lines = run.stdout.split('\n');
   assert.equal(lines[0], '-:3: must be integer');
-  assert.match(lines[1], /^-:4: not valid JSON: .* at line 1 column 1$/);
+  assert.match(lines[1], /^-:4: not valid JSON: .* at line 4 column 1$/);
   assert.match(lines[2], /^-:6: not valid JSON: /);
   assert.equal(lines.length, 4);
 });

@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {
   API_KEY, SCHEMA, SCHEMA_TEXT, SOURCE_DIR, WELD, providerArgs, runWeld, so, startServer, tempDir, toolDecls,
+  toolResults,
 } from './lib.mjs';
 
 const env = { WELD_API_KEY: API_KEY };
@@ -248,6 +249,62 @@ test('every stderr line of a failed run starts with "weld:"', async () => {
   } finally { await server.close(); }
   const usage = await runWeld(['-p', 'x', '--yolo', '--approval-mode', 'plan']);
   assertWeldLines(usage.stderr);
+});
+
+test('the retry turn stays under 2,048 bytes however long the schema\'s patterns: lines cut, the rest counted', async () => {
+  // Ten properties with 600-character patterns, all wrong: what the model
+  // reads after the failure is cut, never the schema's whole text.
+  const pattern = `^(${'a'.repeat(600)})$`;
+  const properties = {};
+  const wrong = {};
+  for (let i = 0; i < 10; i += 1) { properties[`p${i}`] = { type: 'string', pattern }; wrong[`p${i}`] = 'b'; }
+  const schema = JSON.stringify({ type: 'object', properties });
+  const server = await startServer([so(JSON.stringify(wrong)), so('{}')]);
+  try {
+    const r = await runWeld([...providerArgs('openai', server.port), '-p', 'x', '--json-schema', schema], { env });
+    assert.equal(r.code, 0, r.stderr);
+    const requests = await server.requests();
+    assert.equal(requests.length, 2);
+    const [retry] = toolResults(requests[1], 'openai');
+    assert.ok(Buffer.byteLength(retry.content) <= 2048, `${Buffer.byteLength(retry.content)} bytes`);
+    assert.match(retry.content, /^params\/p0 must match pattern "\^\(a+…\nparams\/p1 must match pattern/);
+    assert.match(retry.content, /\n… and 6 more violation\(s\)$/);
+  } finally { await server.close(); }
+});
+
+test('every stderr line of weld schema, weld sample and weld agents names weld and the command', async () => {
+  const dir = tempDir('weld-lines-');
+  const broken = path.join(dir, 'broken.json');
+  fs.writeFileSync(broken, '{\n  "type": "object",\n}\n');
+  const answer = path.join(dir, 'answer.json');
+  fs.writeFileSync(answer, '{"a": 1,}');
+  const warned = '{"type":"object","properties":{"d":{"type":"string","format":"colour"}}}';
+  const lowerable = '{"type":"object","properties":{"name":{"type":"string","minLength":1}},"required":["name"]}';
+  const cases = [
+    [['schema', 'validate', broken, '-'], 52, /^weld schema validate: schema content of ".*broken\.json" is not valid JSON: trailing comma in object at line 3 column 1\.\n$/],
+    [['schema', 'validate', '{"type":"objct"}', '-'], 52, /^weld schema validate: schema is not a valid JSON Schema: "type" must be equal to one of the allowed values: .* at \/type\n$/],
+    [['schema', 'validate', warned, '-'], 0, /^weld schema validate: warning: unknown format "colour" .*\n$/],
+    [['schema', 'check', warned], 0, /^weld schema check: warning: unknown format "colour" .*\n$/],
+    [['schema', 'lower', '--for', 'openai-strict', lowerable], 0, /^weld schema lower: \/properties\/name: minLength moved into the description/],
+    [['schema', 'lower', '--for', 'openai-strict', lowerable, '--map-back', answer], 1, /^weld schema lower: .*answer\.json: not valid JSON: trailing comma in object at line 1 column 9\n$/],
+    [['schema', 'lower', '--for', 'openai-strict', lowerable, '--map-back', '-'], 1, /^weld schema lower: standard input: not valid JSON: unexpected end of input at line 1 column 1\n$/],
+    [['schema', 'lower', '--for', 'openai-strict', '{"type":'], 52, /^weld schema lower: schema is not valid JSON: /],
+    [['sample', '{"type":"objct"}'], 52, /^weld sample: /],
+    [['agents', 'check', broken], 52, /^weld agents: .*broken\.json: not valid JSON: trailing comma in object at line 3 column 1\n$/],
+  ];
+  // A line of JSON Lines: the file's line and column, not the line's own "line 1".
+  const lines = path.join(dir, 'rows.jsonl');
+  fs.writeFileSync(lines, '{"a":1}\n\n{"a": 3,}\n');
+  const jsonl = await runWeld(['schema', 'validate', '{"type":"object"}', lines]);
+  assert.equal(jsonl.code, 1, jsonl.stderr);
+  assert.equal(jsonl.stdout, `${lines}:3: not valid JSON: trailing comma in object at line 3 column 9\n`);
+  for (const [args, code, stderr] of cases) {
+    // Standard input: an instance for validate, nothing for --map-back -.
+    const r = await runWeld(args, { stdin: args.includes('--map-back') ? '' : '{"a": 1}\n' });
+    assert.equal(r.code, code, `${args.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, stderr, args.join(' '));
+    assertWeldLines(r.stderr);
+  }
 });
 
 test('--verbose: one line per step; --debug-file: requests and responses with the key redacted', async () => {
