@@ -73,6 +73,12 @@ struct BatchFlags {
   std::vector<std::string> core_tools;
   bool yolo = false;
   std::optional<std::string> approval_mode;
+  // Claude Code's names (docs/run.md, "Coming from Claude Code, Qwen Code or Codex").
+  std::optional<std::string> permission_mode;
+  std::vector<std::string> allowed_tools;
+  std::vector<std::string> exclude_tools;
+  std::optional<std::string> append_system_prompt;
+  std::vector<std::string> settings;
 };
 
 void write_stderr(std::string_view text) {
@@ -84,6 +90,19 @@ int fail(int code, const std::string& message) {
   write_stderr(with_prefix("weld batch: ", message) + "\n");
   return code;
 }
+
+// Flags of the run (and of Claude Code) a batch has no use for, and why
+// (docs/batch.md, "Each row is a run").
+const FlagsElsewhere kRunOnlyFlags = {
+    {"--mcp-config", "rows run no MCP servers; give each row the data it needs"},
+    {"--strict-mcp-config", "rows run no MCP servers"},
+    {"--verbose", "the batch writes progress on stderr, and each row's line holds its attempts, repairs and error"},
+    {"--debug", "each row's line holds its attempts, repairs and error; --debug belongs to a single run"},
+    {"--debug-file", "--debug belongs to a single run"},
+    {"--continue", "every row is a new run; --retry-errored runs the errored rows again"},
+    {"--resume", "every row is a new run; --retry-errored runs the errored rows again"},
+    {"--bare", "rows read the settings only for the tools they are given"},
+};
 
 int usage_error(const std::string& message) {
   return fail(1, "weld batch: " + message + "\n" + kUsage + "\nRun 'weld batch --help' for all options.");
@@ -121,10 +140,24 @@ void add_flags(CLI::App& app, BatchFlags& f) {
   add_telemetry_file_flag(app, f.telemetry_file);
   add_model_flags(app, f.model, f.model_text);
   app.add_option("--system-prompt", f.system_prompt, "System prompt of every row (a row's own system message wins)");
+  app.add_option("--append-system-prompt", f.append_system_prompt, "Text added at the end of --system-prompt");
+  app.add_option("--settings", f.settings,
+                 "One more settings file (or JSON text), read after ~/.weld and ./.weld settings; repeatable")
+      ->type_name("FILE");
   add_run_limit_flags(app, f.limits, /*per_row=*/true);
   app.add_option("--core-tools", f.core_tools, "Offer these built-in tools to every row (default: none)");
-  app.add_flag("-y,--yolo", f.yolo, "Offer every built-in tool, side effects included");
+  app.add_flag("-y,--yolo,--dangerously-skip-permissions", f.yolo,
+               "Offer every built-in tool, side effects included (= --approval-mode yolo)");
   app.add_option("--approval-mode", f.approval_mode, "plan | default | auto-edit | yolo (offers built-in tools)");
+  app.add_option("--permission-mode", f.permission_mode,
+                 "Claude Code's modes: default, acceptEdits (= auto-edit), plan, bypassPermissions (= yolo)")
+      ->type_name("MODE");
+  app.add_option("--allowedTools,--allowed-tools", f.allowed_tools,
+                 "Tools offered to every row, as settings permissions.allow (\"Bash(git log:*)\" Read; Claude Code's "
+                 "names or weld's)")
+      ->type_name("RULES");
+  app.add_option("--exclude-tools,--disallowedTools,--disallowed-tools", f.exclude_tools,
+                 "Tools never offered (comma-separated; repeatable; Claude Code's names or weld's)");
 }
 
 // The exit code of how the batch ended (docs/batch.md, "Exit codes"): a
@@ -247,14 +280,14 @@ int batch_command(int argc, char** argv) {
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    return usage_error(parse_error_text(app, e));
+    return usage_error(parse_error_text(app, e, kRunOnlyFlags));
   }
   if (!flags.json_schema) return usage_error("--json-schema is required: every row's answer must validate against it.");
   std::optional<agent::Mechanism> mechanism_flag;
   if (auto error = check_model_flags(flags.model_text, flags.model, mechanism_flag)) return usage_error(*error);
   batch::BatchOptions options;
   if (auto error = apply_run_limit_flags(flags.limits, options.run)) return usage_error(*error);
-  Result<agent::ApprovalMode> approval = approval_from_flags(flags.yolo, flags.approval_mode);
+  Result<agent::ApprovalMode> approval = approval_from_flags(flags.yolo, flags.approval_mode, flags.permission_mode);
   if (!approval) return usage_error(approval.error().message);
 
   const provider::Environment env = provider::process_environment();
@@ -286,10 +319,14 @@ int batch_command(int argc, char** argv) {
   RunSetup setup(write_stderr);
   if (SetupStep failed = setup.load_schema(flags.json_schema, flags.limits.no_strict))
     return fail(failed->code, failed->message);
-  const bool tools_asked = !flags.core_tools.empty() || flags.yolo || flags.approval_mode;
+  const bool tools_asked = !flags.core_tools.empty() || flags.yolo || flags.approval_mode || flags.permission_mode ||
+                           !flags.allowed_tools.empty();
   ToolFlags tool_flags;
   tool_flags.approval = *approval;
   tool_flags.core_tools = flags.core_tools;
+  tool_flags.allow_rules = flags.allowed_tools;
+  tool_flags.exclude_rules = flags.exclude_tools;
+  tool_flags.settings = flags.settings;
   if (SetupStep failed = setup.load_tools(tool_flags, tools_asked)) return fail(failed->code, failed->message);
   if (SetupStep failed = setup.choose_mechanism(mechanism_flag)) return fail(failed->code, failed->message);
 
@@ -314,6 +351,9 @@ int batch_command(int argc, char** argv) {
   options.shard = *shard;
   setup.fill_options(first, options.run);
   options.run.system_prompt = flags.system_prompt.value_or("");
+  if (flags.append_system_prompt) {
+    options.run.system_prompt += (options.run.system_prompt.empty() ? "" : "\n\n") + *flags.append_system_prompt;
+  }
   options.input.schema = &setup.schema()->source;
   options.warn = [](const std::string& text) { write_stderr("weld batch: warning: " + text + "\n"); };
   options.run.session_id = agent::new_session_id();

@@ -184,15 +184,6 @@ Result<std::optional<agent::Prices>> parse_prices(const RunFlags& f) {
   return std::optional<agent::Prices>(prices);
 }
 
-// Claude Code's --permission-mode as a weld approval mode.
-std::optional<std::string> approval_from_permission_mode(const std::string& mode) {
-  if (mode == "default" || mode == "dontAsk") return "default";  // a headless run never asks
-  if (mode == "acceptEdits") return "auto-edit";
-  if (mode == "plan") return "plan";
-  if (mode == "bypassPermissions") return "yolo";
-  return std::nullopt;
-}
-
 // The keys a --debug log must never show, wherever they were set.
 std::vector<std::string> secrets_from_environment() {
   std::vector<std::string> secrets;
@@ -217,17 +208,7 @@ Result<CheckedFlags> check_flags(RunFlags& flags) {
   CheckedFlags out;
   if (flags.prompt && !flags.positional.empty())
     return usage("give the prompt either with -p/--prompt or as a positional argument, not both.");
-  if (flags.permission_mode) {
-    std::optional<std::string> mode = approval_from_permission_mode(*flags.permission_mode);
-    if (!mode) {
-      return usage("--permission-mode must be one of default, acceptEdits, plan, bypassPermissions, "
-                   "dontAsk (got \"" + *flags.permission_mode + "\").");
-    }
-    if (flags.approval_mode && *flags.approval_mode != *mode)
-      return usage("--permission-mode and --approval-mode disagree; give one of them.");
-    flags.approval_mode = *mode;
-  }
-  Result<agent::ApprovalMode> approval = approval_from_flags(flags.yolo, flags.approval_mode);
+  Result<agent::ApprovalMode> approval = approval_from_flags(flags.yolo, flags.approval_mode, flags.permission_mode);
   if (!approval) return approval.error();
   out.approval = *approval;
   if (flags.continue_session && flags.resume) return usage("--continue and --resume cannot be used together.");

@@ -38,9 +38,32 @@ std::vector<std::string> split_names(const std::vector<std::string>& lists) {
   return out;
 }
 
+
+// Claude Code's --permission-mode as a weld approval mode.
+std::optional<std::string> approval_from_permission_mode(const std::string& mode) {
+  if (mode == "default" || mode == "dontAsk") return "default";  // a headless run never asks
+  if (mode == "acceptEdits") return "auto-edit";
+  if (mode == "plan") return "plan";
+  if (mode == "bypassPermissions") return "yolo";
+  return std::nullopt;
+}
+
 }  // namespace
 
-Result<agent::ApprovalMode> approval_from_flags(bool yolo, const std::optional<std::string>& approval_mode) {
+Result<agent::ApprovalMode> approval_from_flags(bool yolo, std::optional<std::string> approval_mode,
+                                                const std::optional<std::string>& permission_mode) {
+  if (permission_mode) {
+    std::optional<std::string> mode = approval_from_permission_mode(*permission_mode);
+    if (!mode) {
+      return Error{ErrorCode::Usage,
+                   "--permission-mode must be one of default, acceptEdits, plan, bypassPermissions, dontAsk (got \"" +
+                       *permission_mode + "\").",
+                   ""};
+    }
+    if (approval_mode && *approval_mode != *mode)
+      return Error{ErrorCode::Usage, "--permission-mode and --approval-mode disagree; give one of them.", ""};
+    approval_mode = *mode;
+  }
   if (yolo && approval_mode && *approval_mode != "yolo")
     return Error{ErrorCode::Usage,
                  "Cannot use both --yolo (-y) and --approval-mode together. Use --approval-mode=yolo instead.", ""};

@@ -33,12 +33,15 @@ struct SetupEnding {
 /// nullopt when the step went through.
 using SetupStep = std::optional<SetupEnding>;
 
-/// The approval mode from -y/--yolo and --approval-mode; the usage error's
-/// message when they conflict or the mode is not one of weld's.
-Result<agent::ApprovalMode> approval_from_flags(bool yolo, const std::optional<std::string>& approval_mode);
+/// The approval mode from -y/--yolo (Claude Code's --dangerously-skip-permissions),
+/// --approval-mode and Claude Code's --permission-mode (default, dontAsk,
+/// acceptEdits = auto-edit, plan, bypassPermissions = yolo); the usage
+/// error's message when they conflict or a mode is not known.
+Result<agent::ApprovalMode> approval_from_flags(bool yolo, std::optional<std::string> approval_mode,
+                                                const std::optional<std::string>& permission_mode = std::nullopt);
 
-/// The flags that pick the tools (the run has them all; `weld batch` only
-/// --core-tools, -y and --approval-mode).
+/// The flags that pick the tools (the run has them all; `weld batch` all
+/// but --bare and the MCP ones).
 struct ToolFlags {
   agent::ApprovalMode approval = agent::ApprovalMode::Default;
   bool bare = false;

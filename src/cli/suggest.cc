@@ -90,7 +90,7 @@ const std::vector<std::string>& subcommand_names() {
   return names;
 }
 
-std::string parse_error_text(const CLI::App& app, const CLI::ParseError& error) {
+std::string parse_error_text(const CLI::App& app, const CLI::ParseError& error, const FlagsElsewhere& elsewhere) {
   if (dynamic_cast<const CLI::ExtrasError*>(&error) == nullptr) return error.what();
   std::vector<std::string> lines;
   std::vector<std::string> others;
@@ -99,6 +99,11 @@ std::string parse_error_text(const CLI::App& app, const CLI::ParseError& error) 
     const std::string flag = extra.substr(0, extra.find('='));
     if (flag.size() < 3 || flag.rfind("--", 0) != 0) {
       others.push_back(extra);
+      continue;
+    }
+    auto other = std::find_if(elsewhere.begin(), elsewhere.end(), [&](const auto& entry) { return entry.first == flag; });
+    if (other != elsewhere.end()) {
+      lines.push_back(flag + " is a flag of the run, not of " + app.get_name() + ": " + std::string(other->second) + ".");
       continue;
     }
     const auto& claude = claude_code_only_flags();

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace CLI {
@@ -30,7 +31,10 @@ const std::vector<std::string>& subcommand_names();
 /// A CLI11 parse error of `app` as weld says it: an unknown flag names the
 /// nearest known one ("unknown flag --json-shema; did you mean
 /// --json-schema?"), and a Claude Code flag weld has no use for says so and
-/// why. Other errors: CLI11's text.
-std::string parse_error_text(const CLI::App& app, const CLI::ParseError& error);
+/// why. `elsewhere` names flags of another weld command that `app` does not
+/// take, with what to do instead (`weld batch --mcp-config`: "--mcp-config is
+/// a flag of the run, not of weld batch: …"). Other errors: CLI11's text.
+using FlagsElsewhere = std::vector<std::pair<std::string_view, std::string_view>>;
+std::string parse_error_text(const CLI::App& app, const CLI::ParseError& error, const FlagsElsewhere& elsewhere = {});
 
 }  // namespace weld::cli

@@ -246,3 +246,43 @@ test('--mechanism auto: the run and the batch remember the probe under a usable 
     assert.deepEqual(Object.values(cache.entries).map((e) => e.native), [true]);
   } finally { await server.close(); }
 });
+
+test('Claude Code\'s flag names in weld batch: --permission-mode, --dangerously-skip-permissions, --allowedTools, '
+  + '--disallowedTools, --append-system-prompt, --max-turns; the run\'s flags a batch has no use for say why', async () => {
+  const server = await startServer([so(OK)], { repeatLast: true });
+  try {
+    const offered = async (extra) => {
+      const before = (await server.requests()).length;
+      const dir = tempDir();
+      const input = writeRows(dir, 'in.jsonl', [{ id: 'r0', text: 'first' }]);
+      const r = await runWeld(['batch', ...providerArgs('openai', server.port), '--json-schema', SCHEMA_TEXT,
+        input, '--concurrency', '1', ...extra], { env, cwd: dir });
+      assert.equal(r.code, 0, r.stderr);
+      const requests = await server.requests();
+      return { request: requests[before], names: requests[before].body.tools.map((t) => t.function.name).sort() };
+    };
+    const none = await offered([]);
+    assert.deepEqual(none.names, ['structured_output']);
+    const plan = await offered(['--permission-mode', 'plan']);
+    assert.ok(plan.names.includes('read_file') && !plan.names.includes('write_file'), plan.names.join(','));
+    const edits = await offered(['--permission-mode', 'acceptEdits']);
+    assert.ok(edits.names.includes('write_file') && !edits.names.includes('run_shell_command'), edits.names.join(','));
+    const skip = await offered(['--dangerously-skip-permissions']);
+    const yolo = await offered(['--yolo']);
+    assert.deepEqual(skip.names, yolo.names);
+    assert.ok(skip.names.includes('run_shell_command'));
+    const without = await offered(['--dangerously-skip-permissions', '--disallowedTools', 'Bash,Write']);
+    assert.ok(!without.names.includes('run_shell_command') && !without.names.includes('write_file'), without.names.join(','));
+    const allowed = await offered(['--allowedTools', 'Bash(echo:*)']);
+    assert.ok(allowed.names.includes('run_shell_command'), allowed.names.join(','));
+    const prompted = await offered(['--system-prompt', 'Be brief.', '--append-system-prompt', 'Answer in French.',
+      '--max-turns', '3']);
+    assert.equal(prompted.request.body.messages.find((m) => m.role === 'system').content, 'Be brief.\n\nAnswer in French.');
+  } finally { await server.close(); }
+  const bad = await runWeld(['batch', 'in.jsonl', '--json-schema', SCHEMA_TEXT, '--permission-mode', 'sometimes']);
+  assert.equal(bad.code, 1);
+  assert.match(bad.stderr, /^weld batch: --permission-mode must be one of default, acceptEdits, plan, bypassPermissions, dontAsk \(got "sometimes"\)\.\n/);
+  const mcp = await runWeld(['batch', 'in.jsonl', '--json-schema', SCHEMA_TEXT, '--mcp-config', '{}']);
+  assert.equal(mcp.code, 1);
+  assert.match(mcp.stderr, /^weld batch: --mcp-config is a flag of the run, not of weld batch: rows run no MCP servers; give each row the data it needs\.\n/);
+});
