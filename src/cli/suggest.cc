@@ -106,9 +106,11 @@ std::string parse_error_text(const CLI::App& app, const CLI::ParseError& error, 
       lines.push_back(flag + " is a flag of the run, not of " + app.get_name() + ": " + std::string(other->second) + ".");
       continue;
     }
+    // Claude Code's flags are answered where a `claude -p` script lands: the run and the batch.
+    const bool claude_face = app.get_name() == "weld" || app.get_name() == "weld batch";
     const auto& claude = claude_code_only_flags();
     auto only = std::find_if(claude.begin(), claude.end(), [&](const auto& entry) { return entry.first == flag; });
-    if (only != claude.end()) {
+    if (claude_face && only != claude.end()) {
       lines.push_back(flag + " is a Claude Code flag weld has no counterpart for: " + std::string(only->second) + ".");
       continue;
     }

@@ -136,6 +136,10 @@ test('did you mean: an unknown flag names the nearest one, in the run, the batch
   assert.equal(batch.code, 1);
   assert.match(batch.stderr, /^weld batch: unknown flag --concurency; did you mean --concurrency\?\n/);
   assertWeldLines(batch.stderr);
+  // Not answered as a Claude Code flag outside the run and the batch.
+  const agents = await runWeld(['agents', 'check', '--agents', 'agents.json']);
+  assert.equal(agents.code, 1);
+  assert.match(agents.stderr, /^weld agents check: unknown flag --agents\.\n/);
   const schema = await runWeld(['schema', 'check', '--dialekt', 'draft7', '{}']);
   assert.equal(schema.code, 1);
   assert.match(schema.stderr, /^weld schema check: unknown flag --dialekt; did you mean --dialect\?\n/);
