@@ -17,6 +17,7 @@
 const fs = require('fs');
 const path = require('path');
 const { spawnSync } = require('child_process');
+const os = require('os');
 
 const argv = process.argv.slice(2);
 function option(name, fallback) {
@@ -39,6 +40,7 @@ if (!fs.existsSync(schemasDir)) {
 // Best of `repeat` runs (lowest mean_ns): on a shared machine the minimum
 // is the figure least disturbed by other processes.
 const repeat = Number(option('--repeat', '1'));
+const loadAtStart = os.loadavg()[0];
 function engineOnce(script, schema, instances, extra) {
   const result = spawnSync(process.execPath, [path.join(__dirname, script), ...extra, schema, instances, String(iterations)],
                            { encoding: 'utf8', maxBuffer: 1 << 28 });
@@ -97,6 +99,7 @@ const summary = [
   `compile, geometric mean: weld ${fmt(geo(ok.map((r) => Math.max(r.weld.compile_ns, 1))))} (in-process), ` +
   `weld ${fmt(geo(ok.map((r) => Math.max(r.weld.compile_wall_ns, 1e3))))} (wall, subtracted), ` +
   `Blaze ${fmt(geo(ok.map((r) => Math.max(r.blaze.compile_ns, 1e3))))} (wall, subtracted), Ajv ${fmt(geo(ok.map((r) => r.ajv.compile_ns)))} (in-process)`,
+  `datasets above 1.2x Blaze: ${rows.filter((r) => r.weld.mean_ns / r.blaze.mean_ns > 1.2).map((r) => `${r.name} ${ratio(r.weld.mean_ns, r.blaze.mean_ns)}`).join(', ') || 'none'}`,
   `all three engines agree every instance is valid: ${rows.every((r) => r.agree) ? 'yes' : 'NO (see table)'}`,
   `Ajv needed unicodeRegExp: false (patterns invalid under the u flag) for: ${noUnicode.join(', ') || 'none'}`,
 ];
@@ -108,8 +111,13 @@ if (write) {
   const text = fs.readFileSync(write, 'utf8');
   const begin = '<!-- bench:begin -->';
   const end = '<!-- bench:end -->';
-  const stamp = `Run ${new Date().toISOString()} on ${require('os').cpus()[0].model} (${require('os').cpus().length} cores), ` +
-                `${iterations} iterations, best of ${repeat} runs per engine, ${formats ? 'schema.json (formats asserted by all three)' : 'schema-noformat.json'}.`;
+  // The machine, its load (1-minute load average when the run started and
+  // ended: other processes share the cores) and the weld measured.
+  const commit = spawnSync('git', ['-C', __dirname, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout.trim();
+  const stamp = `Run on ${os.cpus()[0].model} (${os.cpus().length} cores), load average ${loadAtStart.toFixed(1)} at the start ` +
+                `and ${os.loadavg()[0].toFixed(1)} at the end, ${iterations} iterations, best of ${repeat} runs per engine, ` +
+                `${formats ? 'schema.json (formats asserted by all three)' : 'schema-noformat.json'}, weld at ${commit} ` +
+                `(${process.env.WELD_BIN || 'build-release/src/cli/weld'}).`;
   const block = `${begin}\n${stamp}\n\n${table}\n\n${summary.map((s) => `- ${s}`).join('\n')}\n${end}`;
   const updated = text.includes(begin) ? text.replace(new RegExp(`${begin}[\\s\\S]*${end}`), block) : `${text}\n${block}\n`;
   fs.writeFileSync(write, updated);
