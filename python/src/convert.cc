@@ -89,6 +89,27 @@ std::string_view utf8_of(PyObject* text) {
   return std::string_view(data, static_cast<std::size_t>(size));
 }
 
+// Whether an int certainly fits in 64 bits, read from its size alone (no
+// call): at most two 30-bit digits, or CPython 3.12's compact form.
+bool small_int(PyObject* number) {
+#if PY_VERSION_HEX >= 0x030C0000
+  return PyUnstable_Long_IsCompact(reinterpret_cast<PyLongObject*>(number));
+#else
+  const Py_ssize_t digits = Py_SIZE(number);
+  return digits >= -2 && digits <= 2;
+#endif
+}
+
+// Whether `object` is a str, int, float, bool or None that is JSON as it is
+// (an ASCII str, an int of 64 bits, a finite float), read inline.
+inline bool plain_scalar(PyObject* object) {
+  PyTypeObject* type = Py_TYPE(object);
+  if (type == &PyUnicode_Type) return PyUnicode_IS_ASCII(object);
+  if (type == &PyLong_Type) return small_int(object);
+  if (type == &PyBool_Type || object == Py_None) return true;
+  return type == &PyFloat_Type && std::isfinite(PyFloat_AS_DOUBLE(object));
+}
+
 class TapeWriter {
  public:
   TapeWriter(json::Tape& tape, Holder& held) : tape_(tape), held_(held) {}
@@ -119,6 +140,7 @@ class TapeWriter {
   /// plainly valid values here, anything else by writing it (the rules are
   /// write's) on a tape of its own.
   void check(PyObject* object, int depth) {
+    if (plain_scalar(object)) return;
     PyTypeObject* type = Py_TYPE(object);
     if (type == &PyUnicode_Type) {
       if (!PyUnicode_IS_ASCII(object)) utf8_of(object);  // a lone surrogate
@@ -131,6 +153,7 @@ class TapeWriter {
       PyObject* value = nullptr;
       while (PyDict_Next(object, &pos, &name, &value)) {
         if (Py_TYPE(name) != &PyUnicode_Type || !PyUnicode_IS_ASCII(name)) key_of(name);
+        if (plain_scalar(value)) continue;  // most values: no call
         try {
           check(value, depth + 1);
         } catch (BadValue& error) {
@@ -141,6 +164,7 @@ class TapeWriter {
       return;
     }
     if (type == &PyLong_Type) {
+      if (small_int(object)) return;
       int overflow = 0;
       const long long n = PyLong_AsLongLongAndOverflow(object, &overflow);
       if (overflow == 0 && !(n == -1 && PyErr_Occurred())) return;

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <string_view>
 #include <utility>
 
@@ -170,6 +171,14 @@ class Builder {
 }  // namespace
 
 const Projection* Projection::member(std::string_view key) const {
+  if (members.size() <= 8) {  // most: the length alone tells most keys apart
+    for (const Member& each : members) {
+      if (each.key.size() == key.size() && std::memcmp(each.key.data(), key.data(), key.size()) == 0) {
+        return &each.value;
+      }
+    }
+    return nullptr;
+  }
   auto at = std::lower_bound(members.begin(), members.end(), key,
                              [](const Member& member, std::string_view k) { return member.key < k; });
   return at != members.end() && at->key == key ? &at->value : nullptr;
