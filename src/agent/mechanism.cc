@@ -41,10 +41,10 @@ std::string_view mechanism_name(Mechanism mechanism) {
 
 std::string mechanism_cache_path(const std::string& home) { return home + "/.weld/mechanisms.json"; }
 
-std::string mechanism_cache_key(std::string_view provider, std::string_view base_url, std::string_view model) {
+std::string mechanism_cache_key(provider::Provider provider, std::string_view base_url, std::string_view model) {
   std::string base(base_url);
   while (!base.empty() && base.back() == '/') base.pop_back();
-  return std::string(provider) + " " + base + " " + std::string(model);
+  return std::string(provider::provider_name(provider)) + " " + base + " " + std::string(model);
 }
 
 namespace {

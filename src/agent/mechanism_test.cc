@@ -52,7 +52,7 @@ TEST(Mechanism, TheProbeCannotBeSatisfiedByFreeText) {
 }
 
 TEST_F(MechanismCacheTest, RemembersPerKeyAndForgetsOldOrDamagedEntries) {
-  const std::string key = mechanism_cache_key("openai", "http://h:1/v1/", "m");
+  const std::string key = mechanism_cache_key(provider::Provider::OpenAi, "http://h:1/v1/", "m");
   EXPECT_EQ(key, "openai http://h:1/v1 m");
   EXPECT_EQ(read_mechanism_cache(path_, key, 1000), std::nullopt);
   ASSERT_TRUE(write_mechanism_cache(path_, key, true, 1000).ok());

@@ -87,7 +87,7 @@ Result<ModelChoice> choose_model(const ModelRequest& request, const provider::En
                                  const provider::ModelHooks& hooks) {
   std::string provider_name =
       request.provider.value_or(has_value(env, "WELD_PROVIDER") ? env.at("WELD_PROVIDER") : "");
-  if (ascii_lower(provider_name) == "offline") {
+  if (provider::parse_provider(provider_name) == provider::Provider::Offline) {
     // Chosen, never a default: with nothing configured
     // resolve_provider_config below ends with 52 and says how to choose.
     // The offline model talks to no server, but a bad WELD_* setting is
@@ -106,7 +106,7 @@ Result<ModelChoice> choose_model(const ModelRequest& request, const provider::En
     choice.model = std::move(*model);
     choice.model_name = request.model.value_or("offline");
     choice.offline = true;
-    choice.provider = "offline";
+    choice.provider = provider::Provider::Offline;
     choice.network = provider::network_settings(env);
     return choice;
   }

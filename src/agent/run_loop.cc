@@ -261,10 +261,12 @@ class RunLoop {
     // Responses) openai-strict with `strict: true`, Anthropic its own
     // subset. The init message lists what the lowering changed, and the
     // answer is mapped back to the original's shape before validation.
-    const std::string wire = model_.provider_name();
     std::optional<schema::Target> target;
-    if (wire == "openai" || wire == "openai-responses") target = schema::Target::OpenAIStrict;
-    if (wire == "anthropic") target = schema::Target::Anthropic;
+    if (const std::optional<provider::Protocol> wire = model_.protocol()) {
+      if (*wire == provider::Protocol::OpenAiChat || *wire == provider::Protocol::OpenAiResponses)
+        target = schema::Target::OpenAIStrict;
+      if (*wire == provider::Protocol::AnthropicMessages) target = schema::Target::Anthropic;
+    }
     if (target) {
       lowering_.emplace(schema::Lowering::lower(options_.schema_source, *target));
       format.schema = lowering_->schema();

@@ -33,7 +33,7 @@ class FakeServerTest : public ::testing::TestWithParam<std::string> {
 
   ProviderConfig config(const FakeModelServer& server) const {
     ProviderConfig c;
-    c.provider = api();
+    c.provider = *parse_provider(api());
     c.model = "fake-model";
     c.base_url = api() == "openai" ? server.url() + "/v1" : server.url();
     c.api_key = kKey;
@@ -250,7 +250,7 @@ class StreamEnd : public ::testing::TestWithParam<std::string> {
  protected:
   ProviderConfig config(const FakeModelServer& server) const {
     ProviderConfig c;
-    c.provider = GetParam();
+    c.provider = *parse_provider(GetParam());
     c.model = "fake-model";
     c.base_url = GetParam() == "anthropic" ? server.url() : server.url() + "/v1";
     c.api_key = kKey;

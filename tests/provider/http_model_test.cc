@@ -45,7 +45,7 @@ std::vector<std::string> split(const std::string& text, std::size_t size) {
 ProviderConfig config_for(const std::string& provider, const LoopbackServer& server,
                           const std::string& key = "sk-test-SECRET-0123456789") {
   ProviderConfig config;
-  config.provider = provider;
+  config.provider = *parse_provider(provider);
   config.model = provider == "openai" ? "gpt-4o-mini" : "claude-sonnet-4-5";
   config.base_url = provider == "openai" ? server.url() + "/v1" : server.url();
   config.api_key = key;
@@ -260,7 +260,7 @@ TEST(HttpModelRetries, BadRequestIsNotRetried) {
 
 TEST(HttpModelNetwork, ConnectionRefusedIsRetriedThenNetworkError) {
   ProviderConfig config;
-  config.provider = "openai";
+  config.provider = Provider::OpenAi;
   config.model = "m";
   int port = testing::unused_port();
   config.base_url = "http://127.0.0.1:" + std::to_string(port) + "/v1";
@@ -568,7 +568,7 @@ TEST(HttpModelTls, UntrustedCertificateIsATlsErrorWithoutRetries) {
   SelfSignedTlsServer server;
   if (server.port() == 0) GTEST_SKIP() << "openssl s_server is not available";
   ProviderConfig config;
-  config.provider = "openai";
+  config.provider = Provider::OpenAi;
   config.model = "m";
   config.base_url = "https://127.0.0.1:" + std::to_string(server.port()) + "/v1";
   config.retry.initial_backoff = 5ms;

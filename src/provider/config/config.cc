@@ -88,40 +88,72 @@ std::optional<std::uint64_t> parse_byte_size(std::string_view text) {
   return n << shift;
 }
 
+std::string_view provider_name(Provider provider) {
+  switch (provider) {
+    case Provider::OpenAi: return "openai";
+    case Provider::OpenAiResponses: return "openai-responses";
+    case Provider::Anthropic: return "anthropic";
+    case Provider::Offline: return "offline";
+  }
+  return "openai";
+}
+
+std::optional<Provider> parse_provider(std::string_view name) {
+  const std::string lower = ascii_lower(std::string(name));
+  for (Provider p : {Provider::OpenAi, Provider::OpenAiResponses, Provider::Anthropic, Provider::Offline}) {
+    if (lower == provider_name(p)) return p;
+  }
+  return std::nullopt;
+}
+
+std::optional<Protocol> provider_protocol(Provider provider) {
+  switch (provider) {
+    case Provider::OpenAi: return Protocol::OpenAiChat;
+    case Provider::OpenAiResponses: return Protocol::OpenAiResponses;
+    case Provider::Anthropic: return Protocol::AnthropicMessages;
+    case Provider::Offline: return std::nullopt;
+  }
+  return std::nullopt;
+}
+
 Result<ProviderConfig> resolve_provider_config(const ProviderFlags& flags, const Environment& env) {
   ProviderConfig config;
 
   // Which provider.
   std::string provider_where = "--provider";
+  std::optional<std::string> named;
   if (flags.provider) {
-    config.provider = ascii_lower(*flags.provider);
+    named = *flags.provider;
   } else if (const std::string* p = lookup(env, "WELD_PROVIDER")) {
-    config.provider = ascii_lower(*p);
+    named = *p;
     provider_where = "WELD_PROVIDER";
   } else if (first_of(env, {"OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL"})) {
-    config.provider = "openai";
+    config.provider = Provider::OpenAi;
     if (first_of(env, {"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL"})) {
       config.provider_reason = "OPENAI_* and ANTHROPIC_* variables are both set; using openai (OpenAI's are read "
                                "first). Pass --provider (or set WELD_PROVIDER) to choose.";
     }
   } else if (first_of(env, {"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "ANTHROPIC_MODEL"})) {
-    config.provider = "anthropic";
+    config.provider = Provider::Anthropic;
   } else if (flags.base_url || lookup(env, "WELD_BASE_URL")) {
-    config.provider = "openai";  // a bare base URL is most often an OpenAI-compatible server
+    config.provider = Provider::OpenAi;  // a bare base URL is most often an OpenAI-compatible server
     config.provider_defaulted = true;
   } else {
     return Error{ErrorCode::Config, std::string(kNoProviderMessage), "--provider"};
   }
-  if (config.provider != "openai" && config.provider != "openai-responses" && config.provider != "anthropic" &&
-      config.provider != "offline")
-    return Error{ErrorCode::Config,
-                 provider_where + ": unknown provider \"" + config.provider +
-                     "\" (expected openai, openai-responses, anthropic or offline)",
-                 provider_where};
+  if (named) {
+    std::optional<Provider> provider = parse_provider(*named);
+    if (!provider)
+      return Error{ErrorCode::Config,
+                   provider_where + ": unknown provider \"" + ascii_lower(*named) +
+                       "\" (expected openai, openai-responses, anthropic or offline)",
+                   provider_where};
+    config.provider = *provider;
+  }
 
   // The Responses API is OpenAI's: same variables, URL and key.
-  const bool openai = config.provider == "openai" || config.provider == "openai-responses";
-  const bool anthropic = config.provider == "anthropic";
+  const bool openai = config.provider == Provider::OpenAi || config.provider == Provider::OpenAiResponses;
+  const bool anthropic = config.provider == Provider::Anthropic;
 
   // Model, base URL, key: flag, WELD_*, the provider's own variables.
   if (flags.model) config.model = *flags.model;
@@ -157,7 +189,7 @@ Result<ProviderConfig> resolve_provider_config(const ProviderFlags& flags, const
                               "WELD_API_KEY or the provider's key variable",
                  base_where};
   }
-  if (!config.provider.empty() && config.provider != "offline") {
+  if (config.provider != Provider::Offline) {
     std::string lower = ascii_lower(config.base_url);
     if (lower.rfind("http://", 0) != 0 && lower.rfind("https://", 0) != 0)
       return Error{ErrorCode::Config,

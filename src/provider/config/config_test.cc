@@ -32,13 +32,13 @@ TEST(ResolveProviderConfig, FlagsBeatWeldVariablesBeatProviderVariables) {
   flags.base_url = "http://flag:3/v1/";
   flags.api_key = "flag-key";
   ProviderConfig c = resolve_ok(flags, env);
-  EXPECT_EQ(c.provider, "openai");
+  EXPECT_EQ(c.provider, Provider::OpenAi);
   EXPECT_EQ(c.model, "flag-model");
   EXPECT_EQ(c.base_url, "http://flag:3/v1");  // trailing slash removed
   EXPECT_EQ(c.api_key, "flag-key");
 
   c = resolve_ok({}, env);
-  EXPECT_EQ(c.provider, "anthropic");
+  EXPECT_EQ(c.provider, Provider::Anthropic);
   EXPECT_EQ(c.model, "weld-model");
   EXPECT_EQ(c.base_url, "http://weld:1");
   EXPECT_EQ(c.api_key, "weld-key");
@@ -54,12 +54,12 @@ TEST(ResolveProviderConfig, FlagsBeatWeldVariablesBeatProviderVariables) {
 
 TEST(ResolveProviderConfig, ProviderInferredFromItsVariables) {
   ProviderConfig c = resolve_ok({}, {{"OPENAI_BASE_URL", "http://127.0.0.1:8000/v1"}, {"OPENAI_MODEL", "qwen"}});
-  EXPECT_EQ(c.provider, "openai");
+  EXPECT_EQ(c.provider, Provider::OpenAi);
   EXPECT_EQ(c.base_url, "http://127.0.0.1:8000/v1");
   EXPECT_EQ(c.model, "qwen");
   EXPECT_EQ(c.api_key, "");
   c = resolve_ok({}, {{"ANTHROPIC_API_KEY", "k-anthropic"}});
-  EXPECT_EQ(c.provider, "anthropic");
+  EXPECT_EQ(c.provider, Provider::Anthropic);
   EXPECT_EQ(c.base_url, "https://api.anthropic.com");
   EXPECT_EQ(c.model, "claude-sonnet-4-5");
   c = resolve_ok({}, {{"OPENAI_API_KEY", "k-openai"}});
@@ -70,7 +70,7 @@ TEST(ResolveProviderConfig, ProviderInferredFromItsVariables) {
 TEST(ResolveProviderConfig, EmptyVariablesCountAsUnset) {
   ProviderConfig c = resolve_ok({}, {{"WELD_PROVIDER", ""}, {"WELD_MODEL", ""}, {"OPENAI_BASE_URL", "http://x/v1"},
                                      {"OPENAI_MODEL", "m"}});
-  EXPECT_EQ(c.provider, "openai");
+  EXPECT_EQ(c.provider, Provider::OpenAi);
   EXPECT_EQ(c.model, "m");
 }
 
@@ -153,7 +153,7 @@ TEST(ResolveProviderConfig, OfflineNeedsNothing) {
   ProviderFlags flags;
   flags.provider = "Offline";
   ProviderConfig c = resolve_ok(flags, {});
-  EXPECT_EQ(c.provider, "offline");
+  EXPECT_EQ(c.provider, Provider::Offline);
   EXPECT_EQ(c.model, "offline");
 }
 
@@ -188,17 +188,17 @@ TEST(ResolveProviderConfig, TimeoutsRetriesProxiesAndCaBundle) {
 
 TEST(MakeModel, ProvidersAndTheOfflineHook) {
   ProviderConfig config;
-  config.provider = "openai";
+  config.provider = Provider::OpenAi;
   config.base_url = "http://127.0.0.1:1/v1";
   auto model = make_model(config);
   ASSERT_TRUE(model);
   EXPECT_EQ((*model)->provider_name(), "openai");
-  config.provider = "anthropic";
+  config.provider = Provider::Anthropic;
   model = make_model(config);
   ASSERT_TRUE(model);
   EXPECT_EQ((*model)->provider_name(), "anthropic");
 
-  config.provider = "offline";
+  config.provider = Provider::Offline;
   model = make_model(config);
   ASSERT_FALSE(model);
   EXPECT_EQ(model.error().message, "the offline model is not available in this build");
@@ -217,10 +217,13 @@ TEST(MakeModel, ProvidersAndTheOfflineHook) {
   ASSERT_TRUE(model);
   EXPECT_EQ((*model)->provider_name(), "offline");
 
-  config.provider = "bogus";
-  model = make_model(config);
-  ASSERT_FALSE(model);
-  EXPECT_EQ(model.error().message, "unknown provider \"bogus\" (expected openai, openai-responses, anthropic or offline)");
+  // A provider is a closed set: every one names its protocol or the offline model.
+  for (Provider p : {Provider::OpenAi, Provider::OpenAiResponses, Provider::Anthropic, Provider::Offline}) {
+    EXPECT_EQ(parse_provider(provider_name(p)), p);
+    EXPECT_EQ(provider_protocol(p).has_value(), p != Provider::Offline);
+  }
+  EXPECT_EQ(parse_provider("OpenAI"), Provider::OpenAi);
+  EXPECT_EQ(parse_provider("gemini"), std::nullopt);
 }
 
 }  // namespace

@@ -72,15 +72,8 @@ class HttpModel : public Model {
     context_.secret = config_.api_key;
   }
 
-  std::string provider_name() const override {
-    switch (protocol_) {
-      case Protocol::OpenAiChat: return "openai";
-      case Protocol::OpenAiResponses: return "openai-responses";
-      case Protocol::GeminiGenerateContent: return "gemini";
-      case Protocol::AnthropicMessages: break;
-    }
-    return "anthropic";
-  }
+  std::string provider_name() const override { return std::string(provider::provider_name(config_.provider)); }
+  std::optional<Protocol> protocol() const override { return protocol_; }
 
   std::vector<std::string> sampling_not_sent(const Sampling& sampling) const override {
     const bool compatible = protocol_ == Protocol::OpenAiChat && openai_dialect_for(config_.base_url).top_k;
@@ -179,24 +172,17 @@ class HttpModel : public Model {
 }  // namespace
 
 Result<std::unique_ptr<Model>> make_model(const ProviderConfig& config, const ModelHooks& hooks) {
-  if (config.provider == "offline") {
+  const std::optional<Protocol> protocol = provider_protocol(config.provider);
+  if (!protocol) {
     if (!hooks.offline)
       return Error{ErrorCode::Config, "the offline model is not available in this build", "--provider"};
     return hooks.offline(config);
   }
-  Protocol protocol;
-  if (config.provider == "openai") protocol = Protocol::OpenAiChat;
-  else if (config.provider == "anthropic") protocol = Protocol::AnthropicMessages;
-  else if (config.provider == "openai-responses") protocol = Protocol::OpenAiResponses;
-  else
-    return Error{ErrorCode::Config,
-                 "unknown provider \"" + config.provider + "\" (expected openai, openai-responses, anthropic or offline)",
-                 "--provider"};
   std::unique_ptr<Transport> transport =
       hooks.transport ? hooks.transport() : make_curl_transport(config.network);
   if (hooks.wrap_transport) transport = hooks.wrap_transport(std::move(transport));
   return std::unique_ptr<Model>(
-      std::make_unique<HttpModel>(protocol, config, std::move(transport), hooks.sleep));
+      std::make_unique<HttpModel>(*protocol, config, std::move(transport), hooks.sleep));
 }
 
 }  // namespace weld::provider

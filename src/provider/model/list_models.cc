@@ -27,7 +27,7 @@ class BodyCollector : public BodyConsumer {
 }  // namespace
 
 std::string models_url(const ProviderConfig& config) {
-  if (config.provider == "anthropic") return anthropic_url(config.base_url, "models");
+  if (config.provider == Provider::Anthropic) return anthropic_url(config.base_url, "models");
   return url_with_path(config.base_url, "models");
 }
 
@@ -59,12 +59,12 @@ Result<std::vector<std::string>> list_models(const ProviderConfig& config, Cance
   request.connect_timeout = config.connect_timeout;
   request.idle_timeout = config.idle_timeout;
   request.headers = {{"Accept", "application/json"}, {"User-Agent", "weld/0.1.0"}};
-  if (config.provider == "anthropic" && !config.bearer_auth) {
+  if (config.provider == Provider::Anthropic && !config.bearer_auth) {
     if (!config.api_key.empty()) request.headers.emplace_back("x-api-key", config.api_key);
     request.headers.emplace_back("anthropic-version", config.anthropic_version);
   } else {
     if (!config.api_key.empty()) request.headers.emplace_back("Authorization", "Bearer " + config.api_key);
-    if (config.provider == "anthropic") request.headers.emplace_back("anthropic-version", config.anthropic_version);
+    if (config.provider == Provider::Anthropic) request.headers.emplace_back("anthropic-version", config.anthropic_version);
   }
   BodyCollector collector;
   Status sent = send_with_retries(

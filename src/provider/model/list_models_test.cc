@@ -27,7 +27,7 @@ class OneAnswer : public Transport {
 
 ProviderConfig config_for(std::string provider, std::string base_url) {
   ProviderConfig config;
-  config.provider = std::move(provider);
+  config.provider = *parse_provider(provider);
   config.base_url = std::move(base_url);
   config.api_key = "sk-test-key-1234";
   config.retry.max_retries = 0;

@@ -11,13 +11,15 @@
 ///   auto mechanism = weld::agent::parse_mechanism("auto");   // flag / WELD_MECHANISM / settings
 ///   options.mechanism = *mechanism;
 ///   options.mechanism_cache_path = weld::agent::mechanism_cache_path(home);
-///   options.mechanism_cache_key = weld::agent::mechanism_cache_key("openai", base_url, model);
+///   options.mechanism_cache_key = weld::agent::mechanism_cache_key(weld::provider::Provider::OpenAi, base_url, model);
 /// \endcode
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+
+#include "weld/provider/config.h"
 
 #include "weld/base/result.h"
 #include "weld/provider/model.h"
@@ -41,7 +43,7 @@ using provider::native_probe_request;
 /// `<home>/.weld/mechanisms.json`.
 std::string mechanism_cache_path(const std::string& home);
 /// The cache key: "<provider> <base_url> <model>" (no key, no secret).
-std::string mechanism_cache_key(std::string_view provider, std::string_view base_url, std::string_view model);
+std::string mechanism_cache_key(provider::Provider provider, std::string_view base_url, std::string_view model);
 
 /// How long a probe result is trusted (servers get upgraded).
 inline constexpr std::int64_t kMechanismCacheMaxAgeSeconds = 7 * 24 * 3600;

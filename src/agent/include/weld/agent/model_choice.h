@@ -56,10 +56,9 @@ struct ModelChoice {
   /// True for the built-in offline model (labelled on stderr); it answers
   /// only when chosen.
   bool offline = false;
-  /// "openai" / "anthropic" / "offline" and the base URL as messages show
-  /// it (no query: the mechanism probe cache, a file, is keyed by them and
-  /// the model).
-  std::string provider;
+  /// The provider and the base URL as messages show it (no query: the
+  /// mechanism probe cache, a file, is keyed by them and the model).
+  provider::Provider provider = provider::Provider::OpenAi;
   std::string base_url;
   /// Defaults weld chose for the user, one stderr line each: whenever a
   /// default is used, say it.

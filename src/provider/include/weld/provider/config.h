@@ -15,13 +15,30 @@
 #include "weld/base/result.h"
 #include "weld/provider/http.h"
 #include "weld/provider/model.h"
+#include "weld/provider/protocol.h"
 
 namespace weld::provider {
 
+/// The providers weld talks to (docs/run.md, "Pointing weld at a model"):
+/// one per wire protocol it sends, and the built-in offline model.
+enum class Provider {
+  OpenAi,           ///< "openai": Chat Completions (OpenAI and every compatible server)
+  OpenAiResponses,  ///< "openai-responses": OpenAI's Responses API
+  Anthropic,        ///< "anthropic": Messages
+  Offline,          ///< "offline": the sampled answers of src/sample, no server
+};
+
+/// The name --provider and WELD_PROVIDER take: "openai", "openai-responses",
+/// "anthropic", "offline".
+std::string_view provider_name(Provider provider);
+/// The provider a name (any case) names; nullopt for another name.
+std::optional<Provider> parse_provider(std::string_view name);
+/// The wire protocol a provider speaks; nullopt for the offline model.
+std::optional<Protocol> provider_protocol(Provider provider);
+
 /// Everything needed to talk to one provider.
 struct ProviderConfig {
-  /// "openai", "anthropic" or "offline".
-  std::string provider;
+  Provider provider = Provider::OpenAi;
   std::string model;
   /// OpenAI: up to and including /v1 (`{base}/chat/completions` is posted).
   /// Anthropic: the host (`{base}/v1/messages`; a trailing /v1 is accepted).
@@ -133,7 +150,7 @@ struct ModelHooks {
   Sleeper sleep;
 };
 
-/// The model for `config.provider` ("openai", "anthropic", or "offline" via
+/// The model for `config.provider` (an `HttpModel` speaking its protocol, or "offline" via
 /// the hook). A request whose `model` is empty uses `config.model`.
 Result<std::unique_ptr<Model>> make_model(const ProviderConfig& config, const ModelHooks& hooks = {});
 

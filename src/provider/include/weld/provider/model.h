@@ -15,6 +15,7 @@
 
 #include "weld/base/result.h"
 #include "weld/json/value.h"
+#include "weld/provider/protocol.h"
 
 namespace weld::provider {
 
@@ -221,6 +222,9 @@ class Model {
                                     CancelToken& cancel) = 0;
   /// Provider name for the init message: "openai", "anthropic", "offline".
   virtual std::string provider_name() const = 0;
+  /// The wire protocol this model speaks; nullopt for a model that talks to
+  /// no server (the offline model, a test's scripted model).
+  virtual std::optional<Protocol> protocol() const { return std::nullopt; }
   /// The set fields of `sampling` this model's wire protocol has no place
   /// for, which `complete` does not send (sampling.h). Default: none.
   virtual std::vector<std::string> sampling_not_sent(const Sampling& sampling) const {

@@ -19,22 +19,9 @@
 #include "weld/base/result.h"
 #include "weld/json/value.h"
 #include "weld/provider/model.h"
+#include "weld/provider/protocol.h"
 
 namespace weld::provider {
-
-/// The wire protocols weld speaks.
-enum class Protocol {
-  OpenAiChat,         ///< POST /v1/chat/completions (OpenAI, vLLM, llama.cpp, Ollama, SGLang)
-  AnthropicMessages,  ///< POST /v1/messages
-  OpenAiResponses,    ///< POST /v1/responses
-  /// POST /v1beta/models/{model}:streamGenerateContent (Google Gemini): a
-  /// codec with its reader and writer, not yet offered by the run, the proxy
-  /// or the batch.
-  GeminiGenerateContent,
-};
-
-/// How many protocols there are (for tables indexed by protocol).
-inline constexpr std::size_t kProtocolCount = 4;
 
 /// Parses one streamed response. Errors use code `ErrorCode::Protocol`
 /// (malformed or truncated stream; a stream that ended before its terminal
