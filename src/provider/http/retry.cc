@@ -381,9 +381,131 @@ Error retried_consumer_error(const Error& error, const std::string& after) {
 
 }  // namespace
 
+namespace {
+
+// An error before the request's target is added to its message.
+Error plain_error(ErrorCode code, std::string message, bool temporary = false) {
+  return Error{.code = code, .message = std::move(message), .where = {}, .http_status = 0, .temporary = temporary};
+}
+
+// What one attempt came to: no error (the consumer has the whole answer), or
+// the error, whether sending the request again may help, and how long the
+// server asked to wait first.
+struct AttemptResult {
+  std::optional<Error> error;
+  bool retryable = false;
+  std::optional<milliseconds> retry_after;
+};
+
+AttemptResult final_result(Error error) { return {std::move(error), false, std::nullopt}; }
+AttemptResult retryable_result(Error error) { return {std::move(error), true, std::nullopt}; }
+
+// The consumer's error as it stands (sent again only when it asks for it
+// and `may_retry`).
+AttemptResult consumer_result(const Error& error, const std::string& after, bool may_retry) {
+  if (may_retry && asks_for_retry(error)) return retryable_result(retried_consumer_error(error, after));
+  return final_result(plain_error(error.code, error.message, error.temporary));
+}
+
+// The answer was whole; the consumer says whether it holds together.
+AttemptResult whole_body(AttemptSink& sink, const std::string& after, bool may_retry) {
+  Status ended = sink.consumer_ ? sink.consumer_->on_end() : Status(Ok{});
+  if (ended) return {};
+  return consumer_result(ended.error(), after, may_retry);
+}
+
+// A response with an error status: refused credentials end the request
+// (exit 41); one verdict decides both the rest's retry and its exit, what is
+// retried is temporary (exit 75 once the retries are spent), what is not is
+// final (exit 1).
+AttemptResult error_status(AttemptSink& sink, const std::string& after) {
+  const int status = sink.status_;
+  const std::string phrase = reason_phrase(status);
+  const std::string head = "HTTP " + std::to_string(status) + (phrase.empty() ? "" : " " + phrase);
+  const std::string server = error_text_from_body(sink.error_body_);
+  const std::string text = head + after + (server.empty() ? "" : ": " + server);
+  const StatusVerdict verdict = judge_status(status, sink.headers_);
+  if (verdict == StatusVerdict::Refused) {
+    Error refused = plain_error(ErrorCode::Auth, "the provider refused the credentials: " + text);
+    refused.http_status = status;
+    return final_result(std::move(refused));
+  }
+  const bool temporary = verdict == StatusVerdict::Temporary;
+  AttemptResult result{Error{.code = ErrorCode::Http, .message = text, .where = {}, .http_status = status,
+                             .temporary = temporary},
+                       temporary, std::nullopt};
+  result.retry_after = retry_after_of(sink.headers_, std::chrono::system_clock::now());
+  return result;
+}
+
+// Judges one attempt from the transport's outcome and what the sink saw;
+// `after` (" after N attempts", or "") goes into the messages of the errors
+// a retry could have followed.
+AttemptResult judge_attempt(const TransportOutcome& outcome, AttemptSink& sink, const HttpRequest& request,
+                            const std::string& after) {
+  using Kind = TransportOutcome::Kind;
+  switch (outcome.kind) {
+    case Kind::Cancelled:
+      return final_result(plain_error(ErrorCode::Cancelled, "the request was cancelled"));
+    case Kind::Aborted:
+      if (!sink.consumer_error_) return final_result(plain_error(ErrorCode::Network, "the transfer was aborted: " + outcome.detail));
+      return consumer_result(*sink.consumer_error_, after, true);
+    case Kind::Complete:
+      // A stream that ended without its terminal event asks for a retry
+      // like a 5xx.
+      if (sink.success()) return whole_body(sink, after, true);
+      return error_status(sink, after);
+    case Kind::ConnectFailed:
+      return retryable_result(plain_error(ErrorCode::Network, "could not connect" + after + ": " + outcome.detail, true));
+    case Kind::ConnectTimeout:
+      return retryable_result(plain_error(
+          ErrorCode::Timeout, "no connection within " + seconds_text(request.connect_timeout) + " (connect timeout)" + after,
+          true));
+    case Kind::IdleTimeout:
+      // The answer was whole; only the end of the response never came.
+      if (sink.complete()) return whole_body(sink, after, false);
+      if (sink.body_started_)
+        return final_result(plain_error(ErrorCode::Timeout,
+                                        "no data received for " + seconds_text(request.idle_timeout) +
+                                            " (idle timeout); the response stream stalled",
+                                        true));
+      return retryable_result(plain_error(
+          ErrorCode::Timeout, "no response for " + seconds_text(request.idle_timeout) + " (idle timeout)" + after, true));
+    case Kind::ConnectionLost:
+      if (sink.body_started_) {
+        // A whole answer whose connection then broke is still whole.
+        if (sink.complete()) return whole_body(sink, after, false);
+        // Cut mid-answer: sent again, like after a 5xx.
+        return retryable_result(plain_error(ErrorCode::Protocol,
+                                            "the response stream ended early: the connection closed" + after + " (" +
+                                                outcome.detail + ")",
+                                            true));
+      }
+      return retryable_result(plain_error(
+          ErrorCode::Network, "the connection closed before a response" + after + ": " + outcome.detail, true));
+    case Kind::Tls:
+      return final_result(plain_error(ErrorCode::Network, "TLS failure: " + outcome.detail));
+    case Kind::Other:
+      return final_result(plain_error(ErrorCode::Network, "request failed: " + outcome.detail));
+  }
+  return final_result(plain_error(ErrorCode::Network, "request failed: " + outcome.detail));
+}
+
+// How long to wait before attempt `attempt` + 1: the server's Retry-After
+// (capped), else exponential backoff with jitter (`random` in [0, 1)).
+milliseconds retry_delay(const RetryPolicy& policy, int attempt, const std::optional<milliseconds>& retry_after,
+                         const std::function<double()>& random) {
+  if (retry_after) return std::min(*retry_after, policy.max_retry_after);
+  double base = static_cast<double>(policy.initial_backoff.count()) * std::pow(2.0, static_cast<double>(attempt - 1));
+  base = std::min(base, static_cast<double>(policy.max_backoff.count()));
+  return milliseconds(static_cast<std::int64_t>(base * (0.5 + 0.5 * random())));
+}
+
+}  // namespace
+
 Status send_with_retries(const SendContext& context, const HttpRequest& request,
                          const std::function<BodyConsumer&()>& new_consumer, CancelToken& cancel) {
-  auto random = [&]() -> double {
+  const std::function<double()> random = [&]() -> double {
     if (context.random) return context.random();
     // Seeded once per thread (weld/base/random.h), and only when a retry
     // needs a jitter.
@@ -391,150 +513,24 @@ Status send_with_retries(const SendContext& context, const HttpRequest& request,
   };
   // The URL as messages show it: never its query (a gateway's key may be there).
   const std::string where = request.method + " " + url_for_messages(request.url);
-  const std::string target = " (" + where + ")";
-  auto make_error = [&](ErrorCode code, std::string message, bool temporary = false) {
-    return Error{.code = code,
-                 .message = redact(message + target, context.secret),
+  auto with_target = [&](const Error& error) {
+    return Error{.code = error.code,
+                 .message = redact(error.message + " (" + where + ")", context.secret),
                  .where = redact(where, context.secret),
-                 .temporary = temporary};
+                 .http_status = error.http_status,
+                 .temporary = error.temporary};
   };
   const int attempts_allowed = std::max(0, context.policy.max_retries) + 1;
   for (int attempt = 1;; ++attempt) {
-    if (cancel.cancelled.load()) return make_error(ErrorCode::Cancelled, "the request was cancelled");
+    if (cancel.cancelled.load()) return with_target(plain_error(ErrorCode::Cancelled, "the request was cancelled"));
     AttemptSink sink(new_consumer, request.max_response_bytes);
-    TransportOutcome outcome = context.transport->perform(request, sink, cancel);
-    const bool can_retry = attempt < attempts_allowed;
+    const TransportOutcome outcome = context.transport->perform(request, sink, cancel);
     const std::string after = attempt > 1 ? " after " + std::to_string(attempt) + " attempts" : "";
-    std::optional<milliseconds> retry_after;
-    std::optional<Error> failure;
-    bool retry = false;
-    using Kind = TransportOutcome::Kind;
-    switch (outcome.kind) {
-      case Kind::Cancelled:
-        return make_error(ErrorCode::Cancelled, "the request was cancelled");
-      case Kind::Aborted:
-        if (!sink.consumer_error_) return make_error(ErrorCode::Network, "the transfer was aborted: " + outcome.detail);
-        if (!asks_for_retry(*sink.consumer_error_))
-          return make_error(sink.consumer_error_->code, sink.consumer_error_->message, sink.consumer_error_->temporary);
-        retry = can_retry;
-        failure = retried_consumer_error(*sink.consumer_error_, after);
-        break;
-      case Kind::Complete: {
-        int status = sink.status_;
-        if (sink.success()) {
-          // The consumer has the whole body: a stream that ended without
-          // its terminal event asks for a retry like a 5xx.
-          Status ended = sink.consumer_ ? sink.consumer_->on_end() : Status(Ok{});
-          if (ended) return Ok{};
-          if (!asks_for_retry(ended.error()))
-            return make_error(ended.error().code, ended.error().message, ended.error().temporary);
-          retry = can_retry;
-          failure = retried_consumer_error(ended.error(), after);
-          break;
-        }
-        std::string phrase = reason_phrase(status);
-        std::string head = "HTTP " + std::to_string(status) + (phrase.empty() ? "" : " " + phrase);
-        std::string server = error_text_from_body(sink.error_body_);
-        std::string text = head + after + (server.empty() ? "" : ": " + server);
-        const StatusVerdict verdict = judge_status(status, sink.headers_);
-        if (verdict == StatusVerdict::Refused) {
-          Error refused = make_error(ErrorCode::Auth, "the provider refused the credentials: " + text);
-          refused.http_status = status;
-          return refused;
-        }
-        // One verdict decides both: what is retried is temporary (exit 75
-        // once the retries are spent), what is not is final (exit 1).
-        const bool temporary = verdict == StatusVerdict::Temporary;
-        retry = temporary && can_retry;
-        failure = Error{.code = ErrorCode::Http,
-                        .message = text,
-                        .where = {},
-                        .http_status = status,
-                        .temporary = temporary};
-        retry_after = retry_after_of(sink.headers_, std::chrono::system_clock::now());
-        break;
-      }
-      case Kind::ConnectFailed:
-        retry = can_retry;
-        failure = Error{.code = ErrorCode::Network,
-                        .message = "could not connect" + after + ": " + outcome.detail,
-                        .where = {},
-                        .http_status = 0,
-                        .temporary = true};
-        break;
-      case Kind::ConnectTimeout:
-        retry = can_retry;
-        failure = Error{.code = ErrorCode::Timeout,
-                        .message = "no connection within " + seconds_text(request.connect_timeout) +
-                                   " (connect timeout)" + after,
-                        .where = {},
-                        .http_status = 0,
-                        .temporary = true};
-        break;
-      case Kind::IdleTimeout:
-        if (sink.complete()) {
-          // The answer was whole; only the end of the response never came.
-          Status ended = sink.consumer_->on_end();
-          if (ended) return Ok{};
-          return make_error(ended.error().code, ended.error().message, ended.error().temporary);
-        }
-        if (sink.body_started_)
-          return make_error(ErrorCode::Timeout,
-                            "no data received for " + seconds_text(request.idle_timeout) +
-                                " (idle timeout); the response stream stalled",
-                            true);
-        retry = can_retry;
-        failure = Error{.code = ErrorCode::Timeout,
-                        .message = "no response for " + seconds_text(request.idle_timeout) + " (idle timeout)" + after,
-                        .where = {},
-                        .http_status = 0,
-                        .temporary = true};
-        break;
-      case Kind::ConnectionLost:
-        if (sink.body_started_) {
-          // A whole answer whose connection then broke is still whole.
-          if (sink.complete()) {
-            Status ended = sink.consumer_->on_end();
-            if (ended) return Ok{};
-            return make_error(ended.error().code, ended.error().message, ended.error().temporary);
-          }
-          // Cut mid-answer: sent again, like after a 5xx.
-          retry = can_retry;
-          failure = Error{.code = ErrorCode::Protocol,
-                          .message = "the response stream ended early: the connection closed" + after + " (" +
-                                     outcome.detail + ")",
-                          .where = {},
-                          .http_status = 0,
-                          .temporary = true};
-          break;
-        }
-        retry = can_retry;
-        failure = Error{.code = ErrorCode::Network,
-                        .message = "the connection closed before a response" + after + ": " + outcome.detail,
-                        .where = {},
-                        .http_status = 0,
-                        .temporary = true};
-        break;
-      case Kind::Tls:
-        return make_error(ErrorCode::Network, "TLS failure: " + outcome.detail);
-      case Kind::Other:
-        return make_error(ErrorCode::Network, "request failed: " + outcome.detail);
-    }
-    if (!retry) {
-      Error final_error = make_error(failure->code, failure->message, failure->temporary);
-      final_error.http_status = failure->http_status;
-      return final_error;
-    }
-    milliseconds delay;
-    if (retry_after) {
-      delay = std::min(*retry_after, context.policy.max_retry_after);
-    } else {
-      double base = static_cast<double>(context.policy.initial_backoff.count()) *
-                    std::pow(2.0, static_cast<double>(attempt - 1));
-      base = std::min(base, static_cast<double>(context.policy.max_backoff.count()));
-      delay = milliseconds(static_cast<std::int64_t>(base * (0.5 + 0.5 * random())));
-    }
-    if (!context.sleep(delay, cancel)) return make_error(ErrorCode::Cancelled, "the request was cancelled");
+    AttemptResult result = judge_attempt(outcome, sink, request, after);
+    if (!result.error) return Ok{};
+    if (!result.retryable || attempt >= attempts_allowed) return with_target(*result.error);
+    if (!context.sleep(retry_delay(context.policy, attempt, result.retry_after, random), cancel))
+      return with_target(plain_error(ErrorCode::Cancelled, "the request was cancelled"));
   }
 }
 
