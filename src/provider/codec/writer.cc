@@ -107,16 +107,6 @@ bool is_object_text(std::string_view text) {
   return parsed && parsed->is_object();
 }
 
-const std::string* string_member(const json::Value& object, std::string_view key) {
-  const json::Value* v = object.is_object() ? object.find(key) : nullptr;
-  return v != nullptr && v->is_string() ? &v->as_string() : nullptr;
-}
-
-const json::Array* array_member(const json::Value& object, std::string_view key) {
-  const json::Value* v = object.is_object() ? object.find(key) : nullptr;
-  return v != nullptr && v->is_array() ? &v->as_array() : nullptr;
-}
-
 json::Value& object_member(json::Value& body, std::string_view key) {
   json::Value* member = body.find(key);
   if (member == nullptr || !member->is_object()) return body.set(key, json::Object{});

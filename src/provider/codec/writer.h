@@ -8,6 +8,7 @@
 
 #include "weld/json/value.h"
 #include "weld/provider/codec.h"
+#include "../reader/fields.h"
 
 namespace weld::provider::writer {
 
@@ -33,10 +34,9 @@ json::Value object_or_empty(std::string_view text);
 /// Whether `text` is a JSON object.
 bool is_object_text(std::string_view text);
 
-/// `object[key]` when `object` is an object and the member a string / array,
-/// else nullptr.
-const std::string* string_member(const json::Value& object, std::string_view key);
-const json::Array* array_member(const json::Value& object, std::string_view key);
+/// Typed lookups into what a client or server sent (reader/fields.h).
+using fields::array_member;
+using fields::string_member;
 
 /// The object member `key` of `body` (created, or replacing a member of
 /// another type, when needed).

@@ -18,6 +18,12 @@ const json::Value* object_member(const json::Value* object, std::string_view key
   return v != nullptr && v->is_object() ? v : nullptr;
 }
 
+const json::Array* array_member(const json::Value* object, std::string_view key) {
+  if (object == nullptr || !object->is_object()) return nullptr;
+  const json::Value* v = object->find(key);
+  return v != nullptr && v->is_array() ? &v->as_array() : nullptr;
+}
+
 std::optional<std::int64_t> integer_member(const json::Value* object, std::string_view key) {
   if (object == nullptr || !object->is_object()) return std::nullopt;
   const json::Value* v = object->find(key);

@@ -1,6 +1,7 @@
 #pragma once
-// Typed lookups into JSON a model server sent (never trusted: any member may
-// be missing or of another type), shared by the three protocol readers.
+// Typed lookups into JSON weld did not write (a model server's answer, a
+// client's request: never trusted, any member may be missing or of another
+// type), the one home of them for every protocol's reader and writer.
 
 #include <cstdint>
 #include <optional>
@@ -16,6 +17,17 @@ const std::string* string_member(const json::Value* object, std::string_view key
 
 /// `object[key]` when it is an object, else nullptr.
 const json::Value* object_member(const json::Value* object, std::string_view key);
+
+/// `object[key]` when `object` is an object and the member an array, else nullptr.
+const json::Array* array_member(const json::Value* object, std::string_view key);
+
+/// The same lookups on a value held by reference.
+inline const std::string* string_member(const json::Value& object, std::string_view key) {
+  return string_member(&object, key);
+}
+inline const json::Array* array_member(const json::Value& object, std::string_view key) {
+  return array_member(&object, key);
+}
 
 /// `object[key]` as an integer: an integer, or a real in the int64 range
 /// ("12.0"; one outside it, which converting would make undefined behaviour,
