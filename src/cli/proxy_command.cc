@@ -92,7 +92,7 @@ int proxy_main(int argc, char** argv) {
 
   // Telemetry (docs/telemetry.md): warnings as log events; destroyed after the server.
   auto warn = [&config](std::string_view text) {
-    config.log("{\"event\":\"warning\",\"message\":" + json::quote(text) + "}");
+    config.log(json::serialize(json::Object{{"event", "warning"}, {"message", text}}));
   };
   std::unique_ptr<telemetry::Telemetry> telemetry =
       start_telemetry(telemetry_file, warn, telemetry::Config::Sender::AtStart);
@@ -100,8 +100,9 @@ int proxy_main(int argc, char** argv) {
   auto server = proxy::Server::create(config);
   if (!server) {
     const Error& error = server.error();
-    std::cerr << "{\"event\":\"error\",\"code\":" << json::quote(error_code_name(error.code)) << ",\"message\":" << json::quote(error.message)
-              << "}\n";
+    std::cerr << json::serialize(json::Object{
+                     {"event", "error"}, {"code", error_code_name(error.code)}, {"message", error.message}})
+              << "\n";
     return error.code == ErrorCode::Listen ? 1 : 52;
   }
   // OTLP metrics are read from the counters /metrics renders (docs/telemetry.md, "Metrics"); the
@@ -111,18 +112,15 @@ int proxy_main(int argc, char** argv) {
   }
   // The address bound, not the one asked for: ":8799" is every interface,
   // and the log says so ("0.0.0.0:8799").
-  std::string listening = "{\"event\":\"listening\",\"address\":";
-  json::write_string(listening, (*server)->address());
-  listening += ",\"port\":" + std::to_string((*server)->port());
-  listening += ",\"upstream\":";
-  json::write_string(listening, config.upstream);
-  listening += ",\"agents\":";
-  json::write_string(listening, config.agents_path.empty() ? std::string("(built-in default)") : config.agents_path);
-  listening += "}";
-  config.log(listening);
+  config.log(json::serialize(json::Object{
+      {"event", "listening"},
+      {"address", (*server)->address()},
+      {"port", static_cast<std::int64_t>((*server)->port())},
+      {"upstream", config.upstream},
+      {"agents", config.agents_path.empty() ? std::string("(built-in default)") : config.agents_path}}));
   (*server)->run();
   finish_telemetry(telemetry.get(), warn);
-  config.log("{\"event\":\"stopped\"}");
+  config.log(json::serialize(json::Object{{"event", "stopped"}}));
   return 0;
 }
 

@@ -142,7 +142,7 @@ class ServerImpl final : public Server {
                                        : load_registry_file(config.agents_path);
     if (!registry) return registry.error();
     for (const std::string& warning : (*registry)->warnings()) {
-      shared_.log("{\"event\":\"registry_warning\",\"message\":" + json::quote(warning) + "}");
+      shared_.log(json::serialize(json::Object{{"event", "registry_warning"}, {"message", warning}}));
     }
     shared_.set_registry(std::move(*registry));
     if (!config.agents_path.empty()) stamp_ = stamp_of(config.agents_path);
@@ -238,15 +238,15 @@ class ServerImpl final : public Server {
     Result<RegistryPtr> registry = load_registry_file(shared_.config.agents_path);
     if (!registry) {
       shared_.metrics.registry_reloaded(false);
-      shared_.log("{\"event\":\"registry_reload\",\"ok\":false,\"error\":" + json::quote(registry.error().message) +
-                  "}");
+      shared_.log(json::serialize(
+          json::Object{{"event", "registry_reload"}, {"ok", false}, {"error", registry.error().message}}));
       return registry.error();
     }
-    std::string names;
-    for (const std::string& name : (*registry)->names()) names += (names.empty() ? "" : ",") + json::quote(name);
+    json::Array names;
+    for (const std::string& name : (*registry)->names()) names.emplace_back(name);
     shared_.set_registry(std::move(*registry));
     shared_.metrics.registry_reloaded(true);
-    shared_.log("{\"event\":\"registry_reload\",\"ok\":true,\"agents\":[" + names + "]}");
+    shared_.log(json::serialize(json::Object{{"event", "registry_reload"}, {"ok", true}, {"agents", std::move(names)}}));
     return Ok{};
   }
 
@@ -262,8 +262,7 @@ class ServerImpl final : public Server {
       } else if (stopping_ && signal == SIGINT) {
         force_stop();  // a second Ctrl-C does not wait
       } else {
-        shared_.log(std::string("{\"event\":\"shutdown\",\"signal\":\"") + (signal == SIGINT ? "SIGINT" : "SIGTERM") +
-                    "\"}");
+        shared_.log(json::serialize(json::Object{{"event", "shutdown"}, {"signal", signal == SIGINT ? "SIGINT" : "SIGTERM"}}));
         begin_stop();
       }
       if (!control_.stopped()) wait_signal(signals);

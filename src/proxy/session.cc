@@ -62,7 +62,7 @@ awaitable<void> Session::run() {
       // Never reached by design (the data plane returns errors as values);
       // a bug must cost one request, not the worker.
       client_.end_keep_alive();
-      shared_.log(std::string("{\"event\":\"internal_error\",\"error\":") + json::quote(e.what()) + "}");
+      shared_.log(json::serialize(json::Object{{"event", "internal_error"}, {"error", e.what()}}));
     }
     current_log_ = nullptr;
     shared_.metrics.request_finished();

@@ -221,7 +221,7 @@ void TaggedExchange::internal_error(std::exception_ptr failure, Exchange& ex) {
   try {
     std::rethrow_exception(failure);
   } catch (const std::exception& e) {
-    shared_.log(std::string("{\"event\":\"internal_error\",\"error\":") + json::quote(e.what()) + "}");
+    shared_.log(json::serialize(json::Object{{"event", "internal_error"}, {"error", e.what()}}));
   }
   filters::reply_error(ex, Outcome::InternalError, 500, "api_error", "internal error in the proxy");
 }
@@ -248,8 +248,9 @@ awaitable<void> TaggedExchange::resolve_auto(ClientRequest& req, Exchange& ex, F
         error ? Result<provider::Response>(std::move(status_error)) : Result<provider::Response>(ex.upstream_response));
     if (verdict != provider::ProbeVerdict::Unknown) native = verdict == provider::ProbeVerdict::Native;
     if (native) shared_.remember_probe(ex.base_model, *native);
-    shared_.log(std::string("{\"event\":\"mechanism_probe\",\"model\":") + json::quote(ex.base_model) +
-                ",\"native\":" + (native ? (*native ? "true" : "false") : "null") + "}");
+    shared_.log(json::serialize(json::Object{{"event", "mechanism_probe"},
+                                             {"model", ex.base_model},
+                                             {"native", native ? json::Value(*native) : json::Value()}}));
   }
   ex.auto_agent = *ex.agent;
   ex.auto_agent->mechanism = native.value_or(false) ? Mechanism::Native : Mechanism::Tool;
