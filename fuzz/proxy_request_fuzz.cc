@@ -1,4 +1,4 @@
-// Fuzzes the proxy's request rewriting (src/proxy/weld/request.cc) with what
+// Fuzzes the proxy's request rewriting (src/proxy/filters/schema_injection/upstream_request.cc) with what
 // a client can send: byte 0 holds flags (bit 2: two-phase agent, bit 3:
 // streaming upstream, bit 4: force the agent tool), the rest is one JSON
 // request body, rewritten for both APIs. The upstream's answers are fuzzed
