@@ -23,10 +23,7 @@ namespace {
 namespace fs = std::filesystem;
 
 std::optional<json::Value> read_json(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  auto doc = json::parse(buffer.str());
+  auto doc = json::parse(weld::test_support::read_corpus_file(path));
   if (!doc) return std::nullopt;
   return std::move(*doc);
 }
@@ -48,10 +45,7 @@ std::optional<schema::Schema> compile_dir(const fs::path& dir) {
 TEST(RepairCorpus, ValidInstancesComeBackUnchanged) {
   std::string absent;
   if (!weld::test_support::benchmark_corpus_present(&absent)) GTEST_SKIP() << absent;
-  fs::path root = weld::test_support::benchmark_corpus_dir();
-  std::vector<fs::path> dirs;
-  for (const auto& entry : fs::directory_iterator(root)) dirs.push_back(entry.path());
-  std::sort(dirs.begin(), dirs.end());
+  std::vector<fs::path> dirs = weld::test_support::benchmark_corpus_sets();
   std::size_t valid_total = 0, invalid_total = 0, repaired_total = 0, schemas = 0;
   for (const auto& dir : dirs) {
     auto compiled = compile_dir(dir);
@@ -123,10 +117,7 @@ json::Value stringify_scalars(const json::Value& v) {
 TEST(RepairCorpus, DamagedValidInstancesRepairBackToTheOriginal) {
   std::string absent;
   if (!weld::test_support::benchmark_corpus_present(&absent)) GTEST_SKIP() << absent;
-  fs::path root = weld::test_support::benchmark_corpus_dir();
-  std::vector<fs::path> dirs;
-  for (const auto& entry : fs::directory_iterator(root)) dirs.push_back(entry.path());
-  std::sort(dirs.begin(), dirs.end());
+  std::vector<fs::path> dirs = weld::test_support::benchmark_corpus_sets();
   std::size_t fenced = 0, prose = 0, stringified = 0, stringified_repaired = 0;
   for (const auto& dir : dirs) {
     auto compiled = compile_dir(dir);

@@ -27,10 +27,7 @@ namespace {
 namespace fs = std::filesystem;
 
 std::optional<json::Value> read_json(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  auto doc = json::parse(buffer.str());
+  auto doc = json::parse(weld::test_support::read_corpus_file(path));
   if (!doc) return std::nullopt;
   return std::move(*doc);
 }
@@ -109,9 +106,7 @@ std::vector<json::Value> wrong_answers(const json::Value& valid, std::size_t lim
 TEST(DescribeCorpus, RetryTurnStaysSmall) {
   std::string absent;
   if (!weld::test_support::benchmark_corpus_present(&absent)) GTEST_SKIP() << absent;
-  std::vector<fs::path> dirs;
-  for (const auto& entry : fs::directory_iterator(weld::test_support::benchmark_corpus_dir())) dirs.push_back(entry.path());
-  std::sort(dirs.begin(), dirs.end());
+  std::vector<fs::path> dirs = weld::test_support::benchmark_corpus_sets();
   std::vector<std::size_t> sizes;
   std::size_t largest = 0;
   std::string largest_text, largest_where;

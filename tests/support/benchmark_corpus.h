@@ -6,9 +6,13 @@
 // so, when it is absent (README.md, "Building from source").
 #pragma once
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
+#include <vector>
 
 namespace weld::test_support {
 
@@ -29,6 +33,25 @@ inline bool benchmark_corpus_present(std::string* why_not) {
              " (the schemas/ folder of sourcemeta-research/jsonschema-benchmark, kept outside the repository): "
              "skipped; set WELD_DATA_DIR (configure or environment) to a folder holding jsonschema-benchmark/schemas";
   return false;
+}
+
+/// The corpus's data sets in name order: each a folder holding schema.json,
+/// schema-noformat.json and instances.jsonl (one valid instance per line).
+/// Empty when the corpus is absent.
+inline std::vector<std::filesystem::path> benchmark_corpus_sets() {
+  std::vector<std::filesystem::path> sets;
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(benchmark_corpus_dir(), error)) {
+    if (std::filesystem::exists(entry.path() / "instances.jsonl")) sets.push_back(entry.path());
+  }
+  std::sort(sets.begin(), sets.end());
+  return sets;
+}
+
+/// A corpus file's bytes ("" when it cannot be read).
+inline std::string read_corpus_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 }  // namespace weld::test_support

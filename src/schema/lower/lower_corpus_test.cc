@@ -21,13 +21,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string read(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 // Gemini's OpenAPI schema as the JSON Schema it means (to validate with):
 // lower-case types, `nullable` as a null type, its own keywords dropped.
 json::Value gemini_as_json_schema(const json::Value& s) {
@@ -96,12 +89,7 @@ constexpr std::size_t kInstancesPerSet = 150;
 TEST(LowerCorpus, EveryValidInstanceSurvivesTheRoundTrip) {
   std::string absent;
   if (!weld::test_support::benchmark_corpus_present(&absent)) GTEST_SKIP() << absent;
-  fs::path dir = weld::test_support::benchmark_corpus_dir();
-  std::vector<fs::path> sets;
-  for (const auto& entry : fs::directory_iterator(dir)) {
-    if (fs::exists(entry.path() / "instances.jsonl")) sets.push_back(entry.path());
-  }
-  std::sort(sets.begin(), sets.end());
+  std::vector<fs::path> sets = weld::test_support::benchmark_corpus_sets();
   ASSERT_GE(sets.size(), 30u);
   CompileOptions lenient;
   lenient.strict = false;
@@ -109,10 +97,10 @@ TEST(LowerCorpus, EveryValidInstanceSurvivesTheRoundTrip) {
   std::size_t checked = 0;
   for (const fs::path& set : sets) {
     const std::string name = set.filename().string();
-    json::Value original = *json::parse(read(set / "schema-noformat.json"));
+    json::Value original = *json::parse(weld::test_support::read_corpus_file(set / "schema-noformat.json"));
     Schema compiled = Schema::compile(original, lenient);
     std::vector<json::Value> instances;
-    std::istringstream lines(read(set / "instances.jsonl"));
+    std::istringstream lines(weld::test_support::read_corpus_file(set / "instances.jsonl"));
     for (std::string line; std::getline(lines, line) && instances.size() < kInstancesPerSet;) {
       if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
       json::Value instance = *json::parse(line);

@@ -19,33 +19,15 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string read(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-std::vector<fs::path> corpus() {
-  std::vector<fs::path> out;
-  fs::path dir = weld::test_support::benchmark_corpus_dir();
-  if (!fs::is_directory(dir)) return out;
-  for (const auto& entry : fs::directory_iterator(dir)) {
-    if (fs::exists(entry.path() / "schema-noformat.json")) out.push_back(entry.path());
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 constexpr Target kTargets[] = {Target::OpenAIStrict, Target::Anthropic, Target::Gemini, Target::Vllm, Target::Tool};
 
 TEST(LowerRules, EveryCorpusSchemaFollowsEveryTargetsRules) {
   std::string absent;
   if (!weld::test_support::benchmark_corpus_present(&absent)) GTEST_SKIP() << absent;
-  std::vector<fs::path> sets = corpus();
+  std::vector<fs::path> sets = weld::test_support::benchmark_corpus_sets();
   ASSERT_GE(sets.size(), 30u) << "the jsonschema-benchmark sets";
   for (const fs::path& set : sets) {
-    auto schema = json::parse(read(set / "schema-noformat.json"));
+    auto schema = json::parse(weld::test_support::read_corpus_file(set / "schema-noformat.json"));
     ASSERT_TRUE(schema.ok()) << set;
     for (Target target : kTargets) {
       for (bool keep_open : {false, true}) {
