@@ -68,17 +68,8 @@ struct BatchFlags {
   std::optional<std::string> telemetry_file;
   ModelFlags model;
   ModelFlagText model_text;
-  std::optional<std::string> system_prompt;
   RunLimitFlags limits;
-  std::vector<std::string> core_tools;
-  bool yolo = false;
-  std::optional<std::string> approval_mode;
-  // Claude Code's names (docs/run.md, "Coming from Claude Code, Qwen Code or Codex").
-  std::optional<std::string> permission_mode;
-  std::vector<std::string> allowed_tools;
-  std::vector<std::string> exclude_tools;
-  std::optional<std::string> append_system_prompt;
-  std::vector<std::string> settings;
+  ToolFlags tools;  ///< no --bare and no MCP servers (kRunOnlyFlags)
 };
 
 void write_stderr(std::string_view text) {
@@ -139,25 +130,8 @@ void add_flags(CLI::App& app, BatchFlags& f) {
                "Run again the rows whose lines in -o FILE are errored (their lines are removed first)");
   add_telemetry_file_flag(app, f.telemetry_file);
   add_model_flags(app, f.model, f.model_text);
-  app.add_option("--system-prompt", f.system_prompt, "System prompt of every row (a row's own system message wins)");
-  app.add_option("--append-system-prompt", f.append_system_prompt, "Text added at the end of --system-prompt");
-  app.add_option("--settings", f.settings,
-                 "One more settings file (or JSON text), read after ~/.weld and ./.weld settings; repeatable")
-      ->type_name("FILE");
   add_run_limit_flags(app, f.limits, /*per_row=*/true);
-  app.add_option("--core-tools", f.core_tools, "Offer these built-in tools to every row (default: none)");
-  app.add_flag("-y,--yolo,--dangerously-skip-permissions", f.yolo,
-               "Offer every built-in tool, side effects included (= --approval-mode yolo)");
-  app.add_option("--approval-mode", f.approval_mode, "plan | default | auto-edit | yolo (offers built-in tools)");
-  app.add_option("--permission-mode", f.permission_mode,
-                 "Claude Code's modes: default, acceptEdits (= auto-edit), plan, bypassPermissions (= yolo)")
-      ->type_name("MODE");
-  app.add_option("--allowedTools,--allowed-tools", f.allowed_tools,
-                 "Tools offered to every row, as settings permissions.allow (\"Bash(git log:*)\" Read; Claude Code's "
-                 "names or weld's)")
-      ->type_name("RULES");
-  app.add_option("--exclude-tools,--disallowedTools,--disallowed-tools", f.exclude_tools,
-                 "Tools never offered (comma-separated; repeatable; Claude Code's names or weld's)");
+  add_tool_flags(app, f.tools, /*per_row=*/true);
 }
 
 // The exit code of how the batch ended (docs/batch.md, "Exit codes"): a
@@ -271,6 +245,33 @@ Result<BatchFiles> batch_files(const BatchFlags& flags, const provider::Environm
   return out;
 }
 
+// The flags' combinations and values, checked before the input is opened
+// (usage errors: exit 1, docs/batch.md "Exit codes").
+struct CheckedFlags {
+  std::optional<agent::Mechanism> mechanism;
+  agent::ApprovalMode approval = agent::ApprovalMode::Default;
+  BatchFiles files;
+  double progress_interval = 10;
+};
+
+Result<CheckedFlags> check_flags(BatchFlags& flags, const provider::Environment& env, agent::RunOptions& run) {
+  auto usage = [](std::string message) { return Error{ErrorCode::Usage, std::move(message), ""}; };
+  if (!flags.json_schema) return usage("--json-schema is required: every row's answer must validate against it.");
+  CheckedFlags out;
+  if (auto error = check_model_flags(flags.model_text, flags.model, out.mechanism)) return usage(*error);
+  if (auto error = apply_run_limit_flags(flags.limits, run)) return usage(*error);
+  Result<agent::ApprovalMode> approval = approval_from_flags(flags.tools);
+  if (!approval) return approval.error();
+  out.approval = *approval;
+  Result<BatchFiles> files = batch_files(flags, env);
+  if (!files) return files.error();
+  out.files = std::move(*files);
+  Result<double> interval = progress_interval(flags.progress_interval);
+  if (!interval) return interval.error();
+  out.progress_interval = *interval;
+  return out;
+}
+
 int batch_command(int argc, char** argv) {
   CLI::App app{"weld batch: the run's contract for every row of a JSON Lines input", "weld batch"};
   BatchFlags flags;
@@ -282,22 +283,13 @@ int batch_command(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return usage_error(parse_error_text(app, e, kRunOnlyFlags));
   }
-  if (!flags.json_schema) return usage_error("--json-schema is required: every row's answer must validate against it.");
-  std::optional<agent::Mechanism> mechanism_flag;
-  if (auto error = check_model_flags(flags.model_text, flags.model, mechanism_flag)) return usage_error(*error);
-  batch::BatchOptions options;
-  if (auto error = apply_run_limit_flags(flags.limits, options.run)) return usage_error(*error);
-  Result<agent::ApprovalMode> approval = approval_from_flags(flags.yolo, flags.approval_mode, flags.permission_mode);
-  if (!approval) return usage_error(approval.error().message);
-
   const provider::Environment env = provider::process_environment();
-  Result<BatchFiles> files = batch_files(flags, env);
-  if (!files) return usage_error(files.error().message);
-  const batch::Shard* shard = &files->shard;
-  const std::string& output_path = files->output;
-  const std::optional<std::string>& summary_path = files->summary;
-  Result<double> interval = progress_interval(flags.progress_interval);
-  if (!interval) return usage_error(interval.error().message);
+  batch::BatchOptions options;
+  Result<CheckedFlags> checked = check_flags(flags, env, options.run);
+  if (!checked) return usage_error(checked.error().message);
+  const batch::Shard* shard = &checked->files.shard;
+  const std::string& output_path = checked->files.output;
+  const std::optional<std::string>& summary_path = checked->files.summary;
 
   // The input: refused before anything is sent when it is almost surely a
   // mistake (compressed data).
@@ -319,16 +311,9 @@ int batch_command(int argc, char** argv) {
   RunSetup setup(write_stderr);
   if (SetupStep failed = setup.load_schema(flags.json_schema, flags.limits.no_strict))
     return fail(failed->code, failed->message);
-  const bool tools_asked = !flags.core_tools.empty() || flags.yolo || flags.approval_mode || flags.permission_mode ||
-                           !flags.allowed_tools.empty();
-  ToolFlags tool_flags;
-  tool_flags.approval = *approval;
-  tool_flags.core_tools = flags.core_tools;
-  tool_flags.allow_rules = flags.allowed_tools;
-  tool_flags.exclude_rules = flags.exclude_tools;
-  tool_flags.settings = flags.settings;
-  if (SetupStep failed = setup.load_tools(tool_flags, tools_asked)) return fail(failed->code, failed->message);
-  if (SetupStep failed = setup.choose_mechanism(mechanism_flag)) return fail(failed->code, failed->message);
+  const bool tools_asked = flags.tools.tools_asked();
+  if (SetupStep failed = setup.load_tools(flags.tools, checked->approval, tools_asked)) return fail(failed->code, failed->message);
+  if (SetupStep failed = setup.choose_mechanism(checked->mechanism)) return fail(failed->code, failed->message);
 
   // The workers: one model each, behind one request gate, on fiber loops
   // unless built-in tools were asked for (a tool may block).
@@ -350,10 +335,7 @@ int batch_command(int argc, char** argv) {
   options.format = *batch::parse_output_format(flags.output_format);
   options.shard = *shard;
   setup.fill_options(first, options.run);
-  options.run.system_prompt = flags.system_prompt.value_or("");
-  if (flags.append_system_prompt) {
-    options.run.system_prompt += (options.run.system_prompt.empty() ? "" : "\n\n") + *flags.append_system_prompt;
-  }
+  options.run.system_prompt = flags.tools.joined_system_prompt();
   options.input.schema = &setup.schema()->source;
   options.warn = [](const std::string& text) { write_stderr("weld batch: warning: " + text + "\n"); };
   options.run.session_id = agent::new_session_id();
@@ -417,7 +399,7 @@ int batch_command(int argc, char** argv) {
     std::optional<ProgressDisplay> display;
     if (!flags.no_progress)
       display.emplace(progress, terminal,
-                      std::chrono::milliseconds(static_cast<std::int64_t>(*interval * 1000)), countable);
+                      std::chrono::milliseconds(static_cast<std::int64_t>(checked->progress_interval * 1000)), countable);
     outcome = batch::run_batch(lines, **writer, ids, options, models, progress, cancel, loop_list);
   }
   signals.run_ended();

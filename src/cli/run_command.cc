@@ -44,13 +44,8 @@ struct RunFlags {
   ModelFlags model;
   std::string output_format = "text";
   RunLimitFlags limits;
-  bool yolo = false;
-  std::optional<std::string> approval_mode;
-  std::vector<std::string> exclude_tools;
-  std::vector<std::string> core_tools;
-  bool bare = false;
+  ToolFlags tools;
   bool include_partial_messages = false;
-  std::optional<std::string> system_prompt;
   bool continue_session = false;
   std::optional<std::string> resume;
   bool no_session_persistence = false;
@@ -61,16 +56,6 @@ struct RunFlags {
   std::optional<std::string> price_cache_read;
   std::optional<std::string> price_cache_write;
   std::optional<std::string> telemetry_file;
-  // Claude Code's names (docs/run.md, "Coming from Claude Code, Qwen Code or
-  // Codex"): the ones with a weld meaning map onto it.
-  std::vector<std::string> allowed_tools;
-  std::vector<std::string> disallowed_tools;
-  std::optional<std::string> permission_mode;
-  bool skip_permissions = false;
-  std::vector<std::string> mcp_config;
-  bool strict_mcp_config = false;
-  std::optional<std::string> append_system_prompt;
-  std::vector<std::string> settings;
   RunLogFlags log;
 };
 
@@ -91,34 +76,11 @@ void add_flags(CLI::App& app, RunFlags& f) {
   app.add_option("-o,--output-format", f.output_format,
                  "text | json | stream-json | result (only the result envelope, as claude -p --output-format json)")
       ->check(CLI::IsMember({"text", "json", "stream-json", "result"}));
-  add_run_limit_flags(app, f.limits);
-  app.add_flag("-y,--yolo,--dangerously-skip-permissions", f.yolo,
-               "Offer every tool, side effects included (= --approval-mode yolo)");
-  app.add_option("--approval-mode", f.approval_mode, "plan | default | auto-edit | yolo");
-  app.add_option("--permission-mode", f.permission_mode,
-                 "Claude Code's modes: default, acceptEdits (= auto-edit), plan, bypassPermissions (= yolo)")
-      ->type_name("MODE");
-  app.add_option("--allowedTools,--allowed-tools", f.allowed_tools,
-                 "Tools offered without asking, as settings permissions.allow (\"Bash(git log:*)\" Edit; Claude Code's "
-                 "names or weld's)")
-      ->type_name("RULES");
-  app.add_option("--exclude-tools,--disallowedTools,--disallowed-tools", f.exclude_tools,
-                 "Tools never offered (comma-separated; repeatable; Claude Code's names or weld's)");
-  app.add_option("--core-tools", f.core_tools, "Only these built-in tools (comma-separated; repeatable)");
-  app.add_flag("--bare", f.bare, "Ignore settings-derived permissions and exclusions");
   app.add_flag("--include-partial-messages", f.include_partial_messages,
                "stream-json: add stream_event lines with the provider's deltas, and partial_result lines with the "
                "structured answer so far");
-  app.add_option("--system-prompt", f.system_prompt, "System prompt");
-  app.add_option("--append-system-prompt", f.append_system_prompt, "Text added at the end of the system prompt");
-  app.add_option("--settings", f.settings,
-                 "One more settings file (or JSON text), read after ~/.weld and ./.weld settings; repeatable")
-      ->type_name("FILE");
-  app.add_option("--mcp-config", f.mcp_config,
-                 "MCP servers from a file or JSON text holding {\"mcpServers\": …} (Claude Code's .mcp.json); "
-                 "repeatable")
-      ->type_name("FILE|JSON");
-  app.add_flag("--strict-mcp-config", f.strict_mcp_config, "Only the --mcp-config servers, none from settings");
+  add_run_limit_flags(app, f.limits);
+  add_tool_flags(app, f.tools);
   app.add_flag("-c,--continue", f.continue_session, "Resume the newest session of this directory");
   app.add_option("-r,--resume", f.resume, "Resume the session with this id");
   app.add_flag("--no-session-persistence", f.no_session_persistence, "Do not record this run's transcript");
@@ -208,7 +170,7 @@ Result<CheckedFlags> check_flags(RunFlags& flags) {
   CheckedFlags out;
   if (flags.prompt && !flags.positional.empty())
     return usage("give the prompt either with -p/--prompt or as a positional argument, not both.");
-  Result<agent::ApprovalMode> approval = approval_from_flags(flags.yolo, flags.approval_mode, flags.permission_mode);
+  Result<agent::ApprovalMode> approval = approval_from_flags(flags.tools);
   if (!approval) return approval.error();
   out.approval = *approval;
   if (flags.continue_session && flags.resume) return usage("--continue and --resume cannot be used together.");
@@ -407,16 +369,7 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
   const std::string& home = setup.home();
   if (SetupStep failed = setup.load_schema(flags.json_schema, flags.limits.no_strict))
     return early.fail(failed->code, failed->message);
-  ToolFlags tool_flags;
-  tool_flags.approval = checked->approval;
-  tool_flags.bare = flags.bare;
-  tool_flags.core_tools = flags.core_tools;
-  tool_flags.exclude_rules = flags.exclude_tools;
-  tool_flags.allow_rules = flags.allowed_tools;
-  tool_flags.settings = flags.settings;
-  tool_flags.mcp_config = flags.mcp_config;
-  tool_flags.strict_mcp_config = flags.strict_mcp_config;
-  if (SetupStep failed = setup.load_tools(tool_flags)) return early.fail(failed->code, failed->message);
+  if (SetupStep failed = setup.load_tools(flags.tools, checked->approval)) return early.fail(failed->code, failed->message);
   if (SetupStep failed = setup.choose_mechanism(checked->mechanism)) return early.fail(failed->code, failed->message);
   const agent::ToolPolicy& policy = setup.policy();
   std::vector<const agent::Tool*> tools;
@@ -442,10 +395,7 @@ int run_command(int argc, char** argv, EarlyEnding& early) {
   setup.report_model(*choice);
 
   setup.fill_options(*choice, options);
-  options.system_prompt = flags.system_prompt.value_or("");
-  if (flags.append_system_prompt) {
-    options.system_prompt += (options.system_prompt.empty() ? "" : "\n\n") + *flags.append_system_prompt;
-  }
+  options.system_prompt = flags.tools.joined_system_prompt();
   options.prompt = **prompt;
   options.partial_results = flags.include_partial_messages;  // only with stream-json (checked above)
 

@@ -3,6 +3,7 @@
 
 #include "run_setup.h"
 
+#include <CLI/CLI.hpp>
 #include <filesystem>
 
 #include "run_support.h"
@@ -50,9 +51,55 @@ std::optional<std::string> approval_from_permission_mode(const std::string& mode
 
 }  // namespace
 
-Result<agent::ApprovalMode> approval_from_flags(bool yolo, std::optional<std::string> approval_mode,
-                                                const std::optional<std::string>& permission_mode) {
-  if (permission_mode) {
+bool ToolFlags::tools_asked() const {
+  return !core_tools.empty() || yolo || approval_mode || permission_mode || !allowed_tools.empty();
+}
+
+std::string ToolFlags::joined_system_prompt() const {
+  std::string text = system_prompt.value_or("");
+  if (append_system_prompt) text += (text.empty() ? "" : "\n\n") + *append_system_prompt;
+  return text;
+}
+
+void add_tool_flags(CLI::App& app, ToolFlags& f, bool per_row) {
+  // In a batch the tools are offered to every row, and only when asked for
+  // (docs/batch.md, "Each row is a run"); rows run no MCP servers.
+  app.add_flag("-y,--yolo,--dangerously-skip-permissions", f.yolo,
+               per_row ? "Offer every built-in tool, side effects included (= --approval-mode yolo)"
+                       : "Offer every tool, side effects included (= --approval-mode yolo)");
+  app.add_option("--approval-mode", f.approval_mode,
+                 per_row ? "plan | default | auto-edit | yolo (offers built-in tools)" : "plan | default | auto-edit | yolo");
+  app.add_option("--permission-mode", f.permission_mode,
+                 "Claude Code's modes: default, acceptEdits (= auto-edit), plan, bypassPermissions (= yolo)")
+      ->type_name("MODE");
+  app.add_option("--allowedTools,--allowed-tools", f.allowed_tools,
+                 std::string(per_row ? "Tools offered to every row" : "Tools offered without asking") +
+                     ", as settings permissions.allow (\"Bash(git log:*)\" Edit; Claude Code's names or weld's)")
+      ->type_name("RULES");
+  app.add_option("--exclude-tools,--disallowedTools,--disallowed-tools", f.exclude_tools,
+                 "Tools never offered (comma-separated; repeatable; Claude Code's names or weld's)");
+  app.add_option("--core-tools", f.core_tools,
+                 per_row ? "Offer these built-in tools to every row (comma-separated; repeatable; default: none)"
+                         : "Only these built-in tools (comma-separated; repeatable)");
+  if (!per_row) app.add_flag("--bare", f.bare, "Ignore settings-derived permissions and exclusions");
+  app.add_option("--system-prompt", f.system_prompt,
+                 per_row ? "System prompt of every row (a row's own system message wins)" : "System prompt");
+  app.add_option("--append-system-prompt", f.append_system_prompt,
+                 per_row ? "Text added at the end of --system-prompt" : "Text added at the end of the system prompt");
+  app.add_option("--settings", f.settings,
+                 "One more settings file (or JSON text), read after ~/.weld and ./.weld settings; repeatable")
+      ->type_name("FILE");
+  if (per_row) return;
+  app.add_option("--mcp-config", f.mcp_config,
+                 "MCP servers from a file or JSON text holding {\"mcpServers\": …} (Claude Code's .mcp.json); "
+                 "repeatable")
+      ->type_name("FILE|JSON");
+  app.add_flag("--strict-mcp-config", f.strict_mcp_config, "Only the --mcp-config servers, none from settings");
+}
+
+Result<agent::ApprovalMode> approval_from_flags(const ToolFlags& flags) {
+  std::optional<std::string> approval_mode = flags.approval_mode;
+  if (const std::optional<std::string>& permission_mode = flags.permission_mode) {
     std::optional<std::string> mode = approval_from_permission_mode(*permission_mode);
     if (!mode) {
       return Error{ErrorCode::Usage,
@@ -64,10 +111,10 @@ Result<agent::ApprovalMode> approval_from_flags(bool yolo, std::optional<std::st
       return Error{ErrorCode::Usage, "--permission-mode and --approval-mode disagree; give one of them.", ""};
     approval_mode = *mode;
   }
-  if (yolo && approval_mode && *approval_mode != "yolo")
+  if (flags.yolo && approval_mode && *approval_mode != "yolo")
     return Error{ErrorCode::Usage,
                  "Cannot use both --yolo (-y) and --approval-mode together. Use --approval-mode=yolo instead.", ""};
-  if (yolo) return agent::ApprovalMode::Yolo;
+  if (flags.yolo) return agent::ApprovalMode::Yolo;
   std::optional<agent::ApprovalMode> mode = agent::parse_approval_mode(approval_mode.value_or("default"));
   if (!mode)
     return Error{ErrorCode::Usage,
@@ -94,12 +141,12 @@ SetupStep RunSetup::load_schema(const std::optional<std::string>& json_schema, b
   return std::nullopt;
 }
 
-SetupStep RunSetup::load_tools(const ToolFlags& flags, bool offer_tools) {
-  policy_.approval = flags.approval;
+SetupStep RunSetup::load_tools(const ToolFlags& flags, agent::ApprovalMode approval, bool offer_tools) {
+  policy_.approval = approval;
   policy_.bare = flags.bare;
-  policy_.exclude_flag = split_rules(flags.exclude_rules);
+  policy_.exclude_flag = split_rules(flags.exclude_tools);
   policy_.core_tools = split_names(flags.core_tools);
-  for (const std::string& rule : split_rules(flags.allow_rules)) {
+  for (const std::string& rule : split_rules(flags.allowed_tools)) {
     if (Status checked = agent::check_allow_rule(rule); !checked)
       return SetupEnding{ExitCode::Config, "--allowedTools: " + checked.error().message};
     policy_.allow_flag.push_back(rule);

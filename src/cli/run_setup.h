@@ -22,6 +22,10 @@
 #include "weld/schema/load.h"
 #include "weld/telemetry/telemetry.h"
 
+namespace CLI {
+class App;
+}
+
 namespace weld::cli {
 
 /// How a setup step ends the command before anything is sent: the exit
@@ -33,25 +37,43 @@ struct SetupEnding {
 /// nullopt when the step went through.
 using SetupStep = std::optional<SetupEnding>;
 
+/// The flags that pick the tools, the approval mode and the system prompt,
+/// declared once by add_tool_flags for the run and `weld batch` (which
+/// refuses --bare and the MCP ones: rows run no MCP servers).
+struct ToolFlags {
+  bool yolo = false;                           ///< -y/--yolo/--dangerously-skip-permissions
+  std::optional<std::string> approval_mode;    ///< --approval-mode, as typed
+  std::optional<std::string> permission_mode;  ///< Claude Code's --permission-mode, as typed
+  std::vector<std::string> core_tools;         ///< comma-separated lists, as typed
+  std::vector<std::string> allowed_tools;      ///< rules (Claude Code's names mapped), checked by check_allow_rule
+  std::vector<std::string> exclude_tools;      ///< rules (Claude Code's names mapped)
+  std::vector<std::string> settings;           ///< --settings sources, read after the files
+  std::optional<std::string> system_prompt;
+  std::optional<std::string> append_system_prompt;
+  bool bare = false;                      ///< the run only
+  std::vector<std::string> mcp_config;    ///< --mcp-config sources (the run only)
+  bool strict_mcp_config = false;         ///< the run only
+
+  /// Whether any flag asks for built-in tools (a batch row offers none
+  /// unless asked).
+  bool tools_asked() const;
+  /// --system-prompt, then a blank line and --append-system-prompt.
+  std::string joined_system_prompt() const;
+};
+
+/// Adds --core-tools, -y/--yolo/--dangerously-skip-permissions,
+/// --approval-mode, --permission-mode, --allowedTools/--allowed-tools,
+/// --exclude-tools/--disallowedTools/--disallowed-tools, --system-prompt,
+/// --append-system-prompt and --settings; and, unless `per_row` (`weld
+/// batch`, whose help speaks of rows), --bare, --mcp-config and
+/// --strict-mcp-config.
+void add_tool_flags(CLI::App& app, ToolFlags& flags, bool per_row = false);
+
 /// The approval mode from -y/--yolo (Claude Code's --dangerously-skip-permissions),
 /// --approval-mode and Claude Code's --permission-mode (default, dontAsk,
 /// acceptEdits = auto-edit, plan, bypassPermissions = yolo); the usage
 /// error's message when they conflict or a mode is not known.
-Result<agent::ApprovalMode> approval_from_flags(bool yolo, std::optional<std::string> approval_mode,
-                                                const std::optional<std::string>& permission_mode = std::nullopt);
-
-/// The flags that pick the tools (the run has them all; `weld batch` all
-/// but --bare and the MCP ones).
-struct ToolFlags {
-  agent::ApprovalMode approval = agent::ApprovalMode::Default;
-  bool bare = false;
-  std::vector<std::string> core_tools;     ///< comma-separated lists, as typed
-  std::vector<std::string> exclude_rules;  ///< weld's rule names (Claude Code's mapped)
-  std::vector<std::string> allow_rules;    ///< checked by check_allow_rule
-  std::vector<std::string> settings;       ///< --settings sources, read after the files
-  std::vector<std::string> mcp_config;     ///< --mcp-config sources
-  bool strict_mcp_config = false;
-};
+Result<agent::ApprovalMode> approval_from_flags(const ToolFlags& flags);
 
 /// A run being set up. Steps in order: load_schema, load_tools,
 /// choose_mechanism, then (once the model is chosen) fill_options.
@@ -78,11 +100,12 @@ class RunSetup {
   const schema::LoadedSchema* schema() const { return schema_ ? &*schema_ : nullptr; }
 
   /// Settings (~/.weld, then ./.weld, unless --bare; then --settings),
-  /// MCP servers, and the tools they and `flags` allow (docs/run.md,
+  /// MCP servers, and the tools they, `flags` and `approval` (from
+  /// approval_from_flags) allow (docs/run.md,
   /// "Tools and permissions"). `offer_tools` false: no built-in tools
   /// (a batch row that asked for none), the settings still read.
   /// Configuration errors exit 52.
-  SetupStep load_tools(const ToolFlags& flags, bool offer_tools = true);
+  SetupStep load_tools(const ToolFlags& flags, agent::ApprovalMode approval, bool offer_tools = true);
   const agent::ToolPolicy& policy() const { return policy_; }
   const agent::ToolSelection& selection() const { return selection_; }
 
