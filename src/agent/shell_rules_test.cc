@@ -29,7 +29,7 @@ TEST(ShellRules, PrefixesKeepAWordBoundary) {
   EXPECT_FALSE(shell_rule_matches("git * main", "git push origin main2"));
 }
 
-TEST(ShellRules, issue_13_chaining_substitution_and_redirection_are_refused) {
+TEST(ShellRules, chaining_substitution_and_redirection_are_refused) {
   ShellScope scope{{"git status", "npm run test:*"}};
   EXPECT_EQ(scope.refusal("git status --short"), std::nullopt);
   for (const char* command :
@@ -67,7 +67,7 @@ class ScopedSettings : public ::testing::Test {
 };
 
 // The adversarial pass: {"permissions":{"allow":["run_shell_command(git status)"]}} let any command run.
-TEST_F(ScopedSettings, issue_13_scoped_allow_rule_does_not_grant_the_whole_shell) {
+TEST_F(ScopedSettings, scoped_allow_rule_does_not_grant_the_whole_shell) {
   write_settings(R"j({"permissions":{"allow":["run_shell_command(git status)"]}})j");
   Result<Settings> settings = load_settings("", dir_.string());
   ASSERT_TRUE(settings) << settings.error().message;
@@ -92,7 +92,7 @@ TEST_F(ScopedSettings, issue_13_scoped_allow_rule_does_not_grant_the_whole_shell
   EXPECT_EQ(out.content.rfind("Command: git status\n", 0), 0u) << out.content;  // it ran (exit code is git's)
 }
 
-TEST_F(ScopedSettings, issue_13_scoped_rules_weld_cannot_enforce_are_config_errors) {
+TEST_F(ScopedSettings, scoped_rules_weld_cannot_enforce_are_config_errors) {
   write_settings(R"j({"permissions":{"allow":["write_file(src/**)"]}})j");
   Result<Settings> settings = load_settings("", dir_.string());
   ASSERT_FALSE(settings);

@@ -33,7 +33,7 @@ TEST(ReadRegularFile, ReadsAndCaps) {
 
 // The adversarial pass: --continue on a FIFO transcript, `schema validate S
 // /dev/zero`, a symlink to /dev/zero: each hung and grew memory.
-TEST(ReadRegularFile, issue_13_fifo_device_and_link_to_dev_zero_are_refused_without_blocking) {
+TEST(ReadRegularFile, fifo_device_and_link_to_dev_zero_are_refused_without_blocking) {
   std::string fifo = temp_path("fifo");
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   EXPECT_EQ(read_regular_file(fifo, 1 << 20).error().message, "\"" + fifo + "\" is not a regular file");
@@ -45,7 +45,7 @@ TEST(ReadRegularFile, issue_13_fifo_device_and_link_to_dev_zero_are_refused_with
   std::remove(link.c_str());
 }
 
-TEST(ReadStream, issue_13_an_endless_stream_is_capped) {
+TEST(ReadStream, an_endless_stream_is_capped) {
   int fd = ::open("/dev/zero", O_RDONLY | O_CLOEXEC);
   ASSERT_GE(fd, 0);
   auto read = read_stream(fd, 1 << 20, "standard input");

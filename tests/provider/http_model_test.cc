@@ -349,7 +349,7 @@ TEST(HttpModelNetwork, StallIsAnIdleTimeout) {
 
 // The adversarial pass: a server sending only SSE comments kept a run alive
 // forever, each comment restarting the idle clock.
-TEST(HttpModelNetwork, issue_13_an_endless_stream_of_sse_comments_is_an_idle_timeout) {
+TEST(HttpModelNetwork, an_endless_stream_of_sse_comments_is_an_idle_timeout) {
   std::string text = transcript("openai_text.sse");
   std::size_t half = text.find("data:", 10);
   std::vector<std::string> chunks{text.substr(0, half)};

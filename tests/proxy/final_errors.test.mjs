@@ -39,7 +39,7 @@ async function oneCall(call) {
   return { error, requests: proxyRequests() - before, upstream: (await fake.requests()).length };
 }
 
-test('issue_13_10 anthropic SDK: a structured-output failure is one proxy request', async () => {
+test('anthropic SDK: a structured-output failure is one proxy request', async () => {
   await fake.reset(alwaysInvalid());
   const r = await oneCall(() => anthropic.messages.create({ model: 'q__schema=router', max_tokens: 10, messages: question }));
   assert.equal(r.error?.status, 502);
@@ -48,7 +48,7 @@ test('issue_13_10 anthropic SDK: a structured-output failure is one proxy reques
   assert.equal(r.upstream, 3);
 });
 
-test('issue_13_10 openai SDK: a structured-output failure is one proxy request', async () => {
+test('openai SDK: a structured-output failure is one proxy request', async () => {
   await fake.reset(alwaysInvalid());
   const r = await oneCall(() => openai.chat.completions.create({ model: 'q__schema=router', messages: question }));
   assert.equal(r.error?.status, 502);
@@ -57,7 +57,7 @@ test('issue_13_10 openai SDK: a structured-output failure is one proxy request',
   assert.equal(r.upstream, 3);
 });
 
-test('issue_13_10 final answers carry x-should-retry: false; upstream failures do not', async () => {
+test('final answers carry x-should-retry: false; upstream failures do not', async () => {
   await fake.reset({ responses: [] });
   const unknown = await postJson(`${proxy.url}/v1/messages`, { model: 'q__schema=nobody', max_tokens: 10, messages: question });
   assert.equal(unknown.status, 400);
@@ -73,7 +73,7 @@ test('issue_13_10 final answers carry x-should-retry: false; upstream failures d
   assert.equal(upstream.headers.get('x-should-retry'), null);
 });
 
-test('issue_13_10 the SSE error event after the stream started equals the plain error', async () => {
+test('the SSE error event after the stream started equals the plain error', async () => {
   const ask = { model: 'q__schema=router', max_tokens: 10, messages: question };
   await fake.reset(alwaysInvalid());
   const plain = await postJson(`${proxy.url}/v1/messages`, ask);

@@ -26,7 +26,7 @@ async function twoClientsThroughOnePool(firstAnswer) {
   }
 }
 
-test('issue_13_7 a second response after a complete one never reaches the next client', async () => {
+test('a second response after a complete one never reaches the next client', async () => {
   const { first, second, upstream } = await twoClientsThroughOnePool((socket) => {
     socket.write(ok('first') + ok('SECRET meant for nobody'));
   });
@@ -37,7 +37,7 @@ test('issue_13_7 a second response after a complete one never reaches the next c
   assert.equal(upstream.connections, 2, 'the connection with unread bytes was pooled');
 });
 
-test('issue_13_7 a stray CRLF after a response does not break the next request', async () => {
+test('a stray CRLF after a response does not break the next request', async () => {
   const { first, second, upstream } = await twoClientsThroughOnePool((socket) => socket.write(`${ok('first')}\r\n`));
   assert.equal(first.body.toString(), 'first');
   assert.equal(second.status, 200);
@@ -45,7 +45,7 @@ test('issue_13_7 a stray CRLF after a response does not break the next request',
   assert.equal(upstream.connections, 2);
 });
 
-test('issue_13_7 bytes that arrive while the connection is idle in the pool retire it', async () => {
+test('bytes that arrive while the connection is idle in the pool retire it', async () => {
   const { first, second, upstream } = await twoClientsThroughOnePool((socket) => {
     socket.write(ok('first'));
     setTimeout(() => socket.write(ok('late SECRET')), 30);
@@ -55,13 +55,13 @@ test('issue_13_7 bytes that arrive while the connection is idle in the pool reti
   assert.equal(upstream.connections, 2);
 });
 
-test('issue_13_7 a clean keep-alive connection is still reused', async () => {
+test('a clean keep-alive connection is still reused', async () => {
   const { second, upstream } = await twoClientsThroughOnePool((socket) => socket.write(ok('first')));
   assert.equal(second.body.toString(), 'answer to /second');
   assert.equal(upstream.connections, 1, 'a clean connection was not pooled');
 });
 
-test("issue_13_7 a tagged request never reads the previous answer's extra bytes", async () => {
+test("a tagged request never reads the previous answer's extra bytes", async () => {
   const toolAnswer = (action) => JSON.stringify({
     id: 'msg_1', type: 'message', role: 'assistant', model: 'm', stop_reason: 'tool_use',
     content: [{ type: 'tool_use', id: 'toolu_1', name: 'router', input: { action } }],
@@ -88,7 +88,7 @@ test("issue_13_7 a tagged request never reads the previous answer's extra bytes"
   }
 });
 
-test('issue_13_7 interim 1xx answers are read past: the client gets the response to its request', async () => {
+test('interim 1xx answers are read past: the client gets the response to its request', async () => {
   const upstream = await startRawUpstream((socket) => {
     socket.write('HTTP/1.1 103 Early Hints\r\nLink: </style.css>\r\n\r\nHTTP/1.1 100 Continue\r\n\r\n');
     setTimeout(() => socket.write(ok('the answer')), 20);
@@ -125,7 +125,7 @@ function floodUntilClosed(socket, piece) {
   more();
 }
 
-test('issue_13_6 a tagged answer over --max-response-bytes is a final 502 naming the limit', async () => {
+test('a tagged answer over --max-response-bytes is a final 502 naming the limit', async () => {
   const upstream = await startRawUpstream((socket, request) => {
     if (request.body.includes('"stream":true')) {
       socket.write(sseHead + toolStart);
@@ -152,7 +152,7 @@ test('issue_13_6 a tagged answer over --max-response-bytes is a final 502 naming
   }
 });
 
-test('issue_13_6 an endless stream of SSE comments is a stall, not progress', async () => {
+test('an endless stream of SSE comments is a stall, not progress', async () => {
   const upstream = await startRawUpstream((socket) => {
     socket.write(sseHead + toolStart);
     const timer = setInterval(() => (socket.destroyed ? clearInterval(timer) : socket.write(chunk(': still thinking\n\n'))), 100);

@@ -426,7 +426,14 @@ test('--pin-threads pins each worker thread to one CPU, in turn; without it noth
   const pinned = await startProxy(fake.url, ['--threads', '3', '--pin-threads']);
   const plain = await startProxy(fake.url, ['--threads', '3']);
   try {
-    const single = tasks(pinned.child.pid).filter((cpus) => cpus.length === 1).map((cpus) => cpus[0]);
+    // "listening" is logged before the workers start: wait for them (a few
+    // seconds at most) rather than read /proc before they exist.
+    const pinnedCpus = () => tasks(pinned.child.pid).filter((cpus) => cpus.length === 1).map((cpus) => cpus[0]);
+    let single = pinnedCpus();
+    for (let waited = 0; allowed.length > 1 && single.length < 3 && waited < 5000; waited += 50) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      single = pinnedCpus();
+    }
     if (allowed.length > 1) {
       // Three workers on the allowed CPUs in order, cycling; the other threads keep the whole set.
       assert.deepEqual(single.sort(), [0, 1, 2].map((i) => allowed[i % allowed.length]).sort());

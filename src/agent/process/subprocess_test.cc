@@ -31,7 +31,7 @@ bool gone(pid_t pid) {
   return close != std::string::npos && line.size() > close + 2 && line[close + 2] == 'Z';
 }
 
-TEST(Subprocess, issue_13_children_get_no_provider_keys_whatever_the_variable) {
+TEST(Subprocess, children_get_no_provider_keys_whatever_the_variable) {
   ::setenv("OPENAI_API_KEY", "sk-openai-0001", 1);
   ::setenv("ANTHROPIC_API_KEY", "sk-ant-0002", 1);
   ::setenv("WELD_API_KEY", "sk-weld-0003", 1);
@@ -50,7 +50,7 @@ TEST(Subprocess, issue_13_children_get_no_provider_keys_whatever_the_variable) {
   EXPECT_NE(run.output.find("HARMLESS=kept\n"), std::string::npos);
 }
 
-TEST(Subprocess, issue_13_an_mcp_servers_own_env_entries_still_apply) {
+TEST(Subprocess, an_mcp_servers_own_env_entries_still_apply) {
   ::setenv("OPENAI_API_KEY", "sk-openai-0001", 1);
   SubprocessOptions options = shell("echo \"$OPENAI_API_KEY/$EXTRA\"");
   options.env = {{"OPENAI_API_KEY", "server-own-key"}, {"EXTRA", "x"}};
@@ -59,14 +59,14 @@ TEST(Subprocess, issue_13_an_mcp_servers_own_env_entries_still_apply) {
   EXPECT_EQ(run.output, "server-own-key/x\n");
 }
 
-TEST(Subprocess, issue_13_tool_text_is_scrubbed_of_protected_secrets) {
+TEST(Subprocess, tool_text_is_scrubbed_of_protected_secrets) {
   protect_secret("sk-scrub-me-0005");
   protect_secret("abc");  // too short to be a key: left alone
   EXPECT_EQ(scrub_secrets("key=sk-scrub-me-0005; again sk-scrub-me-0005 abc"),
             "key=[REDACTED]; again [REDACTED] abc");
 }
 
-TEST(Subprocess, issue_13_a_background_job_holding_the_pipe_is_not_a_timeout_and_is_killed) {
+TEST(Subprocess, a_background_job_holding_the_pipe_is_not_a_timeout_and_is_killed) {
   fs::path pid_file = fs::temp_directory_path() / ("weld_bg_" + std::to_string(::getpid()));
   SubprocessRun run =
       run_subprocess(shell("sleep 30 & echo $! > " + pid_file.string() + "; echo finished"),

@@ -219,7 +219,7 @@ class WorkspaceEscapeTest : public ToolsTest {
   fs::path outside_;
 };
 
-TEST_F(WorkspaceEscapeTest, issue_13_grep_does_not_read_through_links_leading_outside) {
+TEST_F(WorkspaceEscapeTest, grep_does_not_read_through_links_leading_outside) {
   fs::create_symlink(outside_ / "secret.txt", root_ / "abs_file_link");
   fs::create_symlink("../../" + root_.filename().string() + "_outside/secret.txt", root_ / "src/rel_file_link");
   fs::create_symlink(outside_ / "dir", root_ / "src/deep/dir_link");
@@ -243,13 +243,13 @@ TEST_F(WorkspaceEscapeTest, issue_13_grep_does_not_read_through_links_leading_ou
   EXPECT_NE(out.content.find("is outside the workspace"), std::string::npos) << out.content;
 }
 
-TEST_F(WorkspaceEscapeTest, issue_13_grep_follows_links_that_stay_inside) {
+TEST_F(WorkspaceEscapeTest, grep_follows_links_that_stay_inside) {
   fs::create_symlink("../a.txt", root_ / "src/a_link");
   auto out = call(make_grep_search_tool(), R"({"pattern":"two"})");
   EXPECT_EQ(out.content, "2 match(es) for \"two\":\na.txt:2: two\nsrc/a_link:2: two\n");
 }
 
-TEST_F(WorkspaceEscapeTest, issue_13_write_file_on_a_dangling_link_out_creates_nothing) {
+TEST_F(WorkspaceEscapeTest, write_file_on_a_dangling_link_out_creates_nothing) {
   fs::create_symlink(outside_ / "created.txt", root_ / "dangling_abs");
   fs::create_symlink("../" + root_.filename().string() + "_outside/created2.txt", root_ / "dangling_rel");
   auto out = call(make_write_file_tool(), R"({"path":"dangling_abs","content":"x"})");
@@ -268,7 +268,7 @@ TEST_F(WorkspaceEscapeTest, issue_13_write_file_on_a_dangling_link_out_creates_n
   EXPECT_FALSE(fs::exists(outside_ / "dir/new"));
 }
 
-TEST_F(WorkspaceEscapeTest, issue_13_write_through_a_link_inside_writes_its_target) {
+TEST_F(WorkspaceEscapeTest, write_through_a_link_inside_writes_its_target) {
   fs::create_symlink("a.txt", root_ / "alias");
   fs::create_symlink("src/deep/fresh.txt", root_ / "dangling_in");
   auto out = call(make_write_file_tool(), R"({"path":"alias","content":"new"})");
@@ -280,7 +280,7 @@ TEST_F(WorkspaceEscapeTest, issue_13_write_through_a_link_inside_writes_its_targ
   EXPECT_EQ(slurp(root_ / "src/deep/fresh.txt"), "made");
 }
 
-TEST_F(WorkspaceEscapeTest, issue_13_hard_link_to_an_outside_file_is_replaced_not_written_through) {
+TEST_F(WorkspaceEscapeTest, hard_link_to_an_outside_file_is_replaced_not_written_through) {
   fs::create_hard_link(outside_ / "secret.txt", root_ / "hard.txt");
   auto out = call(make_edit_tool(), R"({"path":"hard.txt","old_string":"outside","new_string":"inside"})");
   EXPECT_FALSE(out.is_error) << out.content;
@@ -288,7 +288,7 @@ TEST_F(WorkspaceEscapeTest, issue_13_hard_link_to_an_outside_file_is_replaced_no
   EXPECT_EQ(slurp(outside_ / "secret.txt"), "SECRET outside\n");
 }
 
-TEST_F(WorkspaceEscapeTest, issue_13_proc_and_deep_links_are_refused) {
+TEST_F(WorkspaceEscapeTest, proc_and_deep_links_are_refused) {
   fs::create_symlink("/proc/self/cwd", root_ / "proc_link");
   auto out = call(make_read_file_tool(), R"({"path":"proc_link/etc/passwd"})");
   EXPECT_TRUE(out.is_error);
@@ -305,7 +305,7 @@ TEST_F(WorkspaceEscapeTest, issue_13_proc_and_deep_links_are_refused) {
   EXPECT_NE(out.content.find("is outside the workspace"), std::string::npos) << out.content;
 }
 
-TEST_F(WorkspaceEscapeTest, issue_13_fifo_is_refused_without_blocking) {
+TEST_F(WorkspaceEscapeTest, fifo_is_refused_without_blocking) {
   ASSERT_EQ(::mkfifo((root_ / "fifo").c_str(), 0600), 0);
   auto out = call(make_read_file_tool(), R"({"path":"fifo"})");
   EXPECT_TRUE(out.is_error);
@@ -316,7 +316,7 @@ TEST_F(WorkspaceEscapeTest, issue_13_fifo_is_refused_without_blocking) {
 
 // Both resolvers apply the same rule (the portable one runs where the kernel
 // has no openat2).
-TEST_F(WorkspaceEscapeTest, issue_13_kernel_and_portable_resolvers_agree) {
+TEST_F(WorkspaceEscapeTest, kernel_and_portable_resolvers_agree) {
   fs::create_symlink(outside_, root_ / "abs_out");
   fs::create_symlink("../" + root_.filename().string() + "_outside", root_ / "rel_out");
   fs::create_symlink("src/deep", root_ / "in_dir");

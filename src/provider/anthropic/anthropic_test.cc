@@ -184,7 +184,7 @@ TEST(AnthropicStream, ThinkingBlocksAreSkipped) {
 
 // Found by fuzz/sse_fuzz.cc: a token count too large for int64 was converted
 // with undefined behaviour.
-TEST(AnthropicStream, issue_3_huge_real_token_count) {
+TEST(AnthropicStream, huge_real_token_count) {
   std::string text =
       "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"usage\":{\"input_tokens\":2.5e111,\"output_tokens\":3.0}}}\n\n"
       "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";

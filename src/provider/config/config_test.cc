@@ -104,7 +104,7 @@ TEST(ResolveProviderConfig, Errors) {
   EXPECT_EQ(e.message, "WELD_MAX_RETRIES must be a whole number, got \"3x\"");
 }
 
-TEST(ResolveProviderConfig, issue_13_credentials_in_the_base_url_are_refused_never_echoed) {
+TEST(ResolveProviderConfig, credentials_in_the_base_url_are_refused_never_echoed) {
   ProviderFlags flags;
   flags.provider = "openai";
   flags.base_url = "http://user:PASS-1234@gateway:8080/v1";

@@ -103,7 +103,7 @@ TEST(SendWithRetries, ExponentialBackoffWithJitterThenSuccess) {
 
 // The adversarial pass: an endless tool-call argument stream grew the run's
 // memory without limit.
-TEST(SendWithRetries, issue_13_a_response_over_the_cap_stops_the_transfer_and_is_not_retried) {
+TEST(SendWithRetries, a_response_over_the_cap_stops_the_transfer_and_is_not_retried) {
   Scripted endless{TransportOutcome::Kind::Complete, 200, {}, std::vector<std::string>(2000, std::string(1024, 'x')), ""};
   Harness h({endless, status(200, {}, "never")});
   h.request.max_response_bytes = 1 << 20;
@@ -117,7 +117,7 @@ TEST(SendWithRetries, issue_13_a_response_over_the_cap_stops_the_transfer_and_is
   EXPECT_EQ(h.transport.calls, 1);
 }
 
-TEST(SendWithRetries, issue_13_sse_comments_are_not_progress_for_the_idle_clock) {
+TEST(SendWithRetries, sse_comments_are_not_progress_for_the_idle_clock) {
   Scripted stream{TransportOutcome::Kind::Complete, 200, {{"Content-Type", "text/event-stream"}},
                   {": ping\n\n", "data: {\"a\"", ":", "ke", "ep\n", "\n", "1}\n\n", ": x\n", "event: e\n"}, ""};
   Harness h({stream});

@@ -297,7 +297,7 @@ TEST(OpenAiStream, MalformedJsonNamesTheChunk) {
 
 // Found by fuzz/sse_fuzz.cc (Anthropic side; the OpenAI parser had the same
 // conversion): a huge real token count must not be converted to int64.
-TEST(OpenAiStream, issue_3_huge_real_token_count) {
+TEST(OpenAiStream, huge_real_token_count) {
   auto response = parse_stream(
       "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":-1e300,\"completion_tokens\":7.0}}\n\ndata: [DONE]\n\n", 5);
   ASSERT_TRUE(response) << response.error().message;
@@ -355,7 +355,7 @@ namespace {
 // Usage, decided once (docs/protocols.md): the run's sum overflowed (signed
 // overflow, undefined behaviour) on counts near the int64 range, the
 // proxy's saturated; both now add with the same saturating sum.
-TEST(Usage, issue_14_sum_saturates_instead_of_overflowing) {
+TEST(Usage, sum_saturates_instead_of_overflowing) {
   constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
   Usage sum{kMax - 1, 5, kMax, 0};
   sum += Usage{10, 6, 1, 2};

@@ -132,7 +132,7 @@ TEST(SseDecoder, EveryChunkSizeGivesTheSameEvents) {
 
 // Regression test: a multi-byte UTF-8 sequence split across two
 // network reads must come out whole, not as replacement characters.
-TEST(SseDecoder, issue_3_split_utf8_in_sse) {
+TEST(SseDecoder, split_utf8_in_sse) {
   const std::string text = "data: {\"s\":\"\xE2\x82\xAC \xF0\x9F\x98\x80\"}\n\n";  // € 😀
   for (std::size_t cut = 1; cut < text.size(); ++cut) {
     SseDecoder decoder;

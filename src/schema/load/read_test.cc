@@ -168,7 +168,7 @@ TEST_F(ReadSchemaTest, FileParseErrorNeverShowsContent) {
   EXPECT_EQ(r2.error().message.find("oops"), std::string::npos);
 }
 
-TEST_F(ReadSchemaTest, issue_13_a_file_nested_too_deep_says_why_and_where) {
+TEST_F(ReadSchemaTest, a_file_nested_too_deep_says_why_and_where) {
   std::string path = write("deep.json", std::string(100000, '[') + std::string(100000, ']'));
   std::string got = message("@" + path);
   EXPECT_EQ(got.rfind("--json-schema content of \"" + path + "\" is not valid JSON: nesting deeper than ", 0), 0u) << got;
