@@ -230,17 +230,54 @@ class Lowerer {
     return name;
   }
 
+  // Moves a keyword the target has no room for into the description.
+  using Describe = std::function<void(const std::string&, const json::Value&, std::string)>;
+
   json::Value lower_plain(const json::Value& schema, const std::string& pointer, int depth) {
     json::Value out = json::Object{};
     std::string notes;
-    auto describe = [&](const std::string& key, const json::Value& value, std::string reason) {
+    const Describe describe = [&](const std::string& key, const json::Value& value, std::string reason) {
       if (!notes.empty()) notes += "; ";
       notes += key + ": " + json::serialize(value);
       change(pointer, key + " moved into the description", std::move(reason));
     };
-    auto has_not = [&](std::string_view what) { return std::string(target_name(t_)) + " has no " + std::string(what); };
+    bool inferred = false;
+    const std::vector<std::string> types = plain_types(schema, inferred);
+    if (types.empty() && !schema.find("enum") && !schema.find("const") && !schema.find("anyOf") &&
+        !schema.find("oneOf") && closed_world()) {
+      return any_value(pointer, depth, &schema);  // vllm and tool take a schema without a type as it is
+    }
+    const bool object = std::find(types.begin(), types.end(), "object") != types.end();
+    const bool array = std::find(types.begin(), types.end(), "array") != types.end();
+    const bool several_types = types.size() > 1;
+    if (object && inferred && closed_world() && s_.options.keep_open) return open_object(schema, pointer, depth);
+    if (object && several_types && closed_world()) return type_branches(schema, types, pointer, depth);
 
-    // The types this schema allows.
+    write_type(out, schema, types, pointer);
+    for (const json::Member& m : schema.as_object()) {
+      if (std::optional<json::Value> whole = lower_member(out, schema, m, types, object, pointer, depth, describe))
+        return std::move(*whole);
+    }
+
+    // An object whose union branches list the properties (and it none of its
+    // own): the branches are the objects.
+    const bool branches_are_objects = (out.find("anyOf") || out.find("oneOf")) && !schema.find("properties") &&
+                                      !schema.find("additionalProperties") && !schema.find("patternProperties");
+    if (object && !(closed_world() && branches_are_objects)) this->object(schema, out, pointer, depth, describe);
+    if (object && closed_world() && branches_are_objects && !several_types) out.erase("type");  // the branches say it
+    if (array) this->array(schema, out, pointer, depth, describe);
+    // (Objects/arrays keywords on a schema of another type mean nothing to
+    // the targets that close objects.)
+    if (!types.empty() && !object && (schema.find("properties") || schema.find("additionalProperties")) &&
+        !closed_world()) {
+      this->object(schema, out, pointer, depth, describe);
+    }
+    return finish_plain(std::move(out), schema, notes, pointer);
+  }
+
+  // The types a schema allows; without `type`, `enum`, `const` or a union,
+  // inferred from its keywords as a reader would (`inferred` set).
+  std::vector<std::string> plain_types(const json::Value& schema, bool& inferred) const {
     std::vector<std::string> types;
     if (const json::Value* type = schema.find("type")) {
       if (type->is_string()) types.push_back(type->as_string());
@@ -252,239 +289,249 @@ class Lowerer {
     }
     const bool has_literal = schema.find("enum") || schema.find("const");
     const bool has_union = schema.find("anyOf") || schema.find("oneOf");
-    bool inferred = false;
-    if (types.empty() && !has_literal && !has_union) {
-      // No type: infer it from the keywords, as a reader would.
-      inferred = true;
-      if (is_object_schema(schema)) types.push_back("object");
-      else if (schema.find("items") || schema.find("prefixItems") || schema.find("minItems") || schema.find("maxItems") ||
-               schema.find("contains") || schema.find("uniqueItems")) types.push_back("array");
-      else if (schema.find("minLength") || schema.find("maxLength") || schema.find("pattern") || schema.find("format"))
-        types.push_back("string");
-      else if (schema.find("minimum") || schema.find("maximum") || schema.find("exclusiveMinimum") ||
-               schema.find("exclusiveMaximum") || schema.find("multipleOf")) types.push_back("number");
-    }
-    if (types.empty() && !has_literal && !has_union && !closed_world()) {
-      // vllm and tool take a schema without a type as it is.
-    } else if (types.empty() && !has_literal && !has_union) {
-      return any_value(pointer, depth, &schema);
-    }
-    const bool object = std::find(types.begin(), types.end(), "object") != types.end();
-    const bool array = std::find(types.begin(), types.end(), "array") != types.end();
-    const bool several_types = types.size() > 1;
+    if (!types.empty() || has_literal || has_union) return types;
+    inferred = true;
+    if (is_object_schema(schema)) types.push_back("object");
+    else if (schema.find("items") || schema.find("prefixItems") || schema.find("minItems") || schema.find("maxItems") ||
+             schema.find("contains") || schema.find("uniqueItems")) types.push_back("array");
+    else if (schema.find("minLength") || schema.find("maxLength") || schema.find("pattern") || schema.find("format"))
+      types.push_back("string");
+    else if (schema.find("minimum") || schema.find("maximum") || schema.find("exclusiveMinimum") ||
+             schema.find("exclusiveMaximum") || schema.find("multipleOf")) types.push_back("number");
+    return types;
+  }
 
-    if (object && inferred && closed_world() && s_.options.keep_open) {
-      // Without a type, the object keywords leave other values valid: with
-      // keep_open they get a branch too (arrays but as JSON text).
-      json::Value as_object = schema;
-      as_object.set("type", "object");
-      json::Array branches;
-      branches.push_back(lower_plain(as_object, pointer, depth));
-      if (t_ == Target::Gemini) {
-        for (const char* t : {"STRING", "NUMBER", "BOOLEAN"}) branches.push_back(json::Object{{"type", t}});
-      } else {
-        branches.push_back(json::Object{{"type", json::Array{json::Value("string"), json::Value("number"),
-                                                             json::Value("boolean"), json::Value("null")}}});
-      }
-      change(pointer, "values other than objects given a branch of their own", "the schema has no type");
-      return json::Object{{"anyOf", std::move(branches)}};
+  // Without a type, the object keywords leave other values valid: with
+  // keep_open they get a branch too (arrays but as JSON text).
+  json::Value open_object(const json::Value& schema, const std::string& pointer, int depth) {
+    json::Value as_object = schema;
+    as_object.set("type", "object");
+    json::Array branches;
+    branches.push_back(lower_plain(as_object, pointer, depth));
+    if (t_ == Target::Gemini) {
+      for (const char* t : {"STRING", "NUMBER", "BOOLEAN"}) branches.push_back(json::Object{{"type", t}});
+    } else {
+      branches.push_back(json::Object{{"type", json::Array{json::Value("string"), json::Value("number"),
+                                                           json::Value("boolean"), json::Value("null")}}});
     }
-    if (object && several_types && closed_world()) {
-      // An object among other types: each type its own branch.
-      // Each branch is the same subschema (same pointer) with one type.
-      change(pointer, "type " + json::serialize(*schema.find("type")) + " written as anyOf", "each object needs its own schema here");
-      json::Array branches;
-      for (const std::string& type : types) {
-        json::Value branch = schema;
-        branch.set("type", type);
-        branch.erase("description");
-        branches.push_back(lower_plain(branch, pointer, depth));
-      }
-      json::Value as_union = json::Object{{"anyOf", std::move(branches)}};
-      if (const json::Value* d = schema.find("description")) as_union.set("description", *d);
-      return as_union;
-    }
+    change(pointer, "values other than objects given a branch of their own", "the schema has no type");
+    return json::Object{{"anyOf", std::move(branches)}};
+  }
 
-    // Type.
-    if (!types.empty()) {
-      if (t_ == Target::Gemini) {
-        std::vector<std::string> non_null;
-        bool nullable = false;
-        for (const std::string& t : types) {
-          if (t == "null") {
-            nullable = true;
-          } else {
-            non_null.push_back(t);
-          }
-        }
-        if (non_null.size() == 1) {
-          out.set("type", gemini_type(non_null[0]));
-          if (nullable) out.set("nullable", true);
-        } else if (non_null.empty()) {
-          out.set("type", "STRING");
-          out.set("nullable", true);
-          out.set("enum", json::Array{});
-          change(pointer, "type null written as a nullable string", "gemini has no null type");
-        } else {
-          json::Array branches;
-          for (const std::string& t : non_null) branches.push_back(json::Object{{"type", gemini_type(t)}});
-          out.set("anyOf", std::move(branches));
-          if (nullable) out.set("nullable", true);
-          change(pointer, "type list written as anyOf", "gemini takes one type per schema");
-        }
-      } else if (schema.find("type")) {
+  // An object among other types: each type its own branch, the same
+  // subschema (same pointer) with one type.
+  json::Value type_branches(const json::Value& schema, const std::vector<std::string>& types,
+                            const std::string& pointer, int depth) {
+    change(pointer, "type " + json::serialize(*schema.find("type")) + " written as anyOf", "each object needs its own schema here");
+    json::Array branches;
+    for (const std::string& type : types) {
+      json::Value branch = schema;
+      branch.set("type", type);
+      branch.erase("description");
+      branches.push_back(lower_plain(branch, pointer, depth));
+    }
+    json::Value as_union = json::Object{{"anyOf", std::move(branches)}};
+    if (const json::Value* d = schema.find("description")) as_union.set("description", *d);
+    return as_union;
+  }
+
+  // The lowered schema's type: Gemini's one upper-case type (and
+  // `nullable`), else the schema's own; an inferred type only for the
+  // targets that need one.
+  void write_type(json::Value& out, const json::Value& schema, const std::vector<std::string>& types,
+                  const std::string& pointer) {
+    if (types.empty()) return;
+    if (t_ != Target::Gemini) {
+      if (schema.find("type")) {
         out.set("type", *schema.find("type"));
-      } else if (closed_world()) {  // inferred: only the targets that need a type get one
+      } else if (closed_world()) {
         out.set("type", types.size() == 1 ? json::Value(types[0]) : json::Value());
       }
+      return;
     }
+    std::vector<std::string> non_null;
+    bool nullable = false;
+    for (const std::string& t : types) {
+      if (t == "null") {
+        nullable = true;
+      } else {
+        non_null.push_back(t);
+      }
+    }
+    if (non_null.size() == 1) {
+      out.set("type", gemini_type(non_null[0]));
+      if (nullable) out.set("nullable", true);
+    } else if (non_null.empty()) {
+      out.set("type", "STRING");
+      out.set("nullable", true);
+      out.set("enum", json::Array{});
+      change(pointer, "type null written as a nullable string", "gemini has no null type");
+    } else {
+      json::Array branches;
+      for (const std::string& t : non_null) branches.push_back(json::Object{{"type", gemini_type(t)}});
+      out.set("anyOf", std::move(branches));
+      if (nullable) out.set("nullable", true);
+      change(pointer, "type list written as anyOf", "gemini takes one type per schema");
+    }
+  }
 
-    for (const json::Member& m : schema.as_object()) {
-      const std::string& k = m.key;
-      const json::Value& v = m.value;
-      if (k == "type" || k == "description" || k == "title" || k == "$ref") continue;
-      if (k == "properties" || k == "required" || k == "additionalProperties" || k == "patternProperties" ||
-          k == "propertyNames" || k == "minProperties" || k == "maxProperties" || k == "unevaluatedProperties") {
-        continue;  // object(): below
-      }
-      if (k == "items" || k == "prefixItems" || k == "additionalItems") continue;  // array(): below
-      if (silent_drop(k)) {
-        if (!closed_world() && !k.starts_with("$") && k != "definitions") out.set(k, v);
-        continue;
-      }
-      if (k == "enum" || k == "const") {
-        literal(out, k, v, pointer, describe);
-        continue;
-      }
-      if (k == "anyOf" || k == "oneOf") {
-        if (!v.is_array()) continue;
-        if (closed_world() && object && schema.find("properties") && object_branches(v, sp(pointer)) &&
-            !out.find("anyOf")) {
-          // Properties here and objects in the branches: each branch gets
-          // this schema's properties too (no target can close an object and
-          // let a branch add to it).
-          json::Value rest = schema;
-          rest.erase("anyOf");
-          rest.erase("oneOf");
-          owned_.push_back(std::make_unique<json::Value>(std::move(rest)));
-          const json::Value* common = owned_.back().get();
-          json::Array branches;
-          for (std::size_t i = 0; i < v.as_array().size(); ++i) {
-            std::string at = sp(pointer);
-            json::append_pointer(at, k);
-            json::append_pointer(at, i);
-            std::vector<Part> parts;
-            if (!property_pointers_.empty()) {
-              // This schema is itself a merge: its parts' pointers hold.
-              parts.push_back(Part{common, pointer, property_pointers_.back()});
-            } else {
-              flatten(*common, pointer, parts, 0);
-            }
-            flatten(v.as_array()[i], at, parts, 0);
-            branches.push_back(lower_parts(parts, at, depth));
-          }
-          s_.distributed.insert(pointer);
-          change(pointer, "properties copied into each branch of " + k, std::string(target_name(t_)) + " closes every object");
-          json::Value result = json::Object{{"anyOf", std::move(branches)}};
-          if (const json::Value* d = schema.find("description")) result.set("description", *d);
-          return result;
-        }
-        if (closed_world() && !types.empty() && !all_typed(v, pointer)) {
-          // Branches that only add to this schema ({"required": ["a"]}):
-          // no target takes them as schemas of their own.
-          describe(k, v, std::string(target_name(t_)) + " takes only typed " + (k == "oneOf" ? "oneOf" : "anyOf") + " branches");
-          continue;
-        }
-        json::Array branches;
-        for (std::size_t i = 0; i < v.as_array().size(); ++i) {
-          std::string at = sp(pointer);
-          json::append_pointer(at, k);
-          json::append_pointer(at, i);
-          branches.push_back(lower(v.as_array()[i], at, depth));
-        }
-        if (k == "oneOf" && (closed_world() || t_ == Target::Vllm)) {
-          change(pointer, "oneOf sent as anyOf", has_not("oneOf") + " (weld still checks that exactly one branch matches)");
-        }
-        const std::string key = k == "oneOf" && (closed_world() || t_ == Target::Vllm) ? "anyOf" : k;
-        if (json::Value* existing = out.find(key); existing && existing->is_array()) {
-          for (json::Value& b : branches) existing->push_back(std::move(b));
-        } else {
-          out.set(key, std::move(branches));
-        }
-        continue;
-      }
-      if (k == "allOf") {  // vllm and tool keep it
-        json::Array branches;
-        for (std::size_t i = 0; v.is_array() && i < v.as_array().size(); ++i) {
-          std::string at = pointer;
-          json::append_pointer(at, k);
-          json::append_pointer(at, i);
-          branches.push_back(lower(v.as_array()[i], at, depth));
-        }
-        out.set(k, std::move(branches));
-        continue;
-      }
-      if (k == "format") {
-        bool keep = t_ == Target::Vllm || t_ == Target::Tool;
-        if (v.is_string()) {
-          if (t_ == Target::OpenAIStrict) keep = in(kOpenAIFormats, v.as_string());
-          if (t_ == Target::Anthropic) keep = in(kAnthropicFormats, v.as_string());
-          if (t_ == Target::Gemini) keep = in(kGeminiFormats, v.as_string());
-        }
-        if (keep) out.set(k, v);
-        else describe(k, v, std::string(target_name(t_)) + " has no format " + json::serialize(v));
-        continue;
-      }
-      if (k == "pattern") {
-        bool keep = true;
-        if ((t_ == Target::OpenAIStrict || t_ == Target::Anthropic || t_ == Target::Gemini) && v.is_string() &&
-            complex_pattern(v.as_string())) {
-          keep = false;
-        }
-        if (keep) out.set(k, v);
-        else describe(k, v, std::string(target_name(t_)) + " has no look-around, back-references or word boundaries");
-        continue;
-      }
-      if (keeps(k)) {
-        out.set(k, v);
-        continue;
-      }
-      if (t_ == Target::Anthropic && k == "minItems" && v.is_number() && v.as_double() >= 1) {
-        out.set(k, 1);  // what the target has of it
-        if (v.as_double() > 1) describe(k, v, "anthropic allows minItems 0 or 1 only");
-        continue;
-      }
-      if (t_ == Target::Gemini && (k == "exclusiveMinimum" || k == "exclusiveMaximum") && v.is_number() &&
-          types.size() == 1 && types[0] == "integer" && v.is_integer()) {
-        // For integers x > 5 is x >= 6.
-        std::int64_t bound = v.as_integer();
-        bool min = k == "exclusiveMinimum";
-        if ((min && bound < INT64_MAX) || (!min && bound > INT64_MIN)) {
-          out.set(min ? "minimum" : "maximum", min ? bound + 1 : bound - 1);
-          change(pointer, k + " written as " + (min ? "minimum " : "maximum ") + std::to_string(min ? bound + 1 : bound - 1),
-                 "gemini has no exclusive bounds");
-          continue;
-        }
-      }
-      describe(k, v, has_not(k));
+  // One member of a plain schema into `out`. A value when the whole schema
+  // is lowered another way (properties distributed into union branches).
+  std::optional<json::Value> lower_member(json::Value& out, const json::Value& schema, const json::Member& m,
+                                          const std::vector<std::string>& types, bool object,
+                                          const std::string& pointer, int depth, const Describe& describe) {
+    const std::string& k = m.key;
+    const json::Value& v = m.value;
+    if (k == "type" || k == "description" || k == "title" || k == "$ref") return std::nullopt;
+    if (k == "properties" || k == "required" || k == "additionalProperties" || k == "patternProperties" ||
+        k == "propertyNames" || k == "minProperties" || k == "maxProperties" || k == "unevaluatedProperties") {
+      return std::nullopt;  // object(): later
     }
+    if (k == "items" || k == "prefixItems" || k == "additionalItems") return std::nullopt;  // array(): later
+    if (silent_drop(k)) {
+      if (!closed_world() && !k.starts_with("$") && k != "definitions") out.set(k, v);
+      return std::nullopt;
+    }
+    if (k == "enum" || k == "const") {
+      literal(out, k, v, pointer, describe);
+    } else if (k == "anyOf" || k == "oneOf") {
+      if (v.is_array()) return lower_union(out, schema, k, v, types, object, pointer, depth, describe);
+    } else if (k == "allOf") {  // vllm and tool keep it
+      json::Array branches;
+      for (std::size_t i = 0; v.is_array() && i < v.as_array().size(); ++i) {
+        std::string at = pointer;
+        json::append_pointer(at, k);
+        json::append_pointer(at, i);
+        branches.push_back(lower(v.as_array()[i], at, depth));
+      }
+      out.set(k, std::move(branches));
+    } else {
+      lower_keyword(out, k, v, types, pointer, describe);
+    }
+    return std::nullopt;
+  }
 
-    // An object whose union branches list the properties (and it none of its
-    // own): the branches are the objects.
-    const bool branches_are_objects = (out.find("anyOf") || out.find("oneOf")) && !schema.find("properties") &&
-                                      !schema.find("additionalProperties") && !schema.find("patternProperties");
-    if (object && !(closed_world() && branches_are_objects)) this->object(schema, out, pointer, depth, describe);
-    if (object && closed_world() && branches_are_objects && !several_types) out.erase("type");  // the branches say it
-    if (array) this->array(schema, out, pointer, depth, describe);
-    if (!object && !array && closed_world()) {
-      // Objects/arrays keywords on a schema of another type mean nothing.
+  // `anyOf` or `oneOf` (an array) into `out`; a value when the schema's
+  // properties go into each branch instead.
+  std::optional<json::Value> lower_union(json::Value& out, const json::Value& schema, const std::string& k,
+                                         const json::Value& v, const std::vector<std::string>& types, bool object,
+                                         const std::string& pointer, int depth, const Describe& describe) {
+    if (closed_world() && object && schema.find("properties") && object_branches(v, sp(pointer)) &&
+        !out.find("anyOf")) {
+      return distributed_union(schema, k, v, pointer, depth);
     }
-    if (!types.empty() && !object && (schema.find("properties") || schema.find("additionalProperties")) &&
-        !closed_world()) {
-      this->object(schema, out, pointer, depth, describe);
+    if (closed_world() && !types.empty() && !all_typed(v, pointer)) {
+      // Branches that only add to this schema ({"required": ["a"]}):
+      // no target takes them as schemas of their own.
+      describe(k, v, std::string(target_name(t_)) + " takes only typed " + (k == "oneOf" ? "oneOf" : "anyOf") + " branches");
+      return std::nullopt;
     }
+    json::Array branches;
+    for (std::size_t i = 0; i < v.as_array().size(); ++i) {
+      std::string at = sp(pointer);
+      json::append_pointer(at, k);
+      json::append_pointer(at, i);
+      branches.push_back(lower(v.as_array()[i], at, depth));
+    }
+    if (k == "oneOf" && (closed_world() || t_ == Target::Vllm)) {
+      change(pointer, "oneOf sent as anyOf", std::string(target_name(t_)) + " has no oneOf" +
+                                                 " (weld still checks that exactly one branch matches)");
+    }
+    const std::string key = k == "oneOf" && (closed_world() || t_ == Target::Vllm) ? "anyOf" : k;
+    if (json::Value* existing = out.find(key); existing && existing->is_array()) {
+      for (json::Value& b : branches) existing->push_back(std::move(b));
+    } else {
+      out.set(key, std::move(branches));
+    }
+    return std::nullopt;
+  }
 
-    // Description: the schema's own, then what was moved into it.
+  // Properties here and objects in the branches: each branch gets this
+  // schema's properties too (no target can close an object and let a
+  // branch add to it).
+  json::Value distributed_union(const json::Value& schema, const std::string& k, const json::Value& v,
+                                const std::string& pointer, int depth) {
+    json::Value rest = schema;
+    rest.erase("anyOf");
+    rest.erase("oneOf");
+    owned_.push_back(std::make_unique<json::Value>(std::move(rest)));
+    const json::Value* common = owned_.back().get();
+    json::Array branches;
+    for (std::size_t i = 0; i < v.as_array().size(); ++i) {
+      std::string at = sp(pointer);
+      json::append_pointer(at, k);
+      json::append_pointer(at, i);
+      std::vector<Part> parts;
+      if (!property_pointers_.empty()) {
+        // This schema is itself a merge: its parts' pointers hold.
+        parts.push_back(Part{common, pointer, property_pointers_.back()});
+      } else {
+        flatten(*common, pointer, parts, 0);
+      }
+      flatten(v.as_array()[i], at, parts, 0);
+      branches.push_back(lower_parts(parts, at, depth));
+    }
+    s_.distributed.insert(pointer);
+    change(pointer, "properties copied into each branch of " + k, std::string(target_name(t_)) + " closes every object");
+    json::Value result = json::Object{{"anyOf", std::move(branches)}};
+    if (const json::Value* d = schema.find("description")) result.set("description", *d);
+    return result;
+  }
+
+  // A keyword of no particular shape: kept, rewritten into what the target
+  // has of it, or described.
+  void lower_keyword(json::Value& out, const std::string& k, const json::Value& v,
+                     const std::vector<std::string>& types, const std::string& pointer, const Describe& describe) {
+    if (k == "format") {
+      bool keep = t_ == Target::Vllm || t_ == Target::Tool;
+      if (v.is_string()) {
+        if (t_ == Target::OpenAIStrict) keep = in(kOpenAIFormats, v.as_string());
+        if (t_ == Target::Anthropic) keep = in(kAnthropicFormats, v.as_string());
+        if (t_ == Target::Gemini) keep = in(kGeminiFormats, v.as_string());
+      }
+      if (keep) out.set(k, v);
+      else describe(k, v, std::string(target_name(t_)) + " has no format " + json::serialize(v));
+      return;
+    }
+    if (k == "pattern") {
+      bool keep = true;
+      if ((t_ == Target::OpenAIStrict || t_ == Target::Anthropic || t_ == Target::Gemini) && v.is_string() &&
+          complex_pattern(v.as_string())) {
+        keep = false;
+      }
+      if (keep) out.set(k, v);
+      else describe(k, v, std::string(target_name(t_)) + " has no look-around, back-references or word boundaries");
+      return;
+    }
+    if (keeps(k)) {
+      out.set(k, v);
+      return;
+    }
+    if (t_ == Target::Anthropic && k == "minItems" && v.is_number() && v.as_double() >= 1) {
+      out.set(k, 1);  // what the target has of it
+      if (v.as_double() > 1) describe(k, v, "anthropic allows minItems 0 or 1 only");
+      return;
+    }
+    if (t_ == Target::Gemini && (k == "exclusiveMinimum" || k == "exclusiveMaximum") && v.is_number() &&
+        types.size() == 1 && types[0] == "integer" && v.is_integer()) {
+      // For integers x > 5 is x >= 6.
+      std::int64_t bound = v.as_integer();
+      bool min = k == "exclusiveMinimum";
+      if ((min && bound < INT64_MAX) || (!min && bound > INT64_MIN)) {
+        out.set(min ? "minimum" : "maximum", min ? bound + 1 : bound - 1);
+        change(pointer, k + " written as " + (min ? "minimum " : "maximum ") + std::to_string(min ? bound + 1 : bound - 1),
+               "gemini has no exclusive bounds");
+        return;
+      }
+    }
+    describe(k, v, std::string(target_name(t_)) + " has no " + k);
+  }
+
+  // The description (the schema's own, then what was moved into it) and
+  // the title; the value as JSON text when nothing the target can check is
+  // left (an enum of mixed values for gemini, a schema of only `not`).
+  json::Value finish_plain(json::Value out, const json::Value& schema, const std::string& notes,
+                           const std::string& pointer) {
     std::string text;
     if (const json::Value* d = schema.find("description"); d && d->is_string()) text = d->as_string();
     if (!notes.empty()) text = text.empty() ? "(" + notes + ")" : text + " (" + notes + ")";
@@ -493,8 +540,6 @@ class Lowerer {
     if (out.find("type") && out.find("type")->is_null()) out.erase("type");
     if (closed_world() && !out.find("type") && !out.find("anyOf") && !out.find("enum") && !out.find("const") &&
         !out.find("$ref")) {
-      // Nothing the target can check is left (an enum of mixed values for
-      // gemini, a schema of only `not`): the value as JSON text.
       change(pointer, "asked for as JSON text", std::string(target_name(t_)) + " cannot express this schema");
       return as_text(pointer, describe_for_text(schema));
     }
