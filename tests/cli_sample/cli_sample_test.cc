@@ -1,15 +1,10 @@
 // Runs the built weld binary (WELD_BINARY) as `weld sample …`, with a
 // timeout on every run so a hang fails the test instead of blocking it.
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
-
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -17,68 +12,21 @@
 #include <string>
 #include <vector>
 
+#include "child_process.h"
 #include "weld/json/parse.h"
 #include "weld/json/serialize.h"
 #include "weld/schema/schema.h"
 
 namespace {
 
-struct Outcome {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
+using Outcome = weld::testing::ChildRun;
 
-// Runs weld with `args` (stdin: /dev/null); kills it after 30 s.
+// Runs weld with `args` (stdin empty); kills it after 30 s.
 Outcome run_weld(const std::vector<std::string>& args) {
-  int out_pipe[2], err_pipe[2];
-  if (pipe(out_pipe) != 0 || pipe(err_pipe) != 0) return {};
-  pid_t pid = fork();
-  if (pid == 0) {
-    int null_fd = open("/dev/null", O_RDONLY);
-    dup2(null_fd, 0);
-    dup2(out_pipe[1], 1);
-    dup2(err_pipe[1], 2);
-    for (int fd : {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1], null_fd}) close(fd);
-    std::vector<std::string> copies = args;
-    std::string binary = WELD_BINARY;
-    std::vector<char*> argv{binary.data()};
-    for (std::string& arg : copies) argv.push_back(arg.data());
-    argv.push_back(nullptr);
-    execv(binary.c_str(), argv.data());
-    _exit(127);
-  }
-  close(out_pipe[1]);
-  close(err_pipe[1]);
-  Outcome run;
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  bool out_open = true, err_open = true;
-  char buffer[65536];
-  while (out_open || err_open) {
-    if (std::chrono::steady_clock::now() > deadline) {
-      kill(pid, SIGKILL);
-      ADD_FAILURE() << "weld sample timed out";
-      break;
-    }
-    std::vector<pollfd> fds;
-    if (out_open) fds.push_back({out_pipe[0], POLLIN, 0});
-    if (err_open) fds.push_back({err_pipe[0], POLLIN, 0});
-    poll(fds.data(), fds.size(), 100);
-    for (auto [fd, open_flag, sink] : {std::tuple{out_pipe[0], &out_open, &run.out},
-                                       std::tuple{err_pipe[0], &err_open, &run.err}}) {
-      if (!*open_flag) continue;
-      pollfd probe{fd, POLLIN, 0};
-      if (poll(&probe, 1, 0) <= 0) continue;
-      ssize_t n = read(fd, buffer, sizeof buffer);
-      if (n > 0) sink->append(buffer, static_cast<std::size_t>(n));
-      else *open_flag = false;
-    }
-  }
-  close(out_pipe[0]);
-  close(err_pipe[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::vector<std::string> argv{WELD_BINARY};
+  argv.insert(argv.end(), args.begin(), args.end());
+  Outcome run = weld::testing::run_child(std::move(argv));
+  if (run.timed_out) ADD_FAILURE() << "weld sample timed out";
   return run;
 }
 

@@ -1,10 +1,6 @@
 // Runs the built weld binary (WELD_BINARY) as a user would; every run has a
 // timeout, so a blocking read (FIFO, stdin) fails the test instead of hanging.
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
@@ -15,86 +11,20 @@
 #include <string>
 #include <vector>
 
+#include "child_process.h"
 #include "weld/json/parse.h"
 
 namespace {
 
-struct Outcome {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-  bool timed_out = false;
-};
+using Outcome = weld::testing::ChildRun;
 
 // Runs weld with `args`, feeding `input` on stdin; kills it after 30 s.
 Outcome run_weld(const std::vector<std::string>& args, const std::string& input = "") {
-  int in_pipe[2], out_pipe[2], err_pipe[2];
-  if (pipe(in_pipe) != 0 || pipe(out_pipe) != 0 || pipe(err_pipe) != 0) return {};
-  pid_t pid = fork();
-  if (pid == 0) {
-    dup2(in_pipe[0], 0);
-    dup2(out_pipe[1], 1);
-    dup2(err_pipe[1], 2);
-    for (int fd : {in_pipe[0], in_pipe[1], out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]}) close(fd);
-    std::vector<char*> argv;
-    std::string binary = WELD_BINARY;
-    argv.push_back(binary.data());
-    std::vector<std::string> copies = args;
-    for (std::string& arg : copies) argv.push_back(arg.data());
-    argv.push_back(nullptr);
-    execv(binary.c_str(), argv.data());
-    _exit(127);
-  }
-  close(in_pipe[0]);
-  close(out_pipe[1]);
-  close(err_pipe[1]);
-  signal(SIGPIPE, SIG_IGN);
-  std::size_t written = 0;
-  if (input.empty()) {
-    close(in_pipe[1]);
-    in_pipe[1] = -1;
-  }
-  fcntl(out_pipe[0], F_SETFL, O_NONBLOCK);
-  fcntl(err_pipe[0], F_SETFL, O_NONBLOCK);
-  if (in_pipe[1] >= 0) fcntl(in_pipe[1], F_SETFL, O_NONBLOCK);
-  Outcome run;
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  bool out_open = true, err_open = true;
-  char buffer[65536];
-  while (out_open || err_open) {
-    if (std::chrono::steady_clock::now() > deadline) {
-      kill(pid, SIGKILL);
-      run.timed_out = true;
-      break;
-    }
-    std::vector<pollfd> fds;
-    if (out_open) fds.push_back({out_pipe[0], POLLIN, 0});
-    if (err_open) fds.push_back({err_pipe[0], POLLIN, 0});
-    if (in_pipe[1] >= 0) fds.push_back({in_pipe[1], POLLOUT, 0});
-    poll(fds.data(), fds.size(), 100);
-    if (in_pipe[1] >= 0) {
-      ssize_t n = write(in_pipe[1], input.data() + written, input.size() - written);
-      if (n > 0) written += static_cast<std::size_t>(n);
-      if (written == input.size() || (n < 0 && errno != EAGAIN)) {
-        close(in_pipe[1]);
-        in_pipe[1] = -1;
-      }
-    }
-    for (auto [fd, target, open] : {std::tuple{out_pipe[0], &run.out, &out_open},
-                                    std::tuple{err_pipe[0], &run.err, &err_open}}) {
-      if (!*open) continue;
-      ssize_t n = read(fd, buffer, sizeof buffer);
-      if (n > 0) target->append(buffer, static_cast<std::size_t>(n));
-      if (n == 0) *open = false;
-    }
-  }
-  if (in_pipe[1] >= 0) close(in_pipe[1]);
-  close(out_pipe[0]);
-  close(err_pipe[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return run;
+  std::vector<std::string> argv{WELD_BINARY};
+  argv.insert(argv.end(), args.begin(), args.end());
+  weld::testing::ChildOptions options;
+  options.input = input;
+  return weld::testing::run_child(std::move(argv), std::move(options));
 }
 
 class CliSchema : public ::testing::Test {

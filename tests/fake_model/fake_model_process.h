@@ -2,19 +2,19 @@
 // C++ tests' handle on the fake model server (tests/fake_model/server.js):
 // starts `node server.js --script FILE --record FILE --port 0` on 127.0.0.1,
 // reads the port it prints (waiting at most 20 s), and stops it on
-// destruction. Compile fake_model_process.cc into the test and define
-// WELD_NODE (the node binary) and WELD_SOURCE_DIR (weld_test() does).
+// destruction. Compile fake_model_process.cc into the test, link weld_agent
+// and define WELD_NODE (the node binary) and WELD_SOURCE_DIR (weld_test() does).
 //
 //   weld::testing::FakeModelServer server(R"({"responses":[{"text":"hi"}]})");
 //   if (server.port() == 0) GTEST_FAIL() << "the fake model server did not start";
 //   ... requests to server.url() ...
 //   std::vector<json::Value> seen = server.requests();
 
-#include <sys/types.h>
-
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "weld/agent/subprocess.h"
 #include "weld/json/value.h"
 
 namespace weld::testing {
@@ -36,8 +36,7 @@ class FakeModelServer {
 
  private:
   std::string dir_;
-  pid_t pid_ = -1;
-  int out_fd_ = -1;
+  std::unique_ptr<agent::Subprocess> server_;  ///< weld's subprocess runner (tests/support/child_process.h)
   int port_ = 0;
 };
 

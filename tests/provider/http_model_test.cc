@@ -4,17 +4,14 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <thread>
 
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
+#include <stdlib.h>
 
+#include "child_process.h"
 #include "loopback_server.h"
 #include "weld/json/parse.h"
 #include "weld/json/serialize.h"
@@ -511,62 +508,42 @@ class SelfSignedTlsServer {
   SelfSignedTlsServer() {
     char dir_template[] = "/tmp/weld-tls-XXXXXX";
     dir_ = mkdtemp(dir_template);
-    std::string gen = "openssl req -x509 -newkey rsa:2048 -nodes -subj /CN=127.0.0.1 "
-                      "-addext subjectAltName=IP:127.0.0.1 -days 1 -keyout " + dir_ + "/k.pem -out " +
-                      dir_ + "/c.pem >/dev/null 2>&1";
-    if (std::system(gen.c_str()) != 0) return;
-    // Output goes to a file, not a pipe: s_server writes on every
-    // connection and would die of SIGPIPE once a pipe reader is gone.
-    std::string log = dir_ + "/server.log";
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    posix_spawn_file_actions_adddup2(&actions, 1, 2);
-    std::string cert = dir_ + "/c.pem", key = dir_ + "/k.pem";
-    std::vector<std::string> args = {"openssl", "s_server", "-accept", "127.0.0.1:0", "-cert", cert,
-                                     "-key", key, "-naccept", "4", "-www"};
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    if (posix_spawnp(&pid_, "openssl", &actions, nullptr, argv.data(), environ) != 0) pid_ = -1;
-    posix_spawn_file_actions_destroy(&actions);
-    // Wait for "ACCEPT 127.0.0.1:PORT" (bounded: 10 s).
-    std::string out;
-    auto deadline = std::chrono::steady_clock::now() + 10s;
-    while (pid_ > 0 && std::chrono::steady_clock::now() < deadline) {
-      std::ifstream in(log);
-      std::stringstream ss;
-      ss << in.rdbuf();
-      out = ss.str();
-      std::size_t at = out.find("ACCEPT ");
-      if (at != std::string::npos && out.find('\n', at) != std::string::npos) {
-        out = out.substr(at, out.find('\n', at) - at);
-        break;
-      }
-      std::this_thread::sleep_for(20ms);
-    }
-    std::size_t colon = out.rfind(':');
-    if (out.find("ACCEPT ") != std::string::npos && colon != std::string::npos) port_ = std::atoi(out.c_str() + colon + 1);
+    weld::testing::ChildRun gen = weld::testing::run_child(
+        {"openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1", "-addext",
+         "subjectAltName=IP:127.0.0.1", "-days", "1", "-keyout", dir_ + "/k.pem", "-out", dir_ + "/c.pem"});
+    available_ = gen.start_error.empty();  // no openssl: the tests skip
+    if (gen.exit_code != 0) return;
+    // Its output stays piped to us until it is stopped (s_server writes on
+    // every connection and would die of SIGPIPE once a reader is gone).
+    server_ = weld::testing::start_child({"openssl", "s_server", "-accept", "127.0.0.1:0", "-cert", dir_ + "/c.pem",
+                                          "-key", dir_ + "/k.pem", "-naccept", "4", "-www"});
+    if (!server_) return;
+    // "ACCEPT 127.0.0.1:PORT" (bounded: 10 s).
+    std::string line = weld::testing::wait_for_line(*server_, "ACCEPT ", 10s);
+    std::size_t colon = line.rfind(':');
+    if (colon != std::string::npos) port_ = std::atoi(line.c_str() + colon + 1);
   }
   ~SelfSignedTlsServer() {
-    if (pid_ > 0) {
-      kill(pid_, SIGTERM);
-      waitpid(pid_, nullptr, 0);
-    }
-    std::system(("rm -rf " + dir_).c_str());
+    server_.reset();  // stopped before its files go
+    std::error_code ignored;
+    std::filesystem::remove_all(dir_, ignored);
   }
+  /// False when there is no openssl to run.
+  bool available() const { return available_; }
   int port() const { return port_; }
   std::string cert() const { return dir_ + "/c.pem"; }
 
  private:
   std::string dir_;
-  pid_t pid_ = -1;
+  std::unique_ptr<weld::agent::Subprocess> server_;
+  bool available_ = false;
   int port_ = 0;
 };
 
 TEST(HttpModelTls, UntrustedCertificateIsATlsErrorWithoutRetries) {
   SelfSignedTlsServer server;
-  if (server.port() == 0) GTEST_SKIP() << "openssl s_server is not available";
+  if (!server.available()) GTEST_SKIP() << "openssl is not available";
+  ASSERT_NE(server.port(), 0) << "openssl s_server did not start";
   ProviderConfig config;
   config.provider = Provider::OpenAi;
   config.model = "m";
@@ -581,7 +558,8 @@ TEST(HttpModelTls, UntrustedCertificateIsATlsErrorWithoutRetries) {
 
 TEST(HttpModelTls, ACaBundleFromTheEnvironmentIsTrusted) {
   SelfSignedTlsServer server;
-  if (server.port() == 0) GTEST_SKIP() << "openssl s_server is not available";
+  if (!server.available()) GTEST_SKIP() << "openssl is not available";
+  ASSERT_NE(server.port(), 0) << "openssl s_server did not start";
   Environment env = {{"WELD_PROVIDER", "openai"},
                      {"WELD_MODEL", "m"},
                      {"WELD_BASE_URL", "https://127.0.0.1:" + std::to_string(server.port()) + "/v1"},
