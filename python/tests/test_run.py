@@ -92,6 +92,10 @@ def test_nothing_configured_is_a_config_error():
     assert caught.value.exit_code == 52
     assert "no model provider configured" in str(caught.value)
     assert "offline" in str(caught.value)  # it says how to try without a model
+    # The settings by their keywords, not by the command's flags.
+    assert "Choose one: provider=openai" in str(caught.value)
+    assert "pass provider=offline" in str(caught.value)
+    assert "--" not in str(caught.value)
 
 
 def test_an_unknown_provider_is_a_config_error():
@@ -143,6 +147,7 @@ def test_a_models_list_naming_several_is_a_config_error(fake_model):
         weld.run("Assess", SCHEMA, base_url=server.url)
     assert caught.value.exit_code == 52
     assert "lists 2 models (a, b)" in str(caught.value)
+    assert "pass model with one of them" in str(caught.value)
     assert [r["path"] for r in server.requests()] == ["/v1/models"]
 
 
@@ -177,8 +182,17 @@ def test_structured_retries_exhausted_is_run_failed(fake_model):
     with pytest.raises(weld.RunFailed) as caught:
         weld.run("Assess", SCHEMA, base_url=server.url, model="m", max_structured_retries=1)
     assert caught.value.exit_code == 1
+    assert "max_structured_retries=1 allows 1 retry." in str(caught.value)
     assert caught.value.result["last_candidate"] == {"summary": 1}
     assert caught.value.result["attempts"] == 2
+
+
+def test_the_turn_limit_is_max_turns_reached(fake_model):
+    server = fake_model({"responses": [answer({"summary": 1})], "repeat_last": True})
+    with pytest.raises(weld.MaxTurnsReached) as caught:
+        weld.run("Assess", SCHEMA, base_url=server.url, model="m", max_session_turns=1)
+    assert caught.value.exit_code == 53
+    assert "Reached max session turns (1). Increase max_session_turns to allow more." in str(caught.value)
 
 
 def test_a_schema_that_is_not_valid():

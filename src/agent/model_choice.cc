@@ -21,10 +21,11 @@ bool has_value(const provider::Environment& env, const char* name) {
 // The model to use when none was named: the hosted APIs' own default; for
 // any other base URL, the one model the server lists — a self-hosted server
 // (vLLM, llama.cpp) answers 404 to a hosted model's name.
-Result<std::string> default_model(const provider::ProviderConfig& config) {
+Result<std::string> default_model(const provider::ProviderConfig& config, const SettingNames& names) {
   if (config.base_url_defaulted) return config.model;
   const std::string url = provider::url_for_messages(provider::models_url(config));
-  const std::string advice = " Pass --model (or set WELD_MODEL).";
+  const std::string model(names.model);
+  const std::string advice = " Pass " + model + " (or set WELD_MODEL).";
   provider::CancelToken cancel;
   Result<std::vector<std::string>> ids = provider::list_models(config, cancel);
   if (!ids) {
@@ -37,22 +38,22 @@ Result<std::string> default_model(const provider::ProviderConfig& config) {
     if (failed.code == ErrorCode::Auth || failed.temporary) {
       Error error = failed;
       error.message = "no model given, and the server's models list could not be read: " + failed.message + "." +
-                      (failed.temporary ? " Retry later, or pass --model (or set WELD_MODEL)." : "");
+                      (failed.temporary ? " Retry later, or pass " + model + " (or set WELD_MODEL)." : "");
       return error;
     }
     return Error{ErrorCode::Config, "no model given, and the server's models list could not be read: " + failed.message +
-                               "." + advice, "--model"};
+                               "." + advice, model};
   }
   if (ids->size() == 1) return ids->front();
-  if (ids->empty()) return Error{ErrorCode::Config, "no model given, and " + url + " lists no model." + advice, "--model"};
-  std::string names;
+  if (ids->empty()) return Error{ErrorCode::Config, "no model given, and " + url + " lists no model." + advice, model};
+  std::string listed;
   constexpr std::size_t kShown = 5;
-  for (std::size_t i = 0; i < ids->size() && i < kShown; ++i) names += (i ? ", " : "") + (*ids)[i];
-  if (ids->size() > kShown) names += ", …";
+  for (std::size_t i = 0; i < ids->size() && i < kShown; ++i) listed += (i ? ", " : "") + (*ids)[i];
+  if (ids->size() > kShown) listed += ", …";
   return Error{ErrorCode::Config,
-               "no model given, and " + url + " lists " + std::to_string(ids->size()) + " models (" + names +
-                   "): pass --model with one of them (or set WELD_MODEL).",
-               "--model"};
+               "no model given, and " + url + " lists " + std::to_string(ids->size()) + " models (" + listed +
+                   "): pass " + model + " with one of them (or set WELD_MODEL).",
+               model};
 }
 
 }  // namespace
@@ -98,6 +99,7 @@ Result<ModelChoice> choose_model(const ModelRequest& request, const provider::En
     offline_flags.connect_timeout_seconds = request.connect_timeout_seconds;
     offline_flags.idle_timeout_seconds = request.idle_timeout_seconds;
     offline_flags.max_retries = request.max_retries;
+    offline_flags.names = request.names;
     Result<provider::ProviderConfig> checked = provider::resolve_provider_config(offline_flags, env);
     if (!checked) return checked.error();
     Result<std::unique_ptr<provider::Model>> model = provider::make_model(*checked, hooks);
@@ -120,6 +122,7 @@ Result<ModelChoice> choose_model(const ModelRequest& request, const provider::En
   provider_flags.idle_timeout_seconds = request.idle_timeout_seconds;
   provider_flags.max_retries = request.max_retries;
   provider_flags.max_response_bytes = request.max_response_bytes;
+  provider_flags.names = request.names;
   Result<provider::ProviderConfig> config = provider::resolve_provider_config(provider_flags, env);
   if (!config) return config.error();
   // Whatever it came from, the key never reaches a child process or a tool
@@ -129,14 +132,15 @@ Result<ModelChoice> choose_model(const ModelRequest& request, const provider::En
   if (!config->provider_reason.empty()) choice.notes.push_back("weld: " + config->provider_reason);
   if (config->provider_defaulted) {
     choice.notes.push_back("weld: no provider given; treating " + provider::url_for_messages(config->base_url) +
-                           " as an OpenAI-compatible server (--provider openai).");
+                           " as an OpenAI-compatible server (" +
+                           request.names.with_value(request.names.provider, "openai") + ").");
   }
   if (config->model_defaulted) {
-    Result<std::string> model_name = default_model(*config);
+    Result<std::string> model_name = default_model(*config, request.names);
     if (!model_name) return model_name.error();
     if (config->base_url_defaulted) {
       choice.notes.push_back("weld: no model given; using the default \"" + *model_name +
-                             "\" (pass --model or set WELD_MODEL).");
+                             "\" (pass " + std::string(request.names.model) + " or set WELD_MODEL).");
     } else {
       choice.notes.push_back("weld: no model given; using \"" + *model_name + "\", the only model " +
                              provider::url_for_messages(provider::models_url(*config)) + " lists.");

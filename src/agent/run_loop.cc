@@ -332,7 +332,7 @@ class RunLoop {
       out_.error_note = schema_active_ ? std::string(kMaxTurnsJsonSchemaNote) : std::string();
       return finish(Subtype::ErrorMaxTurns, ExitCode::MaxTurns,
                     "Reached max session turns (" + std::to_string(options_.max_session_turns) +
-                        "). Increase --max-session-turns to allow more.");
+                        "). Increase " + std::string(options_.names.max_session_turns) + " to allow more.");
     }
     ++out_.num_turns;
 
@@ -418,10 +418,11 @@ class RunLoop {
     return std::nullopt;
   }
 
-  // "--max-structured-retries 2 allows 2 retries"
+  // "max_structured_retries=2 allows 2 retries" (the CLI: "--max-structured-retries 2 …")
   std::string retries_allowed() const {
     const int n = options_.max_structured_retries;
-    return "--max-structured-retries " + std::to_string(n) + " allows " + std::to_string(n) + " retr" +
+    return options_.names.with_value(options_.names.max_structured_retries, std::to_string(n)) + " allows " +
+           std::to_string(n) + " retr" +
            (n == 1 ? "y" : "ies");
   }
 

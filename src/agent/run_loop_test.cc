@@ -183,7 +183,7 @@ TEST_F(RunLoopTest, TurnLimitEndsWith53AndTheNote) {
   EXPECT_EQ(out.exit_code, 53);
   EXPECT_EQ(out.num_turns, 2);
   EXPECT_EQ(model_.requests.size(), 2u);
-  EXPECT_EQ(out.error_message, "Reached max session turns (2). Increase --max-session-turns to allow more.");
+  EXPECT_EQ(out.error_message, "Reached max session turns (2). Increase max_session_turns to allow more.");
   EXPECT_EQ(out.error_note,
             "Note: --json-schema is active. If the model never called structured_output, verify it isn't denied by "
             "permissions.deny / --exclude-tools and that the schema is satisfiable.");
@@ -201,8 +201,26 @@ TEST_F(RunLoopTest, RetriesExhaustedOnTheNPlusFirstInvalidCall) {
   ASSERT_TRUE(out.last_candidate);
   EXPECT_EQ(json::serialize(*out.last_candidate), R"({"summary":"x"})");
   EXPECT_EQ(out.error_message,
+            "structured_output arguments failed validation 3 time(s); max_structured_retries=2 allows 2 retries. "
+            "Last validation error: params must have required property 'risk_level'");
+}
+
+// The command line names the limits by its flags (the CLI's names).
+TEST_F(RunLoopTest, LimitMessagesNameTheSettingsAsTheCallerSays) {
+  model_.push(answer("", {call("c", "structured_output", R"({"summary":"x"})")}));
+  model_.repeat_last();
+  options_.names.max_session_turns = "--max-session-turns";
+  options_.names.max_structured_retries = "--max-structured-retries";
+  options_.names.assign = " ";
+  options_.max_structured_retries = 2;
+  RunOutcome out = run_with();
+  EXPECT_EQ(out.error_message,
             "structured_output arguments failed validation 3 time(s); --max-structured-retries 2 allows 2 retries. "
             "Last validation error: params must have required property 'risk_level'");
+  options_.max_structured_retries = 5;
+  options_.max_session_turns = 1;
+  out = run_with();
+  EXPECT_EQ(out.error_message, "Reached max session turns (1). Increase --max-session-turns to allow more.");
 }
 
 TEST_F(RunLoopTest, InvalidCallsInOneTurnCountOneEach) {
@@ -386,7 +404,7 @@ TEST_F(RunLoopTest, NativeRetriesExhaustedCountsEachAnswer) {
   ASSERT_TRUE(out.last_candidate.has_value());
   EXPECT_EQ(*out.last_candidate, json::Value("not json at all"));
   EXPECT_EQ(out.error_message.rfind("The structured answer (--mechanism native) failed validation 3 time(s); "
-                                    "--max-structured-retries 2 allows 2 retries. Last validation error: answer must be "
+                                    "max_structured_retries=2 allows 2 retries. Last validation error: answer must be "
                                     "valid JSON",
                                     0),
             0u)

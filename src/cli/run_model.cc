@@ -54,6 +54,7 @@ void add_model_flags(CLI::App& app, ModelFlags& flags, ModelFlagText& text) {
 
 std::optional<std::string> check_model_flags(const ModelFlagText& text, ModelFlags& flags,
                                              std::optional<agent::Mechanism>& mechanism) {
+  flags.names = kFlagNames;
   if (text.mechanism) {
     mechanism = agent::parse_mechanism(*text.mechanism);
     if (!mechanism) return "--mechanism must be one of tool, native, auto (got \"" + *text.mechanism + "\").";

@@ -188,6 +188,7 @@ void RunSetup::report_model(const agent::ModelChoice& choice) const {
 
 void RunSetup::fill_options(const agent::ModelChoice& choice, agent::RunOptions& options) const {
   options.model = choice.model_name;
+  options.names = kFlagNames;
   if (schema_) {
     options.schema = &schema_->schema;
     options.schema_source = schema_->source;

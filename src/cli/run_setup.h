@@ -120,7 +120,8 @@ class RunSetup {
   /// What the chosen model implies for the run's options: the model name,
   /// the schema, whether structured_output is offered, the mechanism (the
   /// offline model answers through the tool only) and, for `auto` with a
-  /// usable HOME, where the probe's verdict is remembered; the directory.
+  /// usable HOME, where the probe's verdict is remembered; the directory;
+  /// the flags' names for what the run loop says (kFlagNames).
   void fill_options(const agent::ModelChoice& choice, agent::RunOptions& options) const;
 
   /// Starts telemetry (docs/telemetry.md) from the environment and

@@ -41,6 +41,15 @@ Result<std::optional<std::string>> assemble_prompt(const std::optional<std::stri
 /// Provider-related flags of a run (the library's ModelRequest).
 using ModelFlags = agent::ModelRequest;
 
+/// The library's messages, as the run and `weld batch` show them: the
+/// settings named by their flags ("pass --model NAME").
+inline constexpr SettingNames kFlagNames{.provider = "--provider",
+                                         .model = "--model",
+                                         .base_url = "--base-url",
+                                         .max_session_turns = "--max-session-turns",
+                                         .max_structured_retries = "--max-structured-retries",
+                                         .assign = " "};
+
 /// The model flags as typed, checked by `check_model_flags` (CLI11 would
 /// print its own message for a bad number; weld's names the flag and its range).
 struct ModelFlagText {
@@ -56,7 +65,8 @@ struct ModelFlagText {
 /// `weld batch`).
 void add_model_flags(CLI::App& app, ModelFlags& flags, ModelFlagText& text);
 
-/// Checks the typed values into `flags` (and `mechanism`, when given);
+/// Checks the typed values into `flags` (and `mechanism`, when given), and
+/// names the settings by their flags (kFlagNames) in what the library says;
 /// nullopt, or the usage error's message.
 std::optional<std::string> check_model_flags(const ModelFlagText& text, ModelFlags& flags,
                                              std::optional<agent::Mechanism>& mechanism);

@@ -116,11 +116,22 @@ std::optional<Protocol> provider_protocol(Provider provider) {
   return std::nullopt;
 }
 
+std::string no_provider_message(const SettingNames& names) {
+  return "no model provider configured. Choose one: " + names.with_value(names.provider, "openai") +
+         ", openai-responses or anthropic (or WELD_PROVIDER), with " + std::string(names.base_url) +
+         " (or WELD_BASE_URL) for a server of your own such as vLLM, llama.cpp or Ollama; or set OPENAI_API_KEY, "
+         "OPENAI_BASE_URL, ANTHROPIC_API_KEY or ANTHROPIC_BASE_URL. To try weld without a model, pass " +
+         names.with_value(names.provider, "offline") +
+         " (or WELD_PROVIDER=offline): it answers with a sampled schema-valid instance, not a language model's "
+         "answer. See docs/run.md, \"Pointing weld at a model\".";
+}
+
 Result<ProviderConfig> resolve_provider_config(const ProviderFlags& flags, const Environment& env) {
   ProviderConfig config;
+  const SettingNames& names = flags.names;
 
   // Which provider.
-  std::string provider_where = "--provider";
+  std::string provider_where(names.provider);
   std::optional<std::string> named;
   if (flags.provider) {
     named = *flags.provider;
@@ -131,7 +142,7 @@ Result<ProviderConfig> resolve_provider_config(const ProviderFlags& flags, const
     config.provider = Provider::OpenAi;
     if (first_of(env, {"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL"})) {
       config.provider_reason = "OPENAI_* and ANTHROPIC_* variables are both set; using openai (OpenAI's are read "
-                               "first). Pass --provider (or set WELD_PROVIDER) to choose.";
+                               "first). Pass " + std::string(names.provider) + " (or set WELD_PROVIDER) to choose.";
     }
   } else if (first_of(env, {"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "ANTHROPIC_MODEL"})) {
     config.provider = Provider::Anthropic;
@@ -139,7 +150,7 @@ Result<ProviderConfig> resolve_provider_config(const ProviderFlags& flags, const
     config.provider = Provider::OpenAi;  // a bare base URL is most often an OpenAI-compatible server
     config.provider_defaulted = true;
   } else {
-    return Error{ErrorCode::Config, std::string(kNoProviderMessage), "--provider"};
+    return Error{ErrorCode::Config, no_provider_message(names), std::string(names.provider)};
   }
   if (named) {
     std::optional<Provider> provider = parse_provider(*named);
@@ -166,9 +177,9 @@ Result<ProviderConfig> resolve_provider_config(const ProviderFlags& flags, const
     config.model_defaulted = true;
   }
   if (flags.model && flags.model->empty())
-    return Error{ErrorCode::Config, "--model must not be empty", "--model"};
+    return Error{ErrorCode::Config, std::string(names.model) + " must not be empty", std::string(names.model)};
 
-  std::string base_where = "--base-url";
+  std::string base_where(names.base_url);
   if (flags.base_url) {
     config.base_url = *flags.base_url;
   } else if (auto v = first_of(env, {"WELD_BASE_URL"}, &base_where)) {

@@ -77,14 +77,38 @@ TEST(ResolveProviderConfig, EmptyVariablesCountAsUnset) {
 TEST(ResolveProviderConfig, Errors) {
   Error e = resolve_error({}, {});
   EXPECT_EQ(e.code, ErrorCode::Config);
-  // The library's run and the command say the same: how to choose, and how
-  // to try weld without a model.
+  // The library and the command say the same: how to choose, and how to
+  // try weld without a model; each names the settings in its own terms.
   EXPECT_EQ(e.message,
+            "no model provider configured. Choose one: provider=openai, openai-responses or anthropic (or "
+            "WELD_PROVIDER), with base_url (or WELD_BASE_URL) for a server of your own such as vLLM, llama.cpp or "
+            "Ollama; or set OPENAI_API_KEY, OPENAI_BASE_URL, ANTHROPIC_API_KEY or ANTHROPIC_BASE_URL. To try weld "
+            "without a model, pass provider=offline (or WELD_PROVIDER=offline): it answers with a sampled "
+            "schema-valid instance, not a language model's answer. See docs/run.md, \"Pointing weld at a model\".");
+  EXPECT_EQ(e.where, "provider");
+  ProviderFlags as_flags;
+  as_flags.names.provider = "--provider";
+  as_flags.names.model = "--model";
+  as_flags.names.base_url = "--base-url";
+  as_flags.names.assign = " ";
+  Error flagged = resolve_error(as_flags, {});
+  EXPECT_EQ(flagged.message,
             "no model provider configured. Choose one: --provider openai, openai-responses or anthropic (or "
             "WELD_PROVIDER), with --base-url (or WELD_BASE_URL) for a server of your own such as vLLM, llama.cpp or "
             "Ollama; or set OPENAI_API_KEY, OPENAI_BASE_URL, ANTHROPIC_API_KEY or ANTHROPIC_BASE_URL. To try weld "
             "without a model, pass --provider offline (or WELD_PROVIDER=offline): it answers with a sampled "
             "schema-valid instance, not a language model's answer. See docs/run.md, \"Pointing weld at a model\".");
+  EXPECT_EQ(flagged.where, "--provider");
+  as_flags.provider = "gemini";
+  EXPECT_EQ(resolve_error(as_flags, {}).message,
+            "--provider: unknown provider \"gemini\" (expected openai, openai-responses, anthropic or offline)");
+  as_flags.provider = "openai";
+  as_flags.model = "";
+  EXPECT_EQ(resolve_error(as_flags, {}).message, "--model must not be empty");
+  ProviderFlags empty_model;
+  empty_model.provider = "openai";
+  empty_model.model = "";
+  EXPECT_EQ(resolve_error(empty_model, {}).message, "model must not be empty");
   // A key alone names no provider.
   EXPECT_EQ(resolve_error({}, {{"WELD_API_KEY", "sk-x"}}).message, e.message);
   e = resolve_error({}, {{"WELD_PROVIDER", "gemini"}});
@@ -110,7 +134,7 @@ TEST(ResolveProviderConfig, credentials_in_the_base_url_are_refused_never_echoed
   flags.base_url = "http://user:PASS-1234@gateway:8080/v1";
   Error error = resolve_error(flags, {{"WELD_API_KEY", "k"}});
   EXPECT_EQ(error.message,
-            "--base-url must not carry credentials (user:password@) in the URL; give the key with WELD_API_KEY or the "
+            "base_url must not carry credentials (user:password@) in the URL; give the key with WELD_API_KEY or the "
             "provider's key variable");
   EXPECT_EQ(error.message.find("PASS"), std::string::npos);
   error = resolve_error({}, {{"WELD_PROVIDER", "anthropic"}, {"ANTHROPIC_BASE_URL", "https://tok@host"},

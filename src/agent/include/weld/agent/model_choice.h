@@ -46,6 +46,9 @@ struct ModelRequest {
   std::optional<int> max_retries;
   /// Bytes, already parsed (provider::parse_byte_size).
   std::optional<std::uint64_t> max_response_bytes;
+  /// How the messages and notes name `provider`, `model` and `base_url`
+  /// (the CLI: its flags).
+  SettingNames names;
 };
 
 /// The model a run talks to.
@@ -71,7 +74,7 @@ struct ModelChoice {
 /// factory, a transport wrapper…), from `request` and the environment
 /// `env`. The offline model answers only when chosen (provider "offline"):
 /// with nothing configured the error says how to choose
-/// (provider::kNoProviderMessage). The key, wherever it came from, is
+/// (provider::no_provider_message). The key, wherever it came from, is
 /// protected from children and tool results (protect_secret). Errors: see
 /// `model_choice_exit_code`.
 Result<ModelChoice> choose_model(const ModelRequest& request, const provider::Environment& env,

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "weld/base/exit_code.h"
+#include "weld/base/setting_names.h"
 #include "weld/agent/hooks.h"
 #include "weld/agent/mechanism.h"
 #include "weld/agent/tool.h"
@@ -126,6 +127,9 @@ struct RunOptions {
   /// and a thread per row would undo what the fibers are for.
   bool wall_time_thread = true;
   int max_structured_retries = 5;
+  /// How the messages name max_session_turns and max_structured_retries
+  /// (the CLI: its flags).
+  SettingNames names;
   /// Repairs allowed before a `structured_output` call counts as invalid.
   repair::Options repair;
   /// Working directory for tools.

@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "weld/base/result.h"
+#include "weld/base/setting_names.h"
 #include "weld/provider/http.h"
 #include "weld/provider/model.h"
 #include "weld/provider/protocol.h"
@@ -72,17 +73,13 @@ struct ProviderConfig {
   std::string provider_reason;
 };
 
-/// The error when nothing names a provider (no flag, no WELD_PROVIDER, no
-/// provider variable, no base URL): how to choose one, and how to try weld
-/// without a model.
-inline constexpr std::string_view kNoProviderMessage =
-    "no model provider configured. Choose one: --provider openai, openai-responses or anthropic (or "
-    "WELD_PROVIDER), with --base-url (or WELD_BASE_URL) for a server of your own such as vLLM, llama.cpp or "
-    "Ollama; or set OPENAI_API_KEY, OPENAI_BASE_URL, ANTHROPIC_API_KEY or ANTHROPIC_BASE_URL. To try weld "
-    "without a model, pass --provider offline (or WELD_PROVIDER=offline): it answers with a sampled "
-    "schema-valid instance, not a language model's answer. See docs/run.md, \"Pointing weld at a model\".";
+/// The error when nothing names a provider (no setting, no WELD_PROVIDER,
+/// no provider variable, no base URL): how to choose one, and how to try
+/// weld without a model, with the settings named as `names` says.
+std::string no_provider_message(const SettingNames& names = {});
 
-/// Values given on the command line (unset: not given).
+/// Values the caller gives (unset: not given): the CLI's flags, the Python
+/// module's keywords.
 struct ProviderFlags {
   std::optional<std::string> provider;
   std::optional<std::string> model;
@@ -93,6 +90,8 @@ struct ProviderFlags {
   std::optional<int> max_retries;
   /// --max-response-bytes, already parsed by `parse_byte_size`.
   std::optional<std::uint64_t> max_response_bytes;
+  /// How the messages name `provider`, `model` and `base_url`.
+  SettingNames names;
 };
 
 /// "64M", "1048576", "512K", "1G": bytes with an optional binary unit (K, M,
