@@ -141,11 +141,10 @@ inline int fuzz_writer(provider::Protocol protocol, const std::uint8_t* data, st
     response.parts.push_back(provider::Part{provider::Part::Kind::ToolCall, {}, response.message.tool_calls.size(), {}});
     response.message.tool_calls.push_back(std::move(call));
   }
-  const json::Value turn = codec.assistant_turn(response);
   provider::AnswerHead pass_head = head;
   if (pass_head.id.empty()) pass_head.id = "id";
-  same_calls(read_whole(codec, json::serialize(codec.pass_back(pass_head, turn, "", usage))), response);
-  same_calls(read_stream(codec, codec.pass_back_stream(pass_head, turn, "", usage), cuts), response);
+  same_calls(read_whole(codec, json::serialize(codec.pass_back(pass_head, response, usage))), response);
+  same_calls(read_stream(codec, codec.pass_back_stream(pass_head, response, usage), cuts), response);
 
   // The error tool results pair every call of the turn with a result.
   json::Value body = json::Object{};
@@ -153,7 +152,7 @@ inline int fuzz_writer(provider::Protocol protocol, const std::uint8_t* data, st
   if (!response.message.tool_calls.empty()) results.failed_call = response.message.tool_calls[0].id;
   results.call_errors = text;
   results.user_errors = text;
-  codec.append_error_results(body, turn, results);
+  codec.append_error_results(body, response, results);
   check(json::parse(json::serialize(body)).ok());
 
   // An error: the body and the frame read back as an error carrying the

@@ -6,9 +6,9 @@
 //     Response or the same error (a reader may not depend on the split);
 //   - whole, as a JSON body;
 // and every Response is then taken through what the proxy does with it
-// (candidate, check, retry turn, rendering; the rendered stream must read
-// back to the same text through the same reader). Nothing may crash, hang
-// or break an invariant (abort on breach).
+// (candidate, check, retry turn, follow-up, pass-back, rendering; the
+// rendered stream must read back to the same text through the same reader).
+// Nothing may crash, hang or break an invariant (abort on breach).
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -80,9 +80,10 @@ inline void after_answer(provider::Protocol api, provider::Response response) {
     if (part.kind == provider::Part::Kind::ToolCall) check(part.tool_call < response.message.tool_calls.size());
   }
   for (const provider::ToolCall& call : response.message.tool_calls) check(!call.id.empty());
-  proxy::Candidate c = proxy::make_candidate(api, std::move(response), "router");
-  round_trip(c.assistant_message);
-  proxy::Verdict v = proxy::check_candidate(c, router_agent());
+  proxy::Candidate c = proxy::make_candidate(std::move(response), "router");
+  check(!c.agent_call || c.call()->name == "router");
+  round_trip(provider::codec_for(api).assistant_turn(c.response));
+  proxy::Verdict v = proxy::check_candidate(api, c, router_agent());
   check(!v.valid || !v.text.empty());
   check(v.valid || !v.errors.empty());
   // The conversation: Responses `input` items, the others' `messages`.
@@ -91,11 +92,19 @@ inline void after_answer(provider::Protocol api, provider::Response response) {
   proxy::append_retry_turn(api, body, c, v.errors);
   round_trip(body);
   check(!body.find(conversation)->as_array().empty());
-  const std::string& text = v.valid ? v.text : c.text;
-  Result<json::Value> rendered = json::parse(proxy::render_response(api, c, text, c.usage, "m__schema=router"));
+  // The two-phase follow-up and pass-back, from the same answer.
+  const provider::Codec& codec = provider::codec_for(api);
+  json::Value follow_up = json::Object{{conversation, json::Array{}}};
+  codec.append_follow_up(follow_up, c.response, "ask");
+  round_trip(follow_up);
+  check(!follow_up.find(conversation)->as_array().empty());
+  round_trip(codec.pass_back(provider::AnswerHead{}, c.response, c.response.usage));
+  const std::string& text = v.valid ? v.text : c.response.message.text;
+  Result<json::Value> rendered =
+      json::parse(proxy::render_response(api, c.response, text, c.response.usage, "m__schema=router"));
   check(rendered.ok());
   round_trip(*rendered);
-  std::string sse = proxy::render_stream(api, c, text, c.usage, "m", true);
+  std::string sse = proxy::render_stream(api, c.response, text, c.response.usage, "m", true);
   Result<provider::Response> back = read(api, sse, {});
   check(back.ok() && back->message.text == text);
   round_trip(proxy::render_error(api, "structured_output_error", v.errors, &v.value));

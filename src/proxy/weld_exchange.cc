@@ -237,7 +237,7 @@ awaitable<void> TaggedExchange::resolve_auto(ClientRequest& req, Exchange& ex, F
     std::optional<Error> error = co_await attempt(req, ex, chain, ignored, /*partial=*/false);
     ex.upstream_body = std::move(welded);
     if (client_.gone()) co_return;
-    if (!error) ex.usage += ex.upstream_response.usage;
+    if (!error) ex.usage += ex.candidate.response.usage;
     // The run's verdict (provider/native_probe.h): a final 4xx refusing the
     // field is "not native"; a probe that said nothing (network, 5xx,
     // credentials, 429) leaves this request on the tool, and the next one
@@ -245,7 +245,8 @@ awaitable<void> TaggedExchange::resolve_auto(ClientRequest& req, Exchange& ex, F
     Error status_error{ErrorCode::Http, error ? error->message : std::string(), ""};
     status_error.http_status = error && error->code == ErrorCode::UpstreamStatus ? ex.upstream_status : 0;
     const provider::ProbeVerdict verdict = provider::judge_probe(
-        error ? Result<provider::Response>(std::move(status_error)) : Result<provider::Response>(ex.upstream_response));
+        error ? Result<provider::Response>(std::move(status_error))
+              : Result<provider::Response>(std::move(ex.candidate.response)));  // judged, not a candidate
     if (verdict != provider::ProbeVerdict::Unknown) native = verdict == provider::ProbeVerdict::Native;
     if (native) shared_.remember_probe(ex.base_model, *native);
     shared_.log(json::serialize(json::Object{{"event", "mechanism_probe"},
@@ -347,7 +348,7 @@ awaitable<std::optional<Error>> TaggedExchange::attempt(ClientRequest& req, Exch
     if (!doc) co_return Error{ErrorCode::Protocol, "the upstream answered with a body that is not JSON", ""};
     Result<provider::Response> response = provider::response_from_json(protocol, *doc);
     if (!response) co_return upstream_answer_error(response.error());
-    ex.upstream_response = std::move(*response);
+    ex.candidate = Candidate{std::move(*response), std::nullopt};
     co_return std::nullopt;
   }
   // The provider's reader of the protocol: the run reads the same stream
@@ -442,7 +443,7 @@ awaitable<std::optional<Error>> TaggedExchange::attempt(ClientRequest& req, Exch
   if (!response) co_return upstream_answer_error(response.error());
   // Only a response read to its end leaves its connection reusable.
   if (parser->is_done() && !ec) upstream_.release(std::move(connection), *parser);
-  ex.upstream_response = std::move(*response);
+  ex.candidate = Candidate{std::move(*response), std::nullopt};
   co_return std::nullopt;
 }
 

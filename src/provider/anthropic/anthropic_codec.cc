@@ -60,50 +60,30 @@ class AnthropicMessagesCodec final : public Codec {
   void set_stream(json::Value& body, bool stream) const override { body.set("stream", stream); }
 
   json::Value assistant_turn(const Response& response) const override {
-    json::Array content;
-    content.reserve(response.parts.size());
-    for (const Part& part : response.parts) {
-      switch (part.kind) {
-        case Part::Kind::Text: content.push_back(json::Object{{"type", "text"}, {"text", part.text}}); break;
-        case Part::Kind::ToolCall: {
-          const ToolCall& call = response.message.tool_calls[part.tool_call];
-          // A call whose arguments are not an object goes back with {} (its
-          // id kept, so the error tool_result still pairs with it).
-          content.push_back(json::Object{{"type", "tool_use"},
-                                         {"id", call.id},
-                                         {"name", call.name},
-                                         {"input", object_or_empty(call.arguments)}});
-          break;
-        }
-        case Part::Kind::Other: content.push_back(part.raw); break;
-      }
-    }
-    return json::Object{{"role", "assistant"}, {"content", std::move(content)}};
+    return json::Object{{"role", "assistant"}, {"content", content_blocks(response)}};
   }
 
-  void append_error_results(json::Value& body, const json::Value& turn, const ErrorResults& results) const override {
+  void append_error_results(json::Value& body, const Response& answer, const ErrorResults& results) const override {
     json::Value& messages = array_member(body, "messages");
     json::Array content;
     json::Array tool_results;
-    if (const json::Array* blocks = array_member(turn, "content")) {
-      for (const json::Value& block : *blocks) {
-        const std::string* type = string_member(block, "type");
-        if (type != nullptr && *type == "text") {
-          // The API refuses empty text blocks in a request.
-          const std::string* text = string_member(block, "text");
-          if (text == nullptr || text->empty()) continue;
-        }
-        if (type != nullptr && *type == "tool_use") {
-          const std::string* id = string_member(block, "id");
-          std::string tool_use_id = id != nullptr ? *id : std::string();
-          const bool failed = results.failed_call && tool_use_id == *results.failed_call;
-          tool_results.push_back(json::Object{{"type", "tool_result"},
-                                              {"tool_use_id", std::move(tool_use_id)},
-                                              {"content", failed ? results.call_errors : std::string(kNotRun)},
-                                              {"is_error", true}});
-        }
-        content.push_back(block);
+    for (json::Value& block : content_blocks(answer)) {
+      const std::string* type = string_member(block, "type");
+      if (type != nullptr && *type == "text") {
+        // The API refuses empty text blocks in a request.
+        const std::string* text = string_member(block, "text");
+        if (text == nullptr || text->empty()) continue;
       }
+      if (type != nullptr && *type == "tool_use") {
+        const std::string* id = string_member(block, "id");
+        std::string tool_use_id = id != nullptr ? *id : std::string();
+        const bool failed = results.failed_call && tool_use_id == *results.failed_call;
+        tool_results.push_back(json::Object{{"type", "tool_result"},
+                                            {"tool_use_id", std::move(tool_use_id)},
+                                            {"content", failed ? results.call_errors : std::string(kNotRun)},
+                                            {"is_error", true}});
+      }
+      content.push_back(std::move(block));
     }
     // No call to answer: the errors go back as the user's next turn.
     if (!results.failed_call) tool_results.push_back(json::Object{{"type", "text"}, {"text", results.user_errors}});
@@ -111,18 +91,11 @@ class AnthropicMessagesCodec final : public Codec {
     messages.push_back(json::Object{{"role", "user"}, {"content", std::move(tool_results)}});
   }
 
-  void append_follow_up(json::Value& body, const json::Value& turn, std::string_view turn_text,
-                        std::string_view ask) const override {
+  void append_follow_up(json::Value& body, const Response& answer, std::string_view ask) const override {
     // Only a conversation the body already has is continued.
     json::Value* messages = body.is_object() ? body.find("messages") : nullptr;
     if (messages == nullptr || !messages->is_array()) return;
-    if (!turn_text.empty()) {
-      messages->push_back(turn.is_object() ? turn
-                                           : json::Value(json::Object{
-                                                 {"role", "assistant"},
-                                                 {"content", json::Array{json::Object{{"type", "text"},
-                                                                                      {"text", turn_text}}}}}));
-    }
+    if (!answer.message.text.empty()) messages->push_back(assistant_turn(answer));
     messages->push_back(json::Object{{"role", "user"}, {"content", ask}});
   }
 
@@ -159,27 +132,24 @@ class AnthropicMessagesCodec final : public Codec {
   // Anthropic's own keep-alive event, byte for byte.
   std::string keepalive_frame() const override { return "event: ping\ndata: {\"type\": \"ping\"}\n\n"; }
 
-  json::Value pass_back(const AnswerHead& head, const json::Value& turn, std::string_view text,
-                        const Usage& usage) const override {
-    return json::Object{{"id", head.id.empty() ? answer_id(text) : head.id},
+  json::Value pass_back(const AnswerHead& head, const Response& answer, const Usage& usage) const override {
+    return json::Object{{"id", head.id.empty() ? answer_id(answer.message.text) : head.id},
                         {"type", "message"},
                         {"role", "assistant"},
                         {"model", head.model},
-                        {"content", content_of(turn, text)},
+                        {"content", content_blocks(answer)},
                         {"stop_reason", "tool_use"},
                         {"stop_sequence", nullptr},
                         {"usage", json::Object{{"input_tokens", usage.input_tokens},
                                                {"output_tokens", usage.output_tokens}}}};
   }
 
-  std::string pass_back_stream(const AnswerHead& head, const json::Value& turn, std::string_view text,
-                               const Usage& usage) const override {
+  std::string pass_back_stream(const AnswerHead& head, const Response& answer, const Usage& usage) const override {
     std::string out;
-    sse_event(out, "message_start",
-              message_start(head.id.empty() ? answer_id(text) : head.id, head.model, usage.input_tokens));
-    json::Value content = content_of(turn, text);
+    const std::string id = head.id.empty() ? answer_id(answer.message.text) : head.id;
+    sse_event(out, "message_start", message_start(id, head.model, usage.input_tokens));
     std::int64_t index = 0;
-    for (const json::Value& block : content.as_array()) {
+    for (const json::Value& block : content_blocks(answer)) {
       const std::string* type = string_member(block, "type");
       const bool is_tool = type != nullptr && *type == "tool_use";
       json::Value start = block;
@@ -276,6 +246,29 @@ data: {"type":"content_block_delta","index":)";
   std::string_view upstream_error_type() const override { return "api_error"; }
 
  private:
+  // The answer's content blocks in the order the server sent them.
+  static json::Array content_blocks(const Response& response) {
+    json::Array content;
+    content.reserve(response.parts.size());
+    for (const Part& part : response.parts) {
+      switch (part.kind) {
+        case Part::Kind::Text: content.push_back(json::Object{{"type", "text"}, {"text", part.text}}); break;
+        case Part::Kind::ToolCall: {
+          const ToolCall& call = response.message.tool_calls[part.tool_call];
+          // A call whose arguments are not an object goes back with {} (its
+          // id kept, so the error tool_result still pairs with it).
+          content.push_back(json::Object{{"type", "tool_use"},
+                                         {"id", call.id},
+                                         {"name", call.name},
+                                         {"input", object_or_empty(call.arguments)}});
+          break;
+        }
+        case Part::Kind::Other: content.push_back(part.raw); break;
+      }
+    }
+    return content;
+  }
+
   std::string stream_id(const AnswerHead& head) const {
     return head.id.empty() ? answer_id(head.model + "\n" + std::to_string(head.created)) : head.id;
   }
@@ -293,13 +286,6 @@ data: {"type":"content_block_delta","index":)";
                                                  {"stop_sequence", nullptr},
                                                  {"usage", json::Object{{"input_tokens", input_tokens},
                                                                         {"output_tokens", 0}}}}}};
-  }
-
-  static json::Value content_of(const json::Value& turn, std::string_view text) {
-    if (const json::Array* content = array_member(turn, "content")) return *content;
-    json::Array blocks;
-    if (!text.empty()) blocks.push_back(json::Object{{"type", "text"}, {"text", text}});
-    return blocks;
   }
 };
 

@@ -98,12 +98,13 @@ class GeminiCodec final : public Codec {
     return json::Object{{"role", "model"}, {"parts", std::move(parts)}};
   }
 
-  void append_error_results(json::Value& body, const json::Value& turn, const ErrorResults& results) const override {
+  void append_error_results(json::Value& body, const Response& answer, const ErrorResults& results) const override {
     json::Value& contents = array_member(body, "contents");
     json::Array kept;
     json::Array responses;
-    if (const json::Array* parts = array_member(turn, "parts")) {
-      for (const json::Value& part : *parts) {
+    json::Value turn = assistant_turn(answer);
+    if (json::Value* parts = turn.find("parts"); parts != nullptr && parts->is_array()) {
+      for (json::Value& part : parts->as_array()) {
         const std::string* text = string_member(part, "text");
         if (text != nullptr && text->empty()) continue;  // an empty part is refused
         const json::Value* call = part.is_object() ? part.find("functionCall") : nullptr;
@@ -117,7 +118,7 @@ class GeminiCodec final : public Codec {
                             {"name", name != nullptr ? *name : std::string()},
                             {"response", json::Object{{"error", failed ? results.call_errors : std::string(kNotRun)}}}}}});
         }
-        kept.push_back(part);
+        kept.push_back(std::move(part));
       }
     }
     if (!results.failed_call) responses.push_back(json::Object{{"text", results.user_errors}});
@@ -125,15 +126,10 @@ class GeminiCodec final : public Codec {
     contents.push_back(json::Object{{"role", "user"}, {"parts", std::move(responses)}});
   }
 
-  void append_follow_up(json::Value& body, const json::Value& turn, std::string_view turn_text,
-                        std::string_view ask) const override {
+  void append_follow_up(json::Value& body, const Response& answer, std::string_view ask) const override {
     json::Value* contents = body.is_object() ? body.find("contents") : nullptr;
     if (contents == nullptr || !contents->is_array()) return;
-    if (!turn_text.empty()) {
-      contents->push_back(turn.is_object() ? turn
-                                           : json::Value(json::Object{
-                                                 {"role", "model"}, {"parts", json::Array{json::Object{{"text", turn_text}}}}}));
-    }
+    if (!answer.message.text.empty()) contents->push_back(assistant_turn(answer));
     contents->push_back(json::Object{{"role", "user"}, {"parts", json::Array{json::Object{{"text", ask}}}}});
   }
 
@@ -168,16 +164,14 @@ class GeminiCodec final : public Codec {
 
   std::string keepalive_frame() const override { return ": keep-alive\n\n"; }
 
-  json::Value pass_back(const AnswerHead& head, const json::Value& turn, std::string_view text,
-                        const Usage& usage) const override {
-    json::Value content = turn.is_object() ? turn : text_content(text);
-    return response_object(head, std::move(content), "STOP", usage, head.id.empty() ? answer_id(text) : head.id);
+  json::Value pass_back(const AnswerHead& head, const Response& answer, const Usage& usage) const override {
+    return response_object(head, assistant_turn(answer), "STOP", usage,
+                           head.id.empty() ? answer_id(answer.message.text) : head.id);
   }
 
-  std::string pass_back_stream(const AnswerHead& head, const json::Value& turn, std::string_view text,
-                               const Usage& usage) const override {
+  std::string pass_back_stream(const AnswerHead& head, const Response& answer, const Usage& usage) const override {
     std::string out;
-    sse_data(out, pass_back(head, turn, text, usage));
+    sse_data(out, pass_back(head, answer, usage));
     return out;
   }
 

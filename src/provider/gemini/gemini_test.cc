@@ -134,11 +134,10 @@ TEST(GeminiCodec, NativeFormatAndTheRetryTurn) {
       j(R"({"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"id":"f1","name":"router","args":{"a":1}}},)"
         R"({"functionCall":{"id":"f2","name":"other","args":{}}}]},"finishReason":"STOP"}]})"));
   ASSERT_TRUE(answer.ok());
-  json::Value turn = codec.assistant_turn(*answer);
   ErrorResults results;
   results.failed_call = "f1";
   results.call_errors = "a: must be string";
-  codec.append_error_results(body, turn, results);
+  codec.append_error_results(body, *answer, results);
   EXPECT_EQ(json::serialize(*body.find("contents")),
             R"([{"role":"model","parts":[{"functionCall":{"id":"f1","name":"router","args":{"a":1}}},)"
             R"({"functionCall":{"id":"f2","name":"other","args":{}}}]},)"

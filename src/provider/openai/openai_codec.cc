@@ -106,9 +106,9 @@ class OpenAiChatCodec final : public Codec {
     return message;
   }
 
-  void append_error_results(json::Value& body, const json::Value& turn, const ErrorResults& results) const override {
+  void append_error_results(json::Value& body, const Response& answer, const ErrorResults& results) const override {
     json::Value& messages = array_member(body, "messages");
-    json::Value assistant = turn.is_object() ? turn : json::Value(json::Object{{"role", "assistant"}});
+    json::Value assistant = assistant_turn(answer);
     json::Array tool_messages;
     if (json::Value* calls = assistant.find("tool_calls"); calls != nullptr && calls->is_array()) {
       for (json::Value& call : calls->as_array()) {
@@ -134,12 +134,11 @@ class OpenAiChatCodec final : public Codec {
     if (!results.failed_call) messages.push_back(json::Object{{"role", "user"}, {"content", results.user_errors}});
   }
 
-  void append_follow_up(json::Value& body, const json::Value& turn, std::string_view turn_text,
-                        std::string_view ask) const override {
+  void append_follow_up(json::Value& body, const Response& answer, std::string_view ask) const override {
     // Only a conversation the body already has is continued.
     json::Value* messages = body.is_object() ? body.find("messages") : nullptr;
     if (messages == nullptr || !messages->is_array()) return;
-    if (!turn_text.empty()) messages->push_back(message_of(turn, turn_text));
+    if (!answer.message.text.empty()) messages->push_back(assistant_turn(answer));
     messages->push_back(json::Object{{"role", "user"}, {"content", ask}});
   }
 
@@ -180,23 +179,21 @@ class OpenAiChatCodec final : public Codec {
   // An SSE comment, which every SSE parser skips.
   std::string keepalive_frame() const override { return ": keep-alive\n\n"; }
 
-  json::Value pass_back(const AnswerHead& head, const json::Value& turn, std::string_view text,
-                        const Usage& usage) const override {
-    return json::Object{{"id", head.id.empty() ? answer_id(text) : head.id},
+  json::Value pass_back(const AnswerHead& head, const Response& answer, const Usage& usage) const override {
+    return json::Object{{"id", head.id.empty() ? answer_id(answer.message.text) : head.id},
                         {"object", "chat.completion"},
                         {"created", unix_now()},
                         {"model", head.model},
                         {"choices", json::Array{json::Object{{"index", 0},
-                                                             {"message", message_of(turn, text)},
+                                                             {"message", assistant_turn(answer)},
                                                              {"logprobs", nullptr},
                                                              {"finish_reason", "tool_calls"}}}},
                         {"usage", usage_object(usage)}};
   }
 
-  std::string pass_back_stream(const AnswerHead& head, const json::Value& turn, std::string_view text,
-                               const Usage& usage) const override {
+  std::string pass_back_stream(const AnswerHead& head, const Response& answer, const Usage& usage) const override {
     std::string out;
-    const std::string id = head.id.empty() ? answer_id(text) : head.id;
+    const std::string id = head.id.empty() ? answer_id(answer.message.text) : head.id;
     const std::int64_t created = unix_now();
     auto pass_chunk = [&](json::Value delta, json::Value finish) {
       return json::Object{{"id", id},
@@ -208,7 +205,7 @@ class OpenAiChatCodec final : public Codec {
                                                                {"logprobs", nullptr},
                                                                {"finish_reason", std::move(finish)}}}}};
     };
-    json::Value message = message_of(turn, text);
+    json::Value message = assistant_turn(answer);
     json::Value first = json::Object{{"role", "assistant"}};
     const json::Value* content = message.find("content");
     first.set("content", content != nullptr && content->is_string() ? *content : json::Value(""));
@@ -331,11 +328,6 @@ class OpenAiChatCodec final : public Codec {
   static json::Value choice(json::Value delta, json::Value finish_reason, int index = 0) {
     return json::Array{
         json::Object{{"index", index}, {"delta", std::move(delta)}, {"finish_reason", std::move(finish_reason)}}};
-  }
-
-  static json::Value message_of(const json::Value& turn, std::string_view text) {
-    if (turn.is_object()) return turn;
-    return json::Object{{"role", "assistant"}, {"content", text}};
   }
 };
 

@@ -116,37 +116,34 @@ class OpenAiResponsesCodec final : public Codec {
 
   // The items appended to `input` (a string input becomes a user message
   // first), then a `function_call_output` per call.
-  void append_error_results(json::Value& body, const json::Value& turn, const ErrorResults& results) const override {
+  void append_error_results(json::Value& body, const Response& answer, const ErrorResults& results) const override {
     json::Value* input = &input_items(body);
     json::Array outputs;
-    if (turn.is_array()) {
-      for (const json::Value& item : turn.as_array()) {
-        json::Value copy = item;
-        const std::string* type = string_member(copy, "type");
-        if (type != nullptr && *type == "function_call") {
-          // The arguments of a past call must be JSON for the server.
-          const std::string* args = string_member(copy, "arguments");
-          if (args == nullptr || !json::parse(*args)) copy.set("arguments", "{}");
-          const std::string* id = string_member(copy, "call_id");
-          std::string call_id = id != nullptr ? *id : std::string();
-          const bool failed = results.failed_call && call_id == *results.failed_call;
-          outputs.push_back(json::Object{{"type", "function_call_output"},
-                                         {"call_id", std::move(call_id)},
-                                         {"output", failed ? "Error: " + results.call_errors : std::string(kNotRun)}});
-        }
-        input->push_back(std::move(copy));
+    json::Value turn = assistant_turn(answer);
+    for (json::Value& item : turn.as_array()) {
+      const std::string* type = string_member(item, "type");
+      if (type != nullptr && *type == "function_call") {
+        // The arguments of a past call must be JSON for the server.
+        const std::string* args = string_member(item, "arguments");
+        if (args == nullptr || !json::parse(*args)) item.set("arguments", "{}");
+        const std::string* id = string_member(item, "call_id");
+        std::string call_id = id != nullptr ? *id : std::string();
+        const bool failed = results.failed_call && call_id == *results.failed_call;
+        outputs.push_back(json::Object{{"type", "function_call_output"},
+                                       {"call_id", std::move(call_id)},
+                                       {"output", failed ? "Error: " + results.call_errors : std::string(kNotRun)}});
       }
+      input->push_back(std::move(item));
     }
     for (json::Value& output : outputs) input->push_back(std::move(output));
     if (!results.failed_call) input->push_back(json::Object{{"role", "user"}, {"content", results.user_errors}});
   }
 
   // The turn's items (whether it said anything or not), then the ask.
-  void append_follow_up(json::Value& body, const json::Value& turn, std::string_view turn_text,
-                        std::string_view ask) const override {
+  void append_follow_up(json::Value& body, const Response& answer, std::string_view ask) const override {
     json::Value& input = input_items(body);
-    if (turn.is_array())
-      for (const json::Value& item : turn.as_array()) input.push_back(item);
+    json::Value turn = assistant_turn(answer);
+    for (json::Value& item : turn.as_array()) input.push_back(std::move(item));
     input.push_back(json::Object{{"role", "user"}, {"content", ask}});
   }
 
@@ -206,28 +203,26 @@ class OpenAiResponsesCodec final : public Codec {
 
   std::string keepalive_frame() const override { return ": keep-alive\n\n"; }
 
-  json::Value pass_back(const AnswerHead& head, const json::Value& turn, std::string_view text,
-                        const Usage& usage) const override {
+  json::Value pass_back(const AnswerHead& head, const Response& answer, const Usage& usage) const override {
     AnswerHead with_id = head;
-    if (with_id.id.empty()) with_id.id = answer_id(text);
-    return response_object(with_id, "completed", turn.is_array() ? turn : json::Value(json::Array{}), &usage);
+    if (with_id.id.empty()) with_id.id = answer_id(answer.message.text);
+    return response_object(with_id, "completed", assistant_turn(answer), &usage);
   }
 
-  std::string pass_back_stream(const AnswerHead& head, const json::Value& turn, std::string_view text,
-                               const Usage& usage) const override {
+  std::string pass_back_stream(const AnswerHead& head, const Response& answer, const Usage& usage) const override {
     AnswerHead with_id = head;
-    if (with_id.id.empty()) with_id.id = answer_id(text);
+    if (with_id.id.empty()) with_id.id = answer_id(answer.message.text);
     std::string out = answer_stream_start(with_id);
     std::int64_t sequence = 2;
     std::int64_t index = 0;
-    if (turn.is_array()) {
-      for (const json::Value& item : turn.as_array()) {
-        event(out, sequence, "response.output_item.added", json::Object{{"output_index", index}, {"item", item}});
-        event(out, sequence, "response.output_item.done", json::Object{{"output_index", index}, {"item", item}});
-        ++index;
-      }
+    json::Value turn = assistant_turn(answer);
+    for (const json::Value& item : turn.as_array()) {
+      event(out, sequence, "response.output_item.added", json::Object{{"output_index", index}, {"item", item}});
+      event(out, sequence, "response.output_item.done", json::Object{{"output_index", index}, {"item", item}});
+      ++index;
     }
-    event(out, sequence, "response.completed", json::Object{{"response", pass_back(with_id, turn, text, usage)}});
+    event(out, sequence, "response.completed",
+          json::Object{{"response", response_object(with_id, "completed", std::move(turn), &usage)}});
     return out;
   }
 

@@ -52,13 +52,13 @@ TEST(Responses, CandidateFromAWholeAnswerKeepsItemsForTheRetryTurn) {
     "output":[{"type":"reasoning","id":"rs_1","summary":[]},
               {"type":"function_call","id":"fc_1","call_id":"call_1","name":"router","arguments":"{\"action\":\"later\"}"}],
     "usage":{"input_tokens":5,"output_tokens":6}})"), "router");
-  EXPECT_TRUE(c.found);
-  EXPECT_EQ("call_1", c.tool_call_id);
-  EXPECT_EQ(R"({"action":"later"})", c.arguments);
-  EXPECT_EQ(5, c.usage.input_tokens);
+  ASSERT_NE(nullptr, c.call());
+  EXPECT_EQ("call_1", c.call()->id);
+  EXPECT_EQ(R"({"action":"later"})", c.call()->arguments);
+  EXPECT_EQ(5, c.response.usage.input_tokens);
   EXPECT_EQ(R"([{"type":"reasoning","id":"rs_1","summary":[]},)"
             R"({"type":"function_call","call_id":"call_1","name":"router","arguments":"{\"action\":\"later\"}"}])",
-            s(c.assistant_message));
+            s(provider::codec_for(Protocol::OpenAiResponses).assistant_turn(c.response)));
   json::Value body = j(R"({"model":"gpt-5","input":"refund my order"})");
   append_retry_turn(Protocol::OpenAiResponses, body, c, "params/action must be equal to one of the allowed values");
   EXPECT_EQ(R"({"model":"gpt-5","input":[{"role":"user","content":"refund my order"},)"
@@ -71,8 +71,8 @@ TEST(Responses, CandidateFromAWholeAnswerKeepsItemsForTheRetryTurn) {
 TEST(Responses, TextAnswerGoesBackAsAUserItem) {
   Candidate c = read_response(Protocol::OpenAiResponses, j(R"({"status":"completed","output":[{"type":"message","role":"assistant",
     "content":[{"type":"output_text","text":"I think refund."}]}]})"), "router");
-  EXPECT_FALSE(c.found);
-  EXPECT_EQ("I think refund.", c.text);
+  EXPECT_FALSE(c.agent_call.has_value());
+  EXPECT_EQ("I think refund.", c.response.message.text);
   json::Value body = j(R"({"input":[{"role":"user","content":"x"}]})");
   append_retry_turn(Protocol::OpenAiResponses, body, c, "E");
   EXPECT_EQ(R"({"input":[{"role":"user","content":"x"},)"
@@ -82,7 +82,7 @@ TEST(Responses, TextAnswerGoesBackAsAUserItem) {
 }
 
 TEST(Responses, RenderedAnswerReadsBackThroughTheReader) {
-  Candidate last;
+  provider::Response last;
   last.id = "resp_9";
   last.created = 1700000000;
   const std::string text = R"({"action":"refund"})";
@@ -93,15 +93,15 @@ TEST(Responses, RenderedAnswerReadsBackThroughTheReader) {
   EXPECT_EQ(R"({"input_tokens":30,"input_tokens_details":{"cached_tokens":0},"output_tokens":12,)"
             R"("output_tokens_details":{"reasoning_tokens":0},"total_tokens":42})",
             s(*body.find("usage")));
-  EXPECT_EQ(text, read_response(Protocol::OpenAiResponses, body, "router").text);
+  EXPECT_EQ(text, read_response(Protocol::OpenAiResponses, body, "router").response.message.text);
   std::string sse = render_stream(Protocol::OpenAiResponses, last, text, usage, "gpt-5__schema=router");
   EXPECT_EQ(0u, sse.find("event: response.created\ndata: {\"type\":\"response.created\","));
   EXPECT_NE(std::string::npos, sse.find("event: response.output_text.delta\n"));
   EXPECT_NE(std::string::npos, sse.find("\"sequence_number\":7}\n\nevent: response.completed\n"));
   Candidate back = read_stream(Protocol::OpenAiResponses, sse, "router");
-  EXPECT_EQ(text, back.text);
-  EXPECT_EQ(30, back.usage.input_tokens);
-  EXPECT_EQ("resp_9", back.id);
+  EXPECT_EQ(text, back.response.message.text);
+  EXPECT_EQ(30, back.response.usage.input_tokens);
+  EXPECT_EQ("resp_9", back.response.id);
 }
 
 TEST(Responses, StreamErrorIsAnErrorEventTheSdkRaises) {

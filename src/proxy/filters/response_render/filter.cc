@@ -39,14 +39,14 @@ class ResponseRender final : public Filter {
       // the codec gives it back.
       const provider::Codec& codec = provider::codec_for(ex.api);
       StreamHead head;
-      head.id = ex.candidate.id;
+      head.id = ex.candidate.response.id;
       head.model = ex.client_model;
-      head.created = ex.candidate.created;
+      head.created = ex.candidate.response.created;
       head.include_usage = ex.client_usage_chunk;
       if (ex.client_stream) {
-        ex.reply.stream_frames = codec.pass_back_stream(head, ex.candidate.assistant_message, ex.candidate.text, ex.usage);
+        ex.reply.stream_frames = codec.pass_back_stream(head, ex.candidate.response, ex.usage);
       } else {
-        ex.reply.body = json::serialize(codec.pass_back(head, ex.candidate.assistant_message, ex.candidate.text, ex.usage));
+        ex.reply.body = json::serialize(codec.pass_back(head, ex.candidate.response, ex.usage));
       }
       return FilterAction::Reply;
     }
@@ -58,10 +58,10 @@ class ResponseRender final : public Filter {
     } else if (ex.client_stream) {
       // OpenAI clients that asked for stream_options.include_usage get the
       // final usage chunk (and "usage": null on the others), as OpenAI sends.
-      ex.reply.stream_frames = render_stream(ex.api, ex.candidate, ex.verdict.text, ex.usage, ex.client_model,
-                                             ex.client_usage_chunk);
+      ex.reply.stream_frames = render_stream(ex.api, ex.candidate.response, ex.verdict.text, ex.usage,
+                                             ex.client_model, ex.client_usage_chunk);
     } else {
-      ex.reply.body = render_response(ex.api, ex.candidate, ex.verdict.text, ex.usage, ex.client_model);
+      ex.reply.body = render_response(ex.api, ex.candidate.response, ex.verdict.text, ex.usage, ex.client_model);
     }
     return FilterAction::Reply;
   }

@@ -138,7 +138,7 @@ TEST(PartialStream, AValidAnswerStreamsAsDeltasThatAddUpToTheFinalText) {
     EXPECT_EQ(acc.text[0], final_text(kAnswer));
     if (api == Protocol::OpenAiChat) EXPECT_EQ(acc.finish[0], "stop");
     // The reader weld uses for upstream streams accepts the whole stream.
-    EXPECT_EQ(testing::read_stream(api, sse, "router").text, final_text(kAnswer));
+    EXPECT_EQ(testing::read_stream(api, sse, "router").response.message.text, final_text(kAnswer));
   }
 }
 

@@ -8,7 +8,7 @@
 namespace weld::proxy {
 namespace {
 
-StreamHead head_of(const Candidate& last, std::string_view client_model) {
+StreamHead head_of(const provider::Response& last, std::string_view client_model) {
   StreamHead head;
   head.id = last.id;
   head.model = std::string(client_model);
@@ -18,8 +18,8 @@ StreamHead head_of(const Candidate& last, std::string_view client_model) {
 
 }  // namespace
 
-std::string render_response(Protocol api, const Candidate& last, std::string_view text, const Usage& usage,
-                            std::string_view client_model) {
+std::string render_response(Protocol api, const provider::Response& last, std::string_view text,
+                            const Usage& usage, std::string_view client_model) {
   return provider::codec_for(api).answer(head_of(last, client_model), text, usage);
 }
 
@@ -31,8 +31,8 @@ std::string render_stream_rest(Protocol api, const StreamHead& head, std::string
   return provider::codec_for(api).answer_stream_rest(head, text, usage);
 }
 
-std::string render_stream(Protocol api, const Candidate& last, std::string_view text, const Usage& usage,
-                          std::string_view client_model, bool include_usage) {
+std::string render_stream(Protocol api, const provider::Response& last, std::string_view text,
+                          const Usage& usage, std::string_view client_model, bool include_usage) {
   const provider::Codec& codec = provider::codec_for(api);
   StreamHead head = head_of(last, client_model);
   if (head.id.empty()) head.id = codec.answer_id(text);

@@ -10,8 +10,9 @@ namespace {
 using testing::j;
 using testing::s;
 
-Candidate upstream(std::string id, std::int64_t created = 0) {
-  Candidate c;
+// The upstream's last answer, as far as rendering reads it.
+provider::Response upstream(std::string id, std::int64_t created = 0) {
+  provider::Response c;
   c.id = std::move(id);
   c.created = created;
   return c;
@@ -39,7 +40,7 @@ TEST(RenderResponse, EscapesTextModelAndIdAndStaysValidJson) {
   // The answer text, the client's model and the upstream's id are data: quotes,
   // backslashes, control characters and non-ASCII must come out escaped.
   const std::string text = "{\"q\":\"a\\\"b\\n\u00e9\u4e16\"}";
-  Candidate c = upstream("id\"1\n");
+  provider::Response c = upstream("id\"1\n");
   for (Protocol api : {Protocol::AnthropicMessages, Protocol::OpenAiChat}) {
     json::Value v = j(render_response(api, c, text, Usage{1, 2}, "m\"x\t"));
     EXPECT_EQ("id\"1\n", v.find("id")->as_string());
@@ -51,13 +52,13 @@ TEST(RenderResponse, EscapesTextModelAndIdAndStaysValidJson) {
 }
 
 TEST(RenderResponse, MakesAnIdWhenUpstreamHasNone) {
-  json::Value a = j(render_response(Protocol::AnthropicMessages, Candidate{}, "{}", Usage{}, "m"));
-  json::Value b = j(render_response(Protocol::AnthropicMessages, Candidate{}, "{}", Usage{}, "m"));
+  json::Value a = j(render_response(Protocol::AnthropicMessages, provider::Response{}, "{}", Usage{}, "m"));
+  json::Value b = j(render_response(Protocol::AnthropicMessages, provider::Response{}, "{}", Usage{}, "m"));
   ASSERT_TRUE(a.find("id")->is_string());
   EXPECT_EQ(0u, a.find("id")->as_string().rfind("msg_weld_", 0));
   EXPECT_EQ(33u, a.find("id")->as_string().size());
   EXPECT_EQ(s(a), s(b));
-  json::Value o = j(render_response(Protocol::OpenAiChat, Candidate{}, "{}", Usage{}, "m"));
+  json::Value o = j(render_response(Protocol::OpenAiChat, provider::Response{}, "{}", Usage{}, "m"));
   EXPECT_EQ(0u, o.find("id")->as_string().rfind("chatcmpl-weld", 0));
 }
 
@@ -151,7 +152,7 @@ TEST(RenderStream, LongTextSplitOnCodePointsAndReadsBack) {
         ++deltas;
       }
     }
-    EXPECT_EQ(text, testing::read_stream(api, sse, "router").text);
+    EXPECT_EQ(text, testing::read_stream(api, sse, "router").response.message.text);
     EXPECT_EQ(4, deltas);  // 1814 bytes in pieces of at most 512
   }
 }
@@ -193,7 +194,8 @@ namespace weld::proxy {
 namespace {
 
 TEST(RenderResponse, TotalTokensSaturates) {
-  json::Value o = testing::j(render_response(Protocol::OpenAiChat, Candidate{}, "{}", Usage{INT64_MAX, 5}, "m"));
+  json::Value o =
+      testing::j(render_response(Protocol::OpenAiChat, provider::Response{}, "{}", Usage{INT64_MAX, 5}, "m"));
   EXPECT_EQ(R"({"prompt_tokens":9223372036854775807,"completion_tokens":5,"total_tokens":9223372036854775807})",
             testing::s(*o.find("usage")));
 }
@@ -215,7 +217,8 @@ TEST(Usage, SumsOverAttemptsSaturate) {
   Usage low{std::numeric_limits<std::int64_t>::min() + 1, -5};
   EXPECT_EQ(std::numeric_limits<std::int64_t>::min(), low.total());
   // What the client reads: total_tokens saturated too.
-  std::string stream = render_stream(Protocol::OpenAiChat, Candidate{}, "{}", sum, "m", /*include_usage=*/true);
+  std::string stream =
+      render_stream(Protocol::OpenAiChat, provider::Response{}, "{}", sum, "m", /*include_usage=*/true);
   EXPECT_NE(std::string::npos, stream.find("\"total_tokens\":9223372036854775807")) << stream;
 }
 

@@ -7,15 +7,17 @@
 
 namespace weld::proxy {
 
-Verdict check_candidate(const Candidate& candidate, const Agent& agent, bool allow_repair) {
+Verdict check_candidate(Protocol api, const Candidate& candidate, const Agent& agent, bool allow_repair) {
   Verdict verdict;
   // `native` (docs/run.md, "Mechanisms"): the answer is the message text, not a tool call.
   const bool native = agent.mode == Mode::Forced && agent.mechanism == Mechanism::Native;
-  if (native && candidate.text.find_first_not_of(" \t\r\n") == std::string::npos) {
+  const std::string& text = candidate.response.message.text;
+  const provider::ToolCall* call = candidate.call();
+  if (native && text.find_first_not_of(" \t\r\n") == std::string::npos) {
     verdict.errors = "the answer was empty: answer with only a JSON value that matches the schema";
     return verdict;
   }
-  if (!native && !candidate.found) {
+  if (!native && call == nullptr) {
     // The server ignored the forced tool_choice (or, two-phase, the model
     // answered in text). The message goes back to the model as is.
     verdict.errors = "the answer did not call the tool '" + agent.name +
@@ -38,11 +40,11 @@ Verdict check_candidate(const Candidate& candidate, const Agent& agent, bool all
   // null only the lowering allowed goes back to absent, …), as in a run.
   std::shared_ptr<const schema::Lowering> lowering;
   if (native) {
-    lowering = native_lowering(agent, candidate.api);
+    lowering = native_lowering(agent, api);
     options.lowering = lowering.get();
   }
   repair::Checked checked =
-      repair::check_arguments(native ? candidate.text : candidate.arguments, *agent.schema, options);
+      repair::check_arguments(native ? text : call->arguments, *agent.schema, options);
   verdict.valid = checked.valid;
   verdict.repairs = std::move(checked.repairs);
   if (checked.valid) {

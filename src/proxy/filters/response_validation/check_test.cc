@@ -48,16 +48,29 @@ Agent ticket() {
       "required":["title","priority","urgent"],"additionalProperties":false})");
 }
 
-Candidate call(std::string arguments) {
+// An answer that called `tool` with `arguments`.
+Candidate call(std::string arguments, std::string tool = "router") {
   Candidate c;
-  c.found = true;
-  c.tool_call_id = "toolu_1";
-  c.arguments = std::move(arguments);
+  c.response.message.tool_calls.push_back(provider::ToolCall{"toolu_1", std::move(tool), std::move(arguments)});
+  c.agent_call = 0;
   return c;
 }
 
+// An answer that said `text` and called no tool.
+Candidate said(std::string text) {
+  Candidate c;
+  c.response.message.text = std::move(text);
+  return c;
+}
+
+// The check as the proxy makes it for an OpenAI Chat client (whose lowering,
+// openai-strict, a native answer maps back through).
+Verdict check(const Candidate& candidate, const Agent& agent, bool allow_repair = true) {
+  return check_candidate(Protocol::OpenAiChat, candidate, agent, allow_repair);
+}
+
 TEST(CheckCandidate, ValidTextIsCompactInModelKeyOrder) {
-  Verdict v = check_candidate(call(R"({ "summary": "go with A",
+  Verdict v = check(call(R"({ "summary": "go with A",
       "options": [ {"reason": "cheap", "label": "A", "confidence": 0.75} ] })"), advisor());
   EXPECT_TRUE(v.valid);
   EXPECT_EQ(R"({"summary":"go with A","options":[{"reason":"cheap","label":"A","confidence":0.75}]})", v.text);
@@ -67,20 +80,20 @@ TEST(CheckCandidate, ValidTextIsCompactInModelKeyOrder) {
 }
 
 TEST(CheckCandidate, UnicodeStaysUnescaped) {
-  Verdict v = check_candidate(call(R"({"action":"refund","note":"\u00e9t\u00e9 ✓"})"), router());
+  Verdict v = check(call(R"({"action":"refund","note":"\u00e9t\u00e9 ✓"})"), router());
   EXPECT_TRUE(v.valid);
   EXPECT_EQ("{\"action\":\"refund\",\"note\":\"été ✓\"}", v.text);
 }
 
 TEST(CheckCandidate, EnumViolationInAjvWording) {
-  Verdict v = check_candidate(call(R"({"action":"fly"})"), router());
+  Verdict v = check(call(R"({"action":"fly"})"), router());
   EXPECT_FALSE(v.valid);
   EXPECT_EQ("params/action must be equal to one of the allowed values: \"search\", \"calculator\", \"translate\", \"refund\" (got \"fly\")", v.errors);
   EXPECT_EQ("", v.text);
 }
 
 TEST(CheckCandidate, SeveralErrorsOnePerLine) {
-  Verdict v = check_candidate(call(R"({"title":"t","priority":"urgent","extra":1})"), ticket());
+  Verdict v = check(call(R"({"title":"t","priority":"urgent","extra":1})"), ticket());
   EXPECT_FALSE(v.valid);
   EXPECT_EQ("params must have required property 'urgent'\n"
             "params/priority must be equal to one of the allowed values: \"low\", \"medium\", \"high\" (got \"urgent\")\n"
@@ -89,14 +102,14 @@ TEST(CheckCandidate, SeveralErrorsOnePerLine) {
 }
 
 TEST(CheckCandidate, EmptyArgumentsAreAnEmptyObject) {
-  Verdict v = check_candidate(call(""), router());
+  Verdict v = check(call(""), router());
   EXPECT_FALSE(v.valid);
   EXPECT_EQ("params must have required property 'action'", v.errors);
 }
 
 TEST(CheckCandidate, ClampsPerAgent) {
   const char* args = R"({"options":[{"label":"A","confidence":1.4,"reason":"r"}],"summary":"s"})";
-  Verdict clamped = check_candidate(call(args), advisor());
+  Verdict clamped = check(call(args), advisor());
   EXPECT_TRUE(clamped.valid);
   // A real clamped to the bound stays a real (weld's serializer keeps ".0").
   EXPECT_EQ(R"({"options":[{"label":"A","confidence":1.0,"reason":"r"}],"summary":"s"})", clamped.text);
@@ -106,13 +119,13 @@ TEST(CheckCandidate, ClampsPerAgent) {
 
   Agent strict = advisor();
   strict.clamp = false;
-  Verdict refused = check_candidate(call(args), strict);
+  Verdict refused = check(call(args), strict);
   EXPECT_FALSE(refused.valid);
   EXPECT_EQ("params/options/0/confidence must be <= 1 (got 1.4)", refused.errors);
 }
 
 TEST(CheckCandidate, ClampStillAppliesWithoutRepair) {
-  Verdict v = check_candidate(call(R"({"options":[{"label":"A","confidence":-0.5,"reason":"r"}],"summary":"s"})"),
+  Verdict v = check(call(R"({"options":[{"label":"A","confidence":-0.5,"reason":"r"}],"summary":"s"})"),
                               brief(), /*allow_repair=*/false);
   EXPECT_TRUE(v.valid);
   EXPECT_EQ(R"({"options":[{"label":"A","confidence":0.0,"reason":"r"}],"summary":"s"})", v.text);
@@ -120,13 +133,13 @@ TEST(CheckCandidate, ClampStillAppliesWithoutRepair) {
 
 TEST(CheckCandidate, ParseRepairOnlyWhenAllowed) {
   const char* fenced = "```json\n{\"action\": \"search\",}\n```";
-  Verdict repaired = check_candidate(call(fenced), router());
+  Verdict repaired = check(call(fenced), router());
   EXPECT_TRUE(repaired.valid);
   EXPECT_EQ(R"({"action":"search"})", repaired.text);
   ASSERT_FALSE(repaired.repairs.empty());
   EXPECT_EQ("code_fence", repaired.repairs[0].kind);
 
-  Verdict refused = check_candidate(call(fenced), router(), /*allow_repair=*/false);
+  Verdict refused = check(call(fenced), router(), /*allow_repair=*/false);
   EXPECT_FALSE(refused.valid);
   EXPECT_EQ(0u, refused.errors.rfind("params must be valid JSON (", 0)) << refused.errors;
   EXPECT_EQ(std::string::npos, refused.errors.find('\n'));
@@ -134,26 +147,25 @@ TEST(CheckCandidate, ParseRepairOnlyWhenAllowed) {
 
 TEST(CheckCandidate, CoercionOnlyWhenAllowed) {
   const char* args = R"({"title":"t","priority":"high","urgent":"true","estimate_hours":"3"})";
-  Verdict coerced = check_candidate(call(args), ticket());
+  Verdict coerced = check(call(args), ticket());
   EXPECT_TRUE(coerced.valid);
   EXPECT_EQ(R"({"title":"t","priority":"high","urgent":true,"estimate_hours":3})", coerced.text);
   EXPECT_EQ(2u, coerced.repairs.size());
 
-  Verdict refused = check_candidate(call(args), ticket(), /*allow_repair=*/false);
+  Verdict refused = check(call(args), ticket(), /*allow_repair=*/false);
   EXPECT_FALSE(refused.valid);
   EXPECT_EQ("params/urgent must be boolean (got \"true\")\nparams/estimate_hours must be integer (got \"3\")", refused.errors);
 }
 
 TEST(CheckCandidate, BriefLimits) {
-  Verdict v = check_candidate(call(R"({"options":[],"summary":"s"})"), brief());
+  Verdict v = check(call(R"({"options":[],"summary":"s"})"), brief());
   EXPECT_FALSE(v.valid);
   EXPECT_EQ("params/options must NOT have fewer than 1 items (got an array of 0)", v.errors);
 }
 
 TEST(CheckCandidate, NoToolCall) {
-  Candidate c;
-  c.text = R"({"action":"refund"})";
-  Verdict v = check_candidate(c, router());
+  Candidate c = said(R"({"action":"refund"})");
+  Verdict v = check(c, router());
   EXPECT_FALSE(v.valid);
   EXPECT_EQ("the answer did not call the tool 'router': call it with arguments that match its input schema",
             v.errors);
@@ -164,17 +176,17 @@ TEST(CheckCandidate, NativeChecksTheText) {
   a.mechanism = Mechanism::Native;
   Candidate c = read_response(Protocol::OpenAiChat, j(R"({"choices":[{"message":{"role":"assistant",
       "content":"```json\n{\"action\": \"search\"}\n```"}}]})"), "router");
-  Verdict v = check_candidate(c, a);
+  Verdict v = check(c, a);
   EXPECT_TRUE(v.valid);
   EXPECT_EQ(R"({"action":"search"})", v.text);
 
-  c.text = R"({"action":"fly"})";
-  v = check_candidate(c, a);
+  c.response.message.text = R"({"action":"fly"})";
+  v = check(c, a);
   EXPECT_FALSE(v.valid);
   EXPECT_EQ("params/action must be equal to one of the allowed values: \"search\", \"calculator\", \"translate\", \"refund\" (got \"fly\")", v.errors);
 
-  c.text = " \n";
-  v = check_candidate(c, a);
+  c.response.message.text = " \n";
+  v = check(c, a);
   EXPECT_FALSE(v.valid);
   EXPECT_EQ("the answer was empty: answer with only a JSON value that matches the schema", v.errors);
 }
@@ -186,10 +198,9 @@ TEST(CheckCandidate, NativeDropsANullOnlyTheStrictRewriteAllowed) {
   Agent a = make_agent("pick", R"({"type":"object","properties":{"action":{"type":"string"},"reason":{"type":"string"}},)"
                                R"("required":["action"]})");
   a.mechanism = Mechanism::Native;
-  Candidate c;
-  c.text = R"({"action":"search","reason":null})";
+  Candidate c = said(R"({"action":"search","reason":null})");
   for (bool allow_repair : {true, false}) {
-    Verdict v = check_candidate(c, a, allow_repair);
+    Verdict v = check(c, a, allow_repair);
     EXPECT_TRUE(v.valid) << v.errors;
     EXPECT_EQ(R"({"action":"search"})", v.text);
     ASSERT_EQ(1u, v.repairs.size());
@@ -197,14 +208,11 @@ TEST(CheckCandidate, NativeDropsANullOnlyTheStrictRewriteAllowed) {
     EXPECT_EQ("/reason", v.repairs[0].path);
   }
   // A null for a required property is the model's own error.
-  c.text = R"({"action":null})";
-  EXPECT_FALSE(check_candidate(c, a).valid);
+  c.response.message.text = R"({"action":null})";
+  EXPECT_FALSE(check(c, a).valid);
   // The tool mechanism sends no rewrite: nothing to undo.
   a.mechanism = Mechanism::Tool;
-  Candidate call;
-  call.found = true;
-  call.arguments = R"({"action":"search","reason":null})";
-  EXPECT_FALSE(check_candidate(call, a).valid);
+  EXPECT_FALSE(check(call(R"({"action":"search","reason":null})", "pick"), a).valid);
 }
 
 TEST(CheckCandidate, StreamedAndWholeAnswersGiveTheSameVerdict) {
@@ -214,8 +222,8 @@ TEST(CheckCandidate, StreamedAndWholeAnswersGiveTheSameVerdict) {
       "router");
   Candidate whole = read_response(Protocol::OpenAiChat, j(R"({"choices":[{"message":{"tool_calls":[
       {"id":"c","function":{"name":"router","arguments":"{\"action\":\"refund\"}"}}]}}]})"), "router");
-  Verdict a = check_candidate(streamed, router());
-  Verdict b = check_candidate(whole, router());
+  Verdict a = check(streamed, router());
+  Verdict b = check(whole, router());
   EXPECT_TRUE(a.valid);
   EXPECT_EQ(R"({"action":"refund"})", a.text);
   EXPECT_EQ(a.text, b.text);

@@ -11,10 +11,11 @@ namespace {
 // The last candidate as the client sees it in a 502: the parsed arguments
 // when they are JSON, else the raw text.
 json::Value candidate_value(const Candidate& candidate) {
-  if (!candidate.found) return json::Value(candidate.text);
-  Result<json::Value> parsed = json::parse(candidate.arguments);
+  const provider::ToolCall* call = candidate.call();
+  if (call == nullptr) return json::Value(candidate.response.message.text);
+  Result<json::Value> parsed = json::parse(call->arguments);
   if (parsed) return std::move(*parsed);
-  return json::Value(candidate.arguments);
+  return json::Value(call->arguments);
 }
 
 // Two-phase (docs/proxy-weld.md): the model answered in text; ask once more with the
@@ -25,7 +26,7 @@ void prepare_forced_followup(Exchange& ex) {
   json::Value body = build_upstream_request(ex.api, std::move(ex.upstream_body), *ex.agent, ex.base_model,
                                             /*upstream_stream=*/true, /*force_agent_tool=*/true);
   const std::string ask = "Report your answer now by calling the " + ex.agent->name + " tool.";
-  provider::codec_for(ex.api).append_follow_up(body, ex.candidate.assistant_message, ex.candidate.text, ask);
+  provider::codec_for(ex.api).append_follow_up(body, ex.candidate.response, ask);
   ex.upstream_body = std::move(body);
 }
 
@@ -33,8 +34,8 @@ class ResponseValidation final : public Filter {
  public:
   FilterAction on_response_end(Exchange& ex) override {
     const Agent& agent = *ex.agent;
-    if (agent.mode == Mode::TwoPhase && !ex.candidate.found) {
-      if (ex.candidate.has_other_tool_calls) {
+    if (agent.mode == Mode::TwoPhase && !ex.candidate.agent_call) {
+      if (ex.candidate.has_other_tool_calls()) {
         ex.pass_back = true;  // the client runs its own tools, as usual
         return FilterAction::Continue;
       }
@@ -44,7 +45,7 @@ class ResponseValidation final : public Filter {
         return FilterAction::Retry;
       }
     }
-    ex.verdict = check_candidate(ex.candidate, agent);
+    ex.verdict = check_candidate(ex.api, ex.candidate, agent);
     if (ex.verdict.valid) {
       ex.repairs += static_cast<int>(ex.verdict.repairs.size());
       return FilterAction::Continue;

@@ -19,15 +19,15 @@ bool is_object_text(std::string_view text) {
 // Note added when the model's arguments were not a JSON object and the
 // assistant turn had to carry {} in their place: the model still sees what
 // it wrote.
-std::string with_raw_note(std::string_view errors, const Candidate& candidate) {
+std::string with_raw_note(std::string_view errors, const std::string& arguments) {
   std::string out(errors);
-  if (!candidate.found || candidate.arguments.empty() || is_object_text(candidate.arguments)) return out;
+  if (arguments.empty() || is_object_text(arguments)) return out;
   constexpr std::size_t kMaxShown = 2000;  // code points
-  std::string_view shown = json::utf8_prefix(candidate.arguments, kMaxShown);
+  std::string_view shown = json::utf8_prefix(arguments, kMaxShown);
   if (!out.empty()) out += '\n';
   out += "The arguments you sent were not a JSON object: ";
   out += shown;
-  if (shown.size() < candidate.arguments.size()) out += "…";
+  if (shown.size() < arguments.size()) out += "…";
   return out;
 }
 
@@ -36,13 +36,13 @@ std::string with_raw_note(std::string_view errors, const Candidate& candidate) {
 void append_retry_turn(Protocol api, json::Value& upstream_body, const Candidate& candidate,
                        std::string_view errors) {
   provider::ErrorResults results;
-  if (candidate.found) {
-    results.failed_call = candidate.tool_call_id;
-    results.call_errors = with_raw_note(errors, candidate);
+  if (const provider::ToolCall* call = candidate.call()) {
+    results.failed_call = call->id;
+    results.call_errors = with_raw_note(errors, call->arguments);
   } else {
     results.user_errors = std::string(errors);
   }
-  provider::codec_for(api).append_error_results(upstream_body, candidate.assistant_message, results);
+  provider::codec_for(api).append_error_results(upstream_body, candidate.response, results);
 }
 
 }  // namespace weld::proxy

@@ -125,20 +125,19 @@ class Codec {
   /// sent its parts, as a request takes it back: Anthropic the message with
   /// its content blocks (a call's `input` is its arguments parsed, or {}),
   /// OpenAI Chat the message with `content` and `tool_calls`, Responses the
-  /// array of output items.
+  /// array of output items. The writers below that give an answer back
+  /// build it with this.
   virtual json::Value assistant_turn(const Response& response) const = 0;
-  /// Appends `turn` (from `assistant_turn`) and the error tool results to
+  /// Appends the assistant's turn of `answer` and the error tool results to
   /// `body`'s conversation: the call `results.failed_call` gets
   /// `results.call_errors`, any other call "Error: this tool call was not
   /// run."; past arguments that are not JSON objects are sent as {}.
-  virtual void append_error_results(json::Value& body, const json::Value& turn,
+  virtual void append_error_results(json::Value& body, const Response& answer,
                                     const ErrorResults& results) const = 0;
 
-  /// Appends a follow-up to `body`'s conversation: the assistant's `turn`
-  /// (from `assistant_turn`; when it is not one, a text turn of
-  /// `turn_text`) when it said something, then `ask` as the user's message.
-  virtual void append_follow_up(json::Value& body, const json::Value& turn, std::string_view turn_text,
-                                std::string_view ask) const = 0;
+  /// Appends a follow-up to `body`'s conversation: the assistant's turn of
+  /// `answer` when it said something, then `ask` as the user's message.
+  virtual void append_follow_up(json::Value& body, const Response& answer, std::string_view ask) const = 0;
 
   // --- Writing an answer for a client ---------------------------------------
 
@@ -157,12 +156,12 @@ class Codec {
   /// A frame that keeps a streaming client waiting without changing its
   /// answer (Anthropic `ping`, an SSE comment elsewhere).
   virtual std::string keepalive_frame() const = 0;
-  /// A tool-calling answer given back as the server made it (`turn` from
-  /// `assistant_turn`), whole; `text` is the answer's text.
-  virtual json::Value pass_back(const AnswerHead& head, const json::Value& turn, std::string_view text,
-                                const Usage& usage) const = 0;
+  /// A tool-calling answer given back as the server made it (its assistant
+  /// turn), whole, with `usage` (summed over the attempts) and `head`'s id or,
+  /// when empty, one made from the answer's text.
+  virtual json::Value pass_back(const AnswerHead& head, const Response& answer, const Usage& usage) const = 0;
   /// The same as SSE frames.
-  virtual std::string pass_back_stream(const AnswerHead& head, const json::Value& turn, std::string_view text,
+  virtual std::string pass_back_stream(const AnswerHead& head, const Response& answer,
                                        const Usage& usage) const = 0;
 
   // --- Partial answers (docs/proxy.md "Partial answers") --------------------

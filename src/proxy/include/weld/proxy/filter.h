@@ -87,7 +87,10 @@ struct Exchange {
   json::Value upstream_body;
   std::string keepalive;               ///< frame to send while waiting ("" = none)
   bool forced_followup = false;        ///< two-phase: the forced ask was sent
-  Candidate candidate;                 ///< last upstream answer, reduced
+  /// The last attempt's answer, read by the provider's reader (the core
+  /// sets `candidate.response`, streamed or whole), and the agent's call in
+  /// it (tool_call_extraction sets `candidate.agent_call`).
+  Candidate candidate;
   Usage usage;                         ///< summed over attempts
   Verdict verdict;                     ///< last check
   bool pass_back = false;              ///< two-phase: hand client-tool calls back
@@ -101,9 +104,6 @@ struct Exchange {
   // Set by the core during an attempt.
   int attempts = 0;                    ///< upstream attempts started
   int upstream_status = 0;             ///< HTTP status of the last attempt
-  /// The last attempt's answer, read by the provider's reader (streamed or
-  /// whole); tool_call_extraction takes it.
-  provider::Response upstream_response;
 
   // Counters for metrics (filters add to them).
   int validation_failures = 0;
@@ -122,7 +122,7 @@ class Filter {
   virtual ~Filter() = default;
   /// Before the first upstream attempt.
   virtual FilterAction on_request(Exchange& ex) { return FilterAction::Continue; }
-  /// The upstream answer is complete and read (`ex.upstream_response`).
+  /// The upstream answer is complete and read (`ex.candidate.response`).
   virtual FilterAction on_response_end(Exchange& ex) { return FilterAction::Continue; }
   /// The attempt failed: `error.code` is `Connect`, `Timeout`, `Truncated`,
   /// `UpstreamStatus` (with `ex.upstream_status`), `Cancelled`, `Protocol`

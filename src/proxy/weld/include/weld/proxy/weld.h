@@ -7,6 +7,7 @@
 /// client receives (docs/proxy-weld.md). The server core drives these.
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -144,47 +145,43 @@ json::Value build_upstream_request(Protocol api, json::Value client_body, const 
 /// Token usage summed over upstream attempts (saturating, as everywhere).
 using Usage = provider::Usage;
 
-/// What the upstream answered, reduced to what the weld needs.
+/// What the upstream answered and which of its tool calls is the agent's:
+/// the answer as the provider's reader of the protocol read it (streamed or
+/// whole), kept whole from the reader to the renderer. The codec of the
+/// protocol rebuilds its assistant turn when one is needed (the retry turn,
+/// the two-phase follow-up and pass-back); nothing is copied out of it.
 struct Candidate {
-  /// The protocol the answer came in (which lowering a native answer maps
-  /// back through).
-  Protocol api = Protocol::OpenAiChat;
-  /// True when a call of the agent's tool was found (by its block, never by
-  /// stop_reason / finish_reason).
-  bool found = false;
-  std::string tool_call_id;
-  /// Argument text as produced (fragments joined for streams).
-  std::string arguments;
-  /// Calls of other tools (two-phase: passed back to the client).
-  bool has_other_tool_calls = false;
-  /// Any assistant text.
-  std::string text;
-  Usage usage;
-  /// The upstream's assistant message in the request's API shape, for the
-  /// retry turn and two-phase pass-back (Responses: the array of output
-  /// items, as a request's `input` takes them back).
-  json::Value assistant_message;
-  /// The upstream's response id and model, echoed to the client.
-  std::string id;
-  std::string model;
-  /// OpenAI `created` (Unix seconds) of the upstream response; 0 if absent.
-  std::int64_t created = 0;
+  /// The answer: text, tool calls, usage, id, model, `created`, and its
+  /// parts in the order the server sent them.
+  provider::Response response;
+  /// Index in `response.message.tool_calls` of the first call of the agent's
+  /// tool, found by its block, never by stop_reason / finish_reason; nullopt
+  /// when the answer did not call it.
+  std::optional<std::size_t> agent_call;
+
+  /// The agent's call; nullptr when there is none.
+  const provider::ToolCall* call() const {
+    return agent_call ? &response.message.tool_calls[*agent_call] : nullptr;
+  }
+  /// Whether the answer called a tool other than the agent's (two-phase:
+  /// those calls are passed back to the client).
+  bool has_other_tool_calls() const;
 };
 
-/// Reduces the upstream's answer (a `Response` from the provider's reader
-/// of `api`, streamed or whole) to a candidate: the first call
-/// of `agent_tool`, whether other tools were called, the text, usage, and
-/// the assistant message in the API's own shape (Anthropic: the content
-/// blocks in order, a tool_use `input` being the arguments parsed, or {}
-/// when they are not an object; OpenAI: content and tool_calls).
+/// The index of the first call of `agent_tool` in `response`'s tool calls;
+/// nullopt when it made none.
+std::optional<std::size_t> find_agent_call(const provider::Response& response, std::string_view agent_tool);
+
+/// `response` (from the provider's reader, streamed or whole) as a
+/// candidate: the response kept whole and its first call of `agent_tool`.
 ///
 /// \code
 ///   auto reader = provider::make_stream_parser(api);
 ///   ... reader->feed(bytes) ...
 ///   Result<provider::Response> response = reader->finish();
-///   Candidate c = make_candidate(api, std::move(*response), agent.name);
+///   Candidate c = make_candidate(std::move(*response), agent.name);
 /// \endcode
-Candidate make_candidate(Protocol api, provider::Response response, std::string_view agent_tool);
+Candidate make_candidate(provider::Response response, std::string_view agent_tool);
 
 /// The verdict on a candidate.
 struct Verdict {
@@ -201,24 +198,26 @@ struct Verdict {
   std::string errors;
 };
 
-/// Parses, repairs, clamps (when agent.clamp) and validates a candidate
-/// against the agent's full compiled schema. `allow_repair` switches the
+/// Parses, repairs, clamps (when agent.clamp) and validates a candidate that
+/// came in `api` against the agent's full compiled schema. `allow_repair` switches the
 /// parse repairs and coercions (docs/design.md, "Repairs"); clamping follows `agent.clamp`
-/// alone. A candidate without the tool call (`!found`) is invalid with the
+/// alone. A candidate without the tool call (no `agent_call`) is invalid with the
 /// message "the answer did not call the tool '<agent>': call it with
 /// arguments that match its input schema". A forced `Native` agent checks
-/// `candidate.text` instead of the arguments (empty text is invalid: "the
-/// answer was empty: answer with only a JSON value that matches the schema").
+/// the answer's text instead of the arguments, mapped back through `api`'s
+/// lowering (empty text is invalid: "the answer was empty: answer with only
+/// a JSON value that matches the schema").
 ///
 /// \code
-///   Verdict v = check_candidate(candidate, agent);
-///   if (v.valid) reply(render_response(api, candidate, v.text, usage, client_model));
+///   Verdict v = check_candidate(api, candidate, agent);
+///   if (v.valid) reply(render_response(api, candidate.response, v.text, usage, client_model));
 ///   else append_retry_turn(api, upstream_body, candidate, v.errors);
 /// \endcode
-Verdict check_candidate(const Candidate& candidate, const Agent& agent, bool allow_repair = true);
+Verdict check_candidate(Protocol api, const Candidate& candidate, const Agent& agent, bool allow_repair = true);
 
 /// Appends the failed call and an error tool result carrying `errors` to
-/// `upstream_body`'s messages, for the next attempt.
+/// `upstream_body`'s messages, for the next attempt; the codec of `api`
+/// writes the assistant turn from `candidate.response`.
 /// Anthropic: the assistant message (empty text blocks left out), then a user
 /// message of `tool_result` blocks {tool_use_id, content: errors, is_error:
 /// true}. OpenAI: the assistant message with its tool_calls, then a
@@ -232,18 +231,19 @@ void append_retry_turn(Protocol api, json::Value& upstream_body, const Candidate
 
 /// The client's non-streaming success body: the JSON text as an Anthropic
 /// text block with stop_reason "end_turn", or an OpenAI message.content with
-/// finish_reason "stop"; usage summed. Compact JSON text, written directly
-/// (it is on every tagged request's path).
-std::string render_response(Protocol api, const Candidate& last, std::string_view text, const Usage& usage,
-                            std::string_view client_model);
+/// finish_reason "stop"; usage summed; the id and `created` of `last`, the
+/// upstream's last answer. Compact JSON text, written directly (it is on
+/// every tagged request's path).
+std::string render_response(Protocol api, const provider::Response& last, std::string_view text,
+                            const Usage& usage, std::string_view client_model);
 
 /// The client's streaming success: complete SSE frames ("event: …\ndata: …\n\n"
 /// for Anthropic; "data: …\n\n" … "data: [DONE]\n\n" for OpenAI).
 /// Equal to `render_stream_start` + `render_stream_rest` with a head made
 /// from `last` (id, created) and `client_model`. `include_usage`: the client
 /// asked `stream_options.include_usage` (OpenAI; adds the usage chunk).
-std::string render_stream(Protocol api, const Candidate& last, std::string_view text, const Usage& usage,
-                          std::string_view client_model, bool include_usage = false);
+std::string render_stream(Protocol api, const provider::Response& last, std::string_view text,
+                          const Usage& usage, std::string_view client_model, bool include_usage = false);
 
 /// What a rendered stream needs before the answer is known, so the core can
 /// send the start early and keep the client alive with `keepalive_frame`.
