@@ -180,7 +180,7 @@ class RunLoop {
   RunOutcome cancelled_or_budget() {
     if (wall_.exceeded()) {
       return finish(Subtype::ErrorBudget, ExitCode::Limits,
-                    "Exceeded --max-wall-time (" + format_seconds(options_.max_wall_time_seconds) + " s).");
+                    "Exceeded " + std::string(options_.names.max_wall_time) + " (" + format_seconds(options_.max_wall_time_seconds) + " s).");
     }
     return finish(Subtype::ErrorCancelled, ExitCode::Cancelled, "Operation cancelled.");
   }
@@ -221,7 +221,8 @@ class RunLoop {
         const provider::ProbeVerdict verdict = provider::judge_probe(probe);
         if (!probe && (verdict == provider::ProbeVerdict::Unknown || cancel_.cancelled.load())) {
           const Error& error = probe.error();
-          return request_failed(error, "--mechanism auto: the probe request failed: " + error.message);
+          return request_failed(error, options_.names.with_value(options_.names.mechanism, "auto") +
+                                               ": the probe request failed: " + error.message);
         }
         if (probe) out_.usage += probe->usage;
         const bool native = verdict == provider::ProbeVerdict::Native;
@@ -230,7 +231,8 @@ class RunLoop {
           Status written =
               write_mechanism_cache(options_.mechanism_cache_path, options_.mechanism_cache_key, native, now);
           if (!written)
-            out_.warnings.push_back("--mechanism auto: probe result not remembered: " + written.error().message);
+            out_.warnings.push_back(options_.names.with_value(options_.names.mechanism, "auto") +
+                                    ": probe result not remembered: " + written.error().message);
         }
       }
     }
@@ -406,7 +408,8 @@ class RunLoop {
     if (error.empty()) error = "answer failed validation";
     if (invalid_calls_ > options_.max_structured_retries) {
       return finish(Subtype::ErrorMaxStructuredOutputRetries, ExitCode::Failure,
-                    "The structured answer (--mechanism native) failed validation " + std::to_string(invalid_calls_) +
+                    "The structured answer (" + options_.names.with_value(options_.names.mechanism, "native") +
+                        ") failed validation " + std::to_string(invalid_calls_) +
                         " time(s); " + retries_allowed() + ". Last validation error: " + error);
     }
     provider::Message feedback;
@@ -518,7 +521,7 @@ class RunLoop {
       }
       if (options_.max_tool_calls >= 0 && out_.tool_calls + 1 > options_.max_tool_calls) {
         return finish(Subtype::ErrorBudget, ExitCode::Limits,
-                      "Exceeded --max-tool-calls (" + std::to_string(options_.max_tool_calls) + ").");
+                      "Exceeded " + std::string(options_.names.max_tool_calls) + " (" + std::to_string(options_.max_tool_calls) + ").");
       }
       ++out_.tool_calls;
       std::string_view text = call.arguments;

@@ -251,7 +251,7 @@ TEST_F(RunLoopTest, ToolCallBudgetEndsWith55AndStructuredOutputDoesNotCount) {
   EXPECT_EQ(out.exit_code, 55);
   EXPECT_EQ(out.tool_calls, 1);
   EXPECT_EQ(out.num_turns, 3);
-  EXPECT_EQ(out.error_message, "Exceeded --max-tool-calls (1).");
+  EXPECT_EQ(out.error_message, "Exceeded max_tool_calls (1).");
 }
 
 TEST_F(RunLoopTest, WallTimeBudgetInterruptsARequestInFlight) {
@@ -265,7 +265,7 @@ TEST_F(RunLoopTest, WallTimeBudgetInterruptsARequestInFlight) {
   EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(3));
   EXPECT_EQ(out.subtype, Subtype::ErrorBudget);
   EXPECT_EQ(out.exit_code, 55);
-  EXPECT_EQ(out.error_message, "Exceeded --max-wall-time (0.2 s).");
+  EXPECT_EQ(out.error_message, "Exceeded max_wall_time (0.2 s).");
 }
 
 TEST_F(RunLoopTest, CancellationEndsWith130) {
@@ -403,7 +403,7 @@ TEST_F(RunLoopTest, NativeRetriesExhaustedCountsEachAnswer) {
   EXPECT_EQ(model_.requests.size(), 3u);
   ASSERT_TRUE(out.last_candidate.has_value());
   EXPECT_EQ(*out.last_candidate, json::Value("not json at all"));
-  EXPECT_EQ(out.error_message.rfind("The structured answer (--mechanism native) failed validation 3 time(s); "
+  EXPECT_EQ(out.error_message.rfind("The structured answer (mechanism=native) failed validation 3 time(s); "
                                     "max_structured_retries=2 allows 2 retries. Last validation error: answer must be "
                                     "valid JSON",
                                     0),
@@ -479,7 +479,7 @@ TEST_F(RunLoopTest, AutoFallsBackToTheToolWhenTheProbeIsAnsweredInProseOrRejecte
   RunOutcome failed = run(unreachable, {}, options_, {}, cancel_);
   EXPECT_EQ(failed.subtype, Subtype::ErrorApi);
   EXPECT_EQ(failed.exit_code, 1);
-  EXPECT_EQ(failed.error_message, "--mechanism auto: the probe request failed: connection refused");
+  EXPECT_EQ(failed.error_message, "mechanism=auto: the probe request failed: connection refused");
 }
 
 // A probe answered 429 or 5xx (after the retries) said nothing about the

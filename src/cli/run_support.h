@@ -48,6 +48,9 @@ inline constexpr SettingNames kFlagNames{.provider = "--provider",
                                          .base_url = "--base-url",
                                          .max_session_turns = "--max-session-turns",
                                          .max_structured_retries = "--max-structured-retries",
+                                         .max_tool_calls = "--max-tool-calls",
+                                         .max_wall_time = "--max-wall-time",
+                                         .mechanism = "--mechanism",
                                          .assign = " "};
 
 /// The model flags as typed, checked by `check_model_flags` (CLI11 would

@@ -127,8 +127,8 @@ struct RunOptions {
   /// and a thread per row would undo what the fibers are for.
   bool wall_time_thread = true;
   int max_structured_retries = 5;
-  /// How the messages name max_session_turns and max_structured_retries
-  /// (the CLI: its flags).
+  /// How the messages name the limits and the mechanism (the CLI: its
+  /// flags).
   SettingNames names;
   /// Repairs allowed before a `structured_output` call counts as invalid.
   repair::Options repair;

@@ -20,6 +20,9 @@ struct SettingNames {
   std::string_view base_url = "base_url";
   std::string_view max_session_turns = "max_session_turns";
   std::string_view max_structured_retries = "max_structured_retries";
+  std::string_view max_tool_calls = "max_tool_calls";
+  std::string_view max_wall_time = "max_wall_time";
+  std::string_view mechanism = "mechanism";
   /// Between a name and its value: "=" (`model=gpt-4o`), or " " on the
   /// command line (`--model gpt-4o`).
   std::string_view assign = "=";
