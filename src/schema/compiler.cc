@@ -418,6 +418,29 @@ bool is_leaf_op(OpCode op) {
   }
 }
 
+/// Sets kNodePlainObject (and Node::table) on the nodes whose whole work
+/// on an object is one names-only PropTable pass, and whose verdict on
+/// any other type is their type check: no keyword of another type, no
+/// `required` left outside the pass, no annotations, no dynamic scope.
+void mark_plain_objects(Program& p) {
+  if (p.uses_dynamic_scope) return;
+  for (Node& n : p.nodes) {
+    if (n.flags & (kNodeFalse | kNodeUnevaluatedItems | kNodeUnevaluatedProps)) continue;
+    if (n.begin[0] != n.begin[4]) continue;
+    std::uint32_t table = kNone;
+    bool plain = true;
+    for (std::uint32_t i = n.begin[4]; i < n.begin[5] && plain; ++i) {
+      const Instr& in = p.instrs[i];
+      if (in.op == OpCode::Required && (in.flags & 2)) continue;
+      plain = in.op == OpCode::Properties && table == kNone && p.prop_tables[in.a].names_only;
+      table = in.a;
+    }
+    if (!plain || table == kNone) continue;
+    n.flags |= kNodePlainObject;
+    n.table = table;
+  }
+}
+
 }  // namespace
 
 void Compiler::optimize() {
@@ -489,6 +512,7 @@ void Compiler::optimize() {
   }
   for (DepSchema& d : p.dep_schemas) remap(d.node);
   remap(p.root);
+  mark_plain_objects(p);
   fill_entry_flags();
 }
 

@@ -4,6 +4,8 @@
 // every value wrong at once, each property of the root left out, an unknown one added. No text may pass
 // kDescribedTextBytes; the figures (largest, 99th percentile, median) are printed for docs/run.md:
 //   ctest --test-dir build -R DescribeCorpus.RetryTurnStaysSmall -V
+// The same wrong answers, with the corpus's valid instances, check that the evaluator's fast pass
+// (is_valid) and its collecting pass (validate's errors) give every instance the same verdict.
 // Skips, saying why, when the corpus is absent (tests/support/benchmark_corpus.h).
 
 #include <gtest/gtest.h>
@@ -18,6 +20,8 @@
 #include <vector>
 
 #include "benchmark_corpus.h"
+#include "compiler.h"
+#include "evaluator.h"
 #include "weld/json/parse.h"
 #include "weld/schema/schema.h"
 
@@ -152,6 +156,54 @@ TEST(DescribeCorpus, RetryTurnStaysSmall) {
               "(%s), cap %zu; %zu left violations out (counted)\n%s\n",
               schemas, sizes.size(), at(0.5), at(0.99), largest, largest_where.c_str(), kDescribedTextBytes, capped,
               largest_text.c_str());
+}
+
+
+// The fast pass decides alone whenever it says "valid", so a fast pass that
+// wrongly accepts would never meet the collecting pass in validate(): both
+// passes run here on every instance, valid or not, on both instance forms.
+TEST(EvaluatorCorpus, FastAndCollectingPassesAgree) {
+  std::string absent;
+  if (!weld::test_support::benchmark_corpus_present(&absent)) GTEST_SKIP() << absent;
+  std::size_t schemas = 0, checked = 0, invalid = 0;
+  for (const fs::path& dir : weld::test_support::benchmark_corpus_sets()) {
+    std::optional<json::Value> document = read_json(dir / "schema-noformat.json");
+    if (!document) continue;
+    Program program;
+    program.source = *document;
+    CompileOptions options;
+    options.strict = false;
+    try {
+      Compiler(options, program, false).run();
+    } catch (const SchemaError&) {
+      continue;
+    }
+    ++schemas;
+    std::ifstream lines(dir / "instances.jsonl", std::ios::binary);
+    std::string line;
+    for (int n = 0; n < 40 && std::getline(lines, line); ++n) {
+      auto parsed = json::parse(line);
+      if (!parsed) continue;
+      std::vector<json::Value> answers = wrong_answers(*parsed, 40);
+      answers.push_back(std::move(*parsed));
+      for (const json::Value& answer : answers) {
+        std::vector<Violation> violations;
+        const bool collected = evaluate_collect(program, answer, true, violations);
+        const bool fast = evaluate_fast(program, answer);
+        json::Tape tape;
+        json::write_tape(answer, tape);
+        EXPECT_EQ(fast, collected) << dir.filename().string() << ": " << line;
+        EXPECT_EQ(evaluate_fast(program, tape), collected) << dir.filename().string() << " (tape): " << line;
+        EXPECT_EQ(collected, violations.empty()) << dir.filename().string() << ": " << line;
+        ++checked;
+        invalid += collected ? 0 : 1;
+      }
+    }
+  }
+  ASSERT_GT(schemas, 30u);
+  ASSERT_GT(invalid, checked / 4);
+  std::printf("fast and collecting passes agree on %zu instances (%zu invalid) of %zu schemas\n", checked, invalid,
+              schemas);
 }
 
 }  // namespace

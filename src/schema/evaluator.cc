@@ -233,7 +233,14 @@ class Evaluator {
   /// evaluated (only below a node with unevaluated*).
   bool node(std::uint32_t index, Ref v, Annot* ann) {
     if constexpr (!kCollect) {
-      if (p_.nodes[index].flags & kNodeTypeOnly) return type_matches(p_.nodes[index].type_mask, v);
+      const Node& n = p_.nodes[index];
+      if (n.flags & (kNodeTypeOnly | kNodePlainObject)) {
+        if (n.flags & kNodeTypeOnly) return type_matches(n.type_mask, v);
+        if (ann == nullptr) {
+          if (__builtin_expect(++steps_ > step_limit_, 0)) return work_bound(index, v, ann);
+          return plain_object(n, v);
+        }
+      }
     }
     // The work bound: past kMemoAfter subschema evaluations in one
     // validation, each goes through the memo and the budget (work_bound).
@@ -340,6 +347,17 @@ class Evaluator {
     return t == json::Type::Real && (mask & kTypeIntegralReal) && is_integral(In::real(v));
   }
   bool node_full(std::uint32_t index, Ref v, Annot* ann);
+  /// Fast pass of a kNodePlainObject node: its type, then its one
+  /// PropTable pass on objects, without the general node's dispatch.
+  bool plain_object(const Node& n, Ref v) {
+    if (In::type(v) != json::Type::Object) return type_matches(n.type_mask, v);
+    if (!(n.type_mask & kTypeObject)) return false;
+    if (stack_base_ - reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)) > kMaxStackBytes) {
+      abort_ = Abort::Depth;
+      return false;
+    }
+    return properties_by_name(p_.prop_tables[n.table], v);
+  }
   __attribute__((always_inline)) bool run_fast(const Node& n, Ref v, Annot* ann) {
     if (n.type_mask != kTypeAll && !type_matches(n.type_mask, v)) return false;
     for (std::uint32_t i = n.begin[0], end = n.begin[1]; i < end; ++i) {

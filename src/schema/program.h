@@ -117,6 +117,10 @@ enum NodeFlag : std::uint8_t {
   kNodeLeaf = 8,                   // no subschemas: cheap to evaluate first
   kNodeTypeOnly = 16,              // no instructions: the type check is all
   kNodeResourceRoot = 32,          // has its own `$id` (enters a resource)
+  /// Only a names-only `properties` pass (with its fused `required`) on
+  /// objects, any other type accepted or refused by type_mask alone:
+  /// the fast evaluator runs Node::table directly.
+  kNodePlainObject = 64,
 };
 
 /// A large `enum`: its strings in an open-addressing table, the other
@@ -138,6 +142,8 @@ struct Node {
   std::uint32_t type_path = 0;
   /// Index in Program::values of the `type` keyword value (for params).
   std::uint32_t type_value = kNone;
+  /// kNodePlainObject: the index in Program::prop_tables of its pass.
+  std::uint32_t table = kNone;
 };
 
 /// `properties` + `patternProperties` + `additionalProperties` of one
