@@ -164,6 +164,7 @@ TEST_F(CliSchema, BenchmarkPrintsMeanAsLastLine) {
   EXPECT_EQ(line->find("instances")->as_integer(), 3);
   EXPECT_EQ(line->find("iterations")->as_integer(), 50);
   EXPECT_GT(line->find("mean_ns")->as_double(), 0.0);
+  EXPECT_GT(line->find("loop_mean_ns")->as_double(), 0.0);
   EXPECT_GE(line->find("compile_ns")->as_double(), 0.0);
 }
 
