@@ -5,11 +5,11 @@
 
 #include "weld/batch/result_line.h"
 
-#include <chrono>
 #include <cstdio>
 #include <random>
 
 #include "weld/agent/output.h"
+#include "weld/base/clock.h"
 #include "weld/base/random.h"
 #include "weld/json/parse.h"
 #include "weld/json/serialize.h"
@@ -75,8 +75,7 @@ std::string run_result_line(OutputFormat format, const Row& row, const agent::Ru
     provider::AnswerHead head;
     head.id = "chatcmpl-" + random_hex();
     head.model = std::string(model);
-    head.created =
-        std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+    head.created = unix_seconds();
     Result<json::Value> body = json::parse(provider::codec_for(provider::Protocol::OpenAiChat)
                                                .answer(head, json::serialize(*outcome.structured), outcome.usage));
     return finish(openai_line(

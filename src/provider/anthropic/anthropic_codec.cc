@@ -91,14 +91,6 @@ class AnthropicMessagesCodec final : public Codec {
     messages.push_back(json::Object{{"role", "user"}, {"content", std::move(tool_results)}});
   }
 
-  void append_follow_up(json::Value& body, const Response& answer, std::string_view ask) const override {
-    // Only a conversation the body already has is continued.
-    json::Value* messages = body.is_object() ? body.find("messages") : nullptr;
-    if (messages == nullptr || !messages->is_array()) return;
-    if (!answer.message.text.empty()) messages->push_back(assistant_turn(answer));
-    messages->push_back(json::Object{{"role", "user"}, {"content", ask}});
-  }
-
   std::string answer_id(std::string_view seed) const override { return make_id("msg_weld_", seed); }
 
   // Written directly (it is on every welded request's path).

@@ -113,6 +113,52 @@ TEST(Codec, ErrorBodiesAndFramesReadBackAsTheServersError) {
   }
 }
 
+// The two-phase follow-up: the answer's own turn (only when it said
+// something), then the ask as the user's message; a conversation the body
+// does not have is not made up (Chat and Messages), or is made (Responses).
+TEST(Codec, AFollowUpIsTheAnswersTurnThenTheAsk) {
+  Response said;
+  said.message.text = "Looks like a bug.";
+  said.parts.push_back(Part{Part::Kind::Text, "Looks like a bug.", 0, {}});
+  const Response silent;
+  struct Case {
+    Protocol protocol;
+    const char* body;
+    const char* said;
+    const char* silent;
+  };
+  const Case cases[] = {
+      {Protocol::OpenAiChat, R"({"messages":[]})",
+       R"({"messages":[{"role":"assistant","content":"Looks like a bug."},{"role":"user","content":"Report."}]})",
+       R"({"messages":[{"role":"user","content":"Report."}]})"},
+      {Protocol::AnthropicMessages, R"({"messages":[]})",
+       R"({"messages":[{"role":"assistant","content":[{"type":"text","text":"Looks like a bug."}]},)"
+       R"({"role":"user","content":"Report."}]})",
+       R"({"messages":[{"role":"user","content":"Report."}]})"},
+      {Protocol::OpenAiResponses, R"({"input":"x"})",
+       R"({"input":[{"role":"user","content":"x"},{"type":"message","role":"assistant","content":)"
+       R"([{"type":"output_text","text":"Looks like a bug.","annotations":[]}]},{"role":"user","content":"Report."}]})",
+       R"({"input":[{"role":"user","content":"x"},{"role":"user","content":"Report."}]})"},
+      {Protocol::GeminiGenerateContent, R"({"contents":[]})",
+       R"({"contents":[{"role":"model","parts":[{"text":"Looks like a bug."}]},{"role":"user","parts":[{"text":"Report."}]}]})",
+       R"({"contents":[{"role":"user","parts":[{"text":"Report."}]}]})"},
+  };
+  for (const Case& c : cases) {
+    const Codec& codec = codec_for(c.protocol);
+    json::Value body = j(c.body);
+    codec.append_follow_up(body, said, "Report.");
+    EXPECT_EQ(json::serialize(body), c.said);
+    body = j(c.body);
+    codec.append_follow_up(body, silent, "Report.");
+    EXPECT_EQ(json::serialize(body), c.silent);
+  }
+  for (Protocol protocol : {Protocol::OpenAiChat, Protocol::AnthropicMessages}) {
+    json::Value body = j(R"({"model":"m"})");
+    codec_for(protocol).append_follow_up(body, said, "Report.");
+    EXPECT_EQ(json::serialize(body), R"({"model":"m"})");
+  }
+}
+
 TEST(Codec, ThePathOfARequestNamesItsProtocol) {
   EXPECT_EQ(protocol_of_path("/v1/messages"), Protocol::AnthropicMessages);
   EXPECT_EQ(protocol_of_path("/v1/chat/completions"), Protocol::OpenAiChat);

@@ -53,6 +53,14 @@ void put_tools(const Codec& codec, json::Value& body, const Request& request) {
 
 namespace weld::provider {
 
+void Codec::append_follow_up(json::Value& body, const Response& answer, std::string_view ask) const {
+  // Only a conversation the body already has is continued.
+  json::Value* messages = body.is_object() ? body.find("messages") : nullptr;
+  if (messages == nullptr || !messages->is_array()) return;
+  if (!answer.message.text.empty()) messages->push_back(assistant_turn(answer));
+  messages->push_back(json::Object{{"role", "user"}, {"content", ask}});
+}
+
 std::string_view Codec::status_error_type(int status) const {
   switch (status) {
     case 401: return "authentication_error";

@@ -4,9 +4,8 @@
 // results, the final answer whole and as `chat.completion.chunk` frames,
 // errors. Shapes are what the official SDKs parse.
 
-#include <chrono>
-
 #include "../codec/writer.h"
+#include "weld/base/clock.h"
 #include "weld/json/serialize.h"
 #include "weld/provider/codec.h"
 #include "weld/provider/openai.h"
@@ -20,11 +19,6 @@ json::Value usage_object(const Usage& usage) {
   return json::Object{{"prompt_tokens", usage.input_tokens},
                       {"completion_tokens", usage.output_tokens},
                       {"total_tokens", usage.total()}};
-}
-
-std::int64_t unix_now() {
-  return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
 }
 
 class OpenAiChatCodec final : public Codec {
@@ -134,14 +128,6 @@ class OpenAiChatCodec final : public Codec {
     if (!results.failed_call) messages.push_back(json::Object{{"role", "user"}, {"content", results.user_errors}});
   }
 
-  void append_follow_up(json::Value& body, const Response& answer, std::string_view ask) const override {
-    // Only a conversation the body already has is continued.
-    json::Value* messages = body.is_object() ? body.find("messages") : nullptr;
-    if (messages == nullptr || !messages->is_array()) return;
-    if (!answer.message.text.empty()) messages->push_back(assistant_turn(answer));
-    messages->push_back(json::Object{{"role", "user"}, {"content", ask}});
-  }
-
   std::string answer_id(std::string_view seed) const override { return make_id("chatcmpl-weld", seed); }
 
   // Written directly (it is on every welded request's path).
@@ -182,7 +168,7 @@ class OpenAiChatCodec final : public Codec {
   json::Value pass_back(const AnswerHead& head, const Response& answer, const Usage& usage) const override {
     return json::Object{{"id", head.id.empty() ? answer_id(answer.message.text) : head.id},
                         {"object", "chat.completion"},
-                        {"created", unix_now()},
+                        {"created", unix_seconds()},
                         {"model", head.model},
                         {"choices", json::Array{json::Object{{"index", 0},
                                                              {"message", assistant_turn(answer)},
@@ -194,7 +180,7 @@ class OpenAiChatCodec final : public Codec {
   std::string pass_back_stream(const AnswerHead& head, const Response& answer, const Usage& usage) const override {
     std::string out;
     const std::string id = head.id.empty() ? answer_id(answer.message.text) : head.id;
-    const std::int64_t created = unix_now();
+    const std::int64_t created = unix_seconds();
     auto pass_chunk = [&](json::Value delta, json::Value finish) {
       return json::Object{{"id", id},
                           {"object", "chat.completion.chunk"},

@@ -3,18 +3,11 @@
 #include "filters/response_render/filter.h"
 
 #include "filters/reply.h"
-#include <chrono>
-
+#include "weld/base/clock.h"
 #include "weld/provider/http.h"
 
 namespace weld::proxy::filters {
 namespace {
-
-// Seconds since the Unix epoch: the OpenAI `created` of an answer the proxy
-// streams as it is generated.
-std::int64_t unix_now() {
-  return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
 
 class ResponseRender final : public Filter {
  public:
@@ -23,7 +16,7 @@ class ResponseRender final : public Filter {
     if (ex.client_stream && ex.agent != nullptr && ex.agent->stream_partial && PartialStream::supports(ex.api)) {
       StreamHead head;
       head.model = ex.client_model;
-      head.created = unix_now();
+      head.created = unix_seconds();  // the answer streams as it is generated
       head.include_usage = ex.client_usage_chunk;
       ex.partial.emplace(ex.api, std::move(head));
     }

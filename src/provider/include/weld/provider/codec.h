@@ -137,7 +137,9 @@ class Codec {
 
   /// Appends a follow-up to `body`'s conversation: the assistant's turn of
   /// `answer` when it said something, then `ask` as the user's message.
-  virtual void append_follow_up(json::Value& body, const Response& answer, std::string_view ask) const = 0;
+  /// Default: the conversation of OpenAI Chat and Anthropic, a `messages`
+  /// array of `{role, content}` (a body without one is left as it is).
+  virtual void append_follow_up(json::Value& body, const Response& answer, std::string_view ask) const;
 
   // --- Writing an answer for a client ---------------------------------------
 
