@@ -256,7 +256,7 @@ class Evaluator {
       const Node& n = p_.nodes[index];
       const std::uint8_t flags = n.flags;
       if (!(flags & (kNodeFalse | kNodeUnevaluatedItems | kNodeUnevaluatedProps))) {
-        if (stack_base_ - reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)) > kMaxStackBytes) {
+        if (stack_exhausted()) {
           abort_ = Abort::Depth;
           return false;
         }
@@ -347,12 +347,18 @@ class Evaluator {
     return t == json::Type::Real && (mask & kTypeIntegralReal) && is_integral(In::real(v));
   }
   bool node_full(std::uint32_t index, Ref v, Annot* ann);
+  /// True when this validation has used more than kMaxStackBytes of the
+  /// thread's stack (measured from the frame `validate` started in).
+  /// Inlined, so the frame measured is the caller's.
+  __attribute__((always_inline)) bool stack_exhausted() const {
+    return stack_base_ - reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)) > kMaxStackBytes;
+  }
   /// Fast pass of a kNodePlainObject node: its type, then its one
   /// PropTable pass on objects, without the general node's dispatch.
   bool plain_object(const Node& n, Ref v) {
     if (In::type(v) != json::Type::Object) return type_matches(n.type_mask, v);
     if (!(n.type_mask & kTypeObject)) return false;
-    if (stack_base_ - reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)) > kMaxStackBytes) {
+    if (stack_exhausted()) {
       abort_ = Abort::Depth;
       return false;
     }
@@ -533,8 +539,7 @@ bool Evaluator<kCollect, In>::node_full(std::uint32_t index, Ref v, Annot* ann) 
     }
     return false;
   }
-  if (depth_ >= kMaxDepth ||
-      stack_base_ - reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)) > kMaxStackBytes) {
+  if (depth_ >= kMaxDepth || stack_exhausted()) {
     abort_ = Abort::Depth;
     if constexpr (kCollect) {
       out_->push_back(Violation{instance_path(), p_.strings[n.type_path], "$ref", empty_params(), std::string(kDepthMessage)});
