@@ -1,6 +1,7 @@
 // Schema compiler, part 2: one subschema -> one Node with its instruction
 // ranges (any type, number, string, array, object), in Ajv's keyword order
 // so that collected errors come out in the order Ajv reports them.
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 
@@ -62,9 +63,23 @@ bool index_entries_perfectly(PropTable& table) {
   return false;
 }
 
-/// The entry lookup of a PropTable (find_entry in the evaluator): a perfect
-/// table when one exists, else open addressing; none for one or two names.
+/// PropTable::by_length when no two names share a length below kByLength.
+bool index_entries_by_length(PropTable& table) {
+  std::fill(std::begin(table.by_length), std::end(table.by_length), PropTable::kNoEntry);
+  for (std::uint32_t e = 0; e < table.entries.size(); ++e) {
+    const std::size_t size = table.entries[e].name.size();
+    if (size >= PropTable::kByLength || table.by_length[size] != PropTable::kNoEntry) return false;
+    table.by_length[size] = static_cast<std::uint8_t>(e);
+  }
+  table.by_length_indexed = true;
+  return true;
+}
+
+/// The entry lookup of a PropTable (find_entry in the evaluator): by name
+/// length when the lengths are distinct, else a perfect table when one
+/// exists, else open addressing; none for one or two names.
 void index_entries(PropTable& table) {
+  if (index_entries_by_length(table)) return;
   if (table.entries.size() < 3 || index_entries_perfectly(table)) return;
   std::size_t size = 8;
   while (size < table.entries.size() * 2) size *= 2;

@@ -402,6 +402,7 @@ class Evaluator {
   bool unevaluated_properties(const Instr& in, Ref v, Annot* ann);
   __attribute__((noinline)) bool properties(const Instr& in, Ref v, Annot* ann);
   bool properties_by_name(const PropTable& table, Ref v);
+  bool additional_only(const PropTable& table, Ref v);
   __attribute__((noinline)) bool items(const Instr& in, Ref v, Annot* ann);
   bool enum_contains(const Instr& in, Ref v) const;
   /// Fast pass, no annotations: does branch `node` (a node_lists entry)
@@ -620,6 +621,12 @@ done:
 
 __attribute__((always_inline)) inline std::uint32_t find_entry(const PropTable& table, std::string_view key) {
   const std::size_t size = key.size();
+  if (table.by_length_indexed) {
+    if (size >= PropTable::kByLength) return kNone;
+    const std::uint8_t e = table.by_length[size];
+    if (e == PropTable::kNoEntry) return kNone;
+    return equal_bytes(table.entries[e].name.data(), key.data(), size) ? e : kNone;
+  }
   if (table.perfect_seed != 0) {
     const std::uint32_t e = table.buckets[perfect_slot(table, key.data(), size)];
     if (e == kNone) return kNone;
@@ -649,6 +656,7 @@ template <bool kCollect, typename In>
 bool Evaluator<kCollect, In>::properties_by_name(const PropTable& table, Ref v) {
   // As properties() below, for a table without patternProperties when no
   // annotations are asked for: a member is its entry, else additional.
+  if (table.entries.empty()) return additional_only(table, v);
   constexpr std::size_t kDeferMax = 32;
   Ref deferred_value[kDeferMax];
   std::uint32_t deferred_node[kDeferMax];
@@ -658,7 +666,7 @@ bool Evaluator<kCollect, In>::properties_by_name(const PropTable& table, Ref v) 
   std::string_view key;
   Ref value;
   while (In::next(members, key, value)) {
-    const std::uint32_t entry = table.entries.empty() ? kNone : find_entry(table, key);
+    const std::uint32_t entry = find_entry(table, key);
     std::uint32_t child;
     if (entry != kNone) {
       const PropTable::Entry& e = table.entries[entry];
@@ -692,6 +700,26 @@ bool Evaluator<kCollect, In>::properties_by_name(const PropTable& table, Ref v) 
 }
 
 template <bool kCollect, typename In>
+bool Evaluator<kCollect, In>::additional_only(const PropTable& table, Ref v) {
+  // A map ({"additionalProperties": S} alone): every member is S's.
+  if (table.additional == kNone) return true;
+  if (table.additional_false) return In::count(v) == 0;
+  auto members = In::members(v);
+  std::string_view key;
+  Ref value;
+  if (table.additional_flags & kNodeTypeOnly) {
+    while (In::next(members, key, value)) {
+      if (!type_matches(table.additional_type_mask, value)) return false;
+    }
+    return true;
+  }
+  while (In::next(members, key, value)) {
+    if (!node(table.additional, value, nullptr)) return false;
+  }
+  return true;
+}
+
+template <bool kCollect, typename In>
 bool Evaluator<kCollect, In>::properties(const Instr& in, Ref v, Annot* ann) {
   const PropTable& table = p_.prop_tables[in.a];
   if constexpr (!kCollect) {
@@ -711,7 +739,7 @@ bool Evaluator<kCollect, In>::properties(const Instr& in, Ref v, Annot* ann) {
   Ref value;
   for (std::size_t m = 0; In::next(members, key, value); ++m) {
     bool matched = false;
-    std::uint32_t entry = table.entries.empty() ? kNone : find_entry(table, key);
+    std::uint32_t entry = find_entry(table, key);
     if (entry != kNone) {
       matched = true;
       const PropTable::Entry& e = table.entries[entry];

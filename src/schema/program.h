@@ -169,6 +169,13 @@ struct PropTable {
   /// open-addressing table over hash_key() (empty when few entries).
   std::vector<std::uint32_t> buckets;
   std::uint64_t bucket_mask = 0;
+  /// When the names' lengths are distinct and below kByLength (most
+  /// tables), find_entry's only index: the entry of each name length, or
+  /// kNoEntry. One load instead of a hash of the key.
+  static constexpr std::size_t kByLength = 32;
+  static constexpr std::uint8_t kNoEntry = 0xFF;
+  bool by_length_indexed = false;
+  std::uint8_t by_length[kByLength] = {};
   std::uint64_t perfect_seed = 0;
   std::uint8_t perfect_shift = 0;
   std::uint8_t perfect_pick = 0;
