@@ -437,7 +437,21 @@ void mark_plain_objects(Program& p) {
     }
     if (!plain || table == kNone) continue;
     n.flags |= kNodePlainObject;
-    n.table = table;
+    n.operand = table;
+  }
+}
+
+/// Marks kNodePlainArray: nodes whose only instruction is an `items` with
+/// no prefix and a rest schema that is not `false`.
+void mark_plain_arrays(Program& p) {
+  if (p.uses_dynamic_scope) return;
+  for (Node& n : p.nodes) {
+    if (n.flags & (kNodeFalse | kNodeUnevaluatedItems | kNodeUnevaluatedProps | kNodePlainObject)) continue;
+    if (n.begin[0] != n.begin[3] || n.begin[4] != n.begin[5] || n.begin[4] - n.begin[3] != 1) continue;
+    const Instr& in = p.instrs[n.begin[3]];
+    if (in.op != OpCode::Items || in.b != 0 || in.c == kNone || (in.flags & 1)) continue;
+    n.flags |= kNodePlainArray;
+    n.operand = in.c;
   }
 }
 
@@ -513,6 +527,7 @@ void Compiler::optimize() {
   for (DepSchema& d : p.dep_schemas) remap(d.node);
   remap(p.root);
   mark_plain_objects(p);
+  mark_plain_arrays(p);
   fill_entry_flags();
 }
 

@@ -234,11 +234,11 @@ class Evaluator {
   bool node(std::uint32_t index, Ref v, Annot* ann) {
     if constexpr (!kCollect) {
       const Node& n = p_.nodes[index];
-      if (n.flags & (kNodeTypeOnly | kNodePlainObject)) {
+      if (n.flags & (kNodeTypeOnly | kNodePlainObject | kNodePlainArray)) {
         if (n.flags & kNodeTypeOnly) return type_matches(n.type_mask, v);
         if (ann == nullptr) {
           if (__builtin_expect(++steps_ > step_limit_, 0)) return work_bound(index, v, ann);
-          return plain_object(n, v);
+          return (n.flags & kNodePlainObject) ? plain_object(n, v) : plain_array(n, v);
         }
       }
     }
@@ -362,7 +362,29 @@ class Evaluator {
       abort_ = Abort::Depth;
       return false;
     }
-    return properties_by_name(p_.prop_tables[n.table], v);
+    return properties_by_name(p_.prop_tables[n.operand], v);
+  }
+  /// Fast pass of a kNodePlainArray node: its type, then its elements.
+  __attribute__((noinline)) bool plain_array(const Node& n, Ref v) {
+    if (In::type(v) != json::Type::Array) return type_matches(n.type_mask, v);
+    if (!(n.type_mask & kTypeArray)) return false;
+    if (stack_exhausted()) {
+      abort_ = Abort::Depth;
+      return false;
+    }
+    auto items = In::items(v);
+    Ref item;
+    const Node& rest = p_.nodes[n.operand];
+    if (rest.flags & kNodeTypeOnly) {
+      while (In::next(items, item)) {
+        if (!type_matches(rest.type_mask, item)) return false;
+      }
+      return true;
+    }
+    while (In::next(items, item)) {
+      if (!node(n.operand, item, nullptr)) return false;
+    }
+    return true;
   }
   __attribute__((always_inline)) bool run_fast(const Node& n, Ref v, Annot* ann) {
     if (n.type_mask != kTypeAll && !type_matches(n.type_mask, v)) return false;

@@ -121,6 +121,10 @@ enum NodeFlag : std::uint8_t {
   /// objects, any other type accepted or refused by type_mask alone:
   /// the fast evaluator runs Node::table directly.
   kNodePlainObject = 64,
+  /// Only `items` (one schema for every element, no prefix) on arrays, any
+  /// other type accepted or refused by type_mask alone: the fast evaluator
+  /// loops over the elements directly.
+  kNodePlainArray = 128,
 };
 
 /// A large `enum`: its strings in an open-addressing table, the other
@@ -142,8 +146,9 @@ struct Node {
   std::uint32_t type_path = 0;
   /// Index in Program::values of the `type` keyword value (for params).
   std::uint32_t type_value = kNone;
-  /// kNodePlainObject: the index in Program::prop_tables of its pass.
-  std::uint32_t table = kNone;
+  /// kNodePlainObject: the index in Program::prop_tables of its pass;
+  /// kNodePlainArray: the node of its elements.
+  std::uint32_t operand = kNone;
 };
 
 /// `properties` + `patternProperties` + `additionalProperties` of one
