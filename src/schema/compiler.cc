@@ -441,6 +441,36 @@ void mark_plain_objects(Program& p) {
   }
 }
 
+/// For the fast pass, a node whose only instruction is an `anyOf` of
+/// type-only branches, or a `oneOf` of type-only branches no value can
+/// match twice, is type-only: its fast_type_mask is the union of theirs
+/// (within its own). Repeated until nothing changes, since a folded node
+/// can be the branch of another.
+void fold_type_unions(Program& p) {
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (Node& n : p.nodes) {
+      if (n.flags & (kNodeTypeOnly | kNodeFalse | kNodeUnevaluatedItems | kNodeUnevaluatedProps)) continue;
+      if (n.begin[5] - n.begin[0] != 1 || n.begin[1] - n.begin[0] != 1) continue;
+      const Instr& in = p.instrs[n.begin[0]];
+      if ((in.op != OpCode::AnyOf && in.op != OpCode::OneOf) || in.b == 0) continue;
+      std::uint8_t types = 0;
+      bool foldable = true;
+      for (std::uint32_t k = in.a; k < in.a + in.b && foldable; ++k) {
+        const Node& branch = p.nodes[p.node_lists[k]];
+        // Every mask that admits a real (Real, IntegralReal) also admits
+        // Integer, so two masks some value matches both share a bit.
+        foldable = (branch.flags & kNodeTypeOnly) && (in.op == OpCode::AnyOf || !(types & branch.fast_type_mask));
+        types |= branch.fast_type_mask;
+      }
+      if (!foldable) continue;
+      n.fast_type_mask = n.type_mask & types;
+      n.flags |= kNodeTypeOnly | kNodeLeaf;
+      changed = true;
+    }
+  }
+}
+
 /// Marks kNodePlainArray: nodes whose only instruction is an `items` with
 /// no prefix and a rest schema that is not `false`.
 void mark_plain_arrays(Program& p) {
@@ -466,16 +496,17 @@ void Compiler::optimize() {
     if (n.begin[0] == n.begin[5] && !(n.flags & (kNodeFalse | kNodeUnevaluatedItems | kNodeUnevaluatedProps))) {
       n.flags |= kNodeTypeOnly;
     }
+    n.fast_type_mask = n.type_mask;
   }
   auto fill_entry_flags = [&] {
     for (PropTable& t : p.prop_tables) {
       for (auto& e : t.entries) {
         e.node_flags = p.nodes[e.node].flags;
-        e.type_mask = p.nodes[e.node].type_mask;
+        e.type_mask = p.nodes[e.node].fast_type_mask;
       }
       if (t.additional != kNone) {
         t.additional_flags = p.nodes[t.additional].flags;
-        t.additional_type_mask = p.nodes[t.additional].type_mask;
+        t.additional_type_mask = p.nodes[t.additional].fast_type_mask;
       }
     }
   };
@@ -526,6 +557,7 @@ void Compiler::optimize() {
   }
   for (DepSchema& d : p.dep_schemas) remap(d.node);
   remap(p.root);
+  fold_type_unions(p);
   mark_plain_objects(p);
   mark_plain_arrays(p);
   fill_entry_flags();

@@ -235,7 +235,7 @@ class Evaluator {
     if constexpr (!kCollect) {
       const Node& n = p_.nodes[index];
       if (n.flags & (kNodeTypeOnly | kNodePlainObject | kNodePlainArray)) {
-        if (n.flags & kNodeTypeOnly) return type_matches(n.type_mask, v);
+        if (n.flags & kNodeTypeOnly) return type_matches(n.fast_type_mask, v);
         if (ann == nullptr) {
           if (__builtin_expect(++steps_ > step_limit_, 0)) return work_bound(index, v, ann);
           return (n.flags & kNodePlainObject) ? plain_object(n, v) : plain_array(n, v);
@@ -377,7 +377,7 @@ class Evaluator {
     const Node& rest = p_.nodes[n.operand];
     if (rest.flags & kNodeTypeOnly) {
       while (In::next(items, item)) {
-        if (!type_matches(rest.type_mask, item)) return false;
+        if (!type_matches(rest.fast_type_mask, item)) return false;
       }
       return true;
     }
@@ -432,7 +432,7 @@ class Evaluator {
   /// differ by type costs no call for the branches of other types.
   bool branch(std::uint32_t index, Ref v) {
     const Node& n = p_.nodes[index];
-    if (!type_matches(n.type_mask, v)) return false;
+    if (!type_matches(n.fast_type_mask, v)) return false;
     return (n.flags & kNodeTypeOnly) || node(index, v, nullptr);
   }
   __attribute__((noinline)) bool any_of_fast(const Instr& in, Ref v) {
@@ -872,7 +872,7 @@ bool Evaluator<kCollect, In>::items(const Instr& in, Ref v, Annot* ann) {
     if (rest.flags & kNodeTypeOnly) {
       for (std::size_t i = in.b; i < size; ++i) {
         In::next(items, item);
-        if (!type_matches(rest.type_mask, item)) return false;
+        if (!type_matches(rest.fast_type_mask, item)) return false;
       }
       if (ann) {
         for (std::size_t i = 0; i < size; ++i) ann->marks[i] = 1;

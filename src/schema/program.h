@@ -115,7 +115,7 @@ enum NodeFlag : std::uint8_t {
   kNodeUnevaluatedProps = 2,       // needs property annotations of its own
   kNodeUnevaluatedItems = 4,       // needs item annotations of its own
   kNodeLeaf = 8,                   // no subschemas: cheap to evaluate first
-  kNodeTypeOnly = 16,              // no instructions: the type check is all
+  kNodeTypeOnly = 16,              // fast pass: the check of fast_type_mask is all
   kNodeResourceRoot = 32,          // has its own `$id` (enters a resource)
   /// Only a names-only `properties` pass (with its fused `required`) on
   /// objects, any other type accepted or refused by type_mask alone:
@@ -141,6 +141,11 @@ struct Node {
   std::uint32_t begin[6] = {0, 0, 0, 0, 0, 0};
   std::uint8_t type_mask = kTypeAll;
   std::uint8_t flags = 0;
+  /// The fast pass's type mask: type_mask, narrowed for an `anyOf`/`oneOf`
+  /// of types alone (`{"oneOf": [{"type": "string"}, {"type": "boolean"}]}`),
+  /// which the fast pass then decides as kNodeTypeOnly while the
+  /// collecting pass still reports it as that keyword.
+  std::uint8_t fast_type_mask = kTypeAll;
   std::uint32_t resource = 0;
   /// Schema paths for the type check and the false schema.
   std::uint32_t type_path = 0;

@@ -334,3 +334,35 @@ TEST(DialectV1, DynamicRefIsAlwaysDynamic) {
 
 }  // namespace
 }  // namespace weld::schema
+
+namespace weld::schema {
+namespace {
+
+// The fast pass decides an anyOf/oneOf of types alone by one type mask;
+// the verdicts and the collecting pass's errors are still those
+// of the keyword.
+TEST(Schema, UnionsOfTypesDecideAsTheKeyword) {
+  Schema one_of = Schema::compile(j(R"({"properties":{"p":{"oneOf":[{"type":"string"},{"type":"boolean"}]}}})"));
+  EXPECT_TRUE(one_of.is_valid(j(R"({"p":"x"})")));
+  EXPECT_TRUE(one_of.is_valid(j(R"({"p":true})")));
+  EXPECT_FALSE(one_of.is_valid(j(R"({"p":1})")));
+  EXPECT_EQ("params/p must be string\nparams/p must be boolean\nparams/p must match exactly one schema in oneOf",
+            errors(one_of, R"({"p":1})"));
+  // 1 is an integer and a number: two branches, so not one.
+  Schema overlap = Schema::compile(j(R"({"items":{"oneOf":[{"type":"integer"},{"type":"number"}]}})"));
+  EXPECT_TRUE(overlap.is_valid(j("[1.5]")));
+  EXPECT_FALSE(overlap.is_valid(j("[1]")));
+  EXPECT_FALSE(overlap.is_valid(j("[1.0]")));
+  EXPECT_FALSE(overlap.is_valid(j(R"(["x"])")));
+  // Nested unions, and the node's own type narrowing the union.
+  Schema nested = Schema::compile(j(
+      R"({"items":{"type":["string","null","integer"],"anyOf":[{"type":"integer"},{"anyOf":[{"type":"string"},{"type":"array"}]}]}})"));
+  EXPECT_TRUE(nested.is_valid(j(R"(["a",2,2.0])")));
+  EXPECT_FALSE(nested.is_valid(j("[null]")));
+  EXPECT_FALSE(nested.is_valid(j("[[]]")));
+  EXPECT_FALSE(nested.is_valid(j("[2.5]")));
+  EXPECT_NE(std::string::npos, errors(nested, "[null]").find("params/0 must match a schema in anyOf"));
+}
+
+}  // namespace
+}  // namespace weld::schema
