@@ -158,7 +158,7 @@ class BatchRun {
     const provider::Environment env = provider::process_environment();
     {
       py::gil_scoped_release release;
-      Result<batch::Workers> made = batch::make_workers(settings.request, env, workers, offline_model(settings.request.seed));
+      Result<batch::Workers> made = batch::make_workers(settings.request, env, workers, sample::offline_model_factory(settings.request.seed));
       if (made) workers_ = std::move(*made);
       else {
         error_ = made.error().message;

@@ -117,7 +117,7 @@ py::tuple run(py::handle prompt, py::handle schema_arg, py::dict keywords) {
   // The model (the rules of `weld`, agent::choose_model); the offline model
   // only when named. The server's models list may be asked for: no GIL.
   provider::ModelHooks hooks;
-  hooks.offline = offline_model(settings.request.seed);
+  hooks.offline = sample::offline_model_factory(settings.request.seed);
   const provider::Environment env = provider::process_environment();
   Result<agent::ModelChoice> choice = Error{ErrorCode::Config, "", ""};
   {

@@ -5,7 +5,6 @@
 #include <filesystem>
 
 #include "errors.h"
-#include "offline_model.h"  // src/sample (target weld_offline)
 #include "schema_input.h"
 #include "validator.h"
 #include "weld/agent/mechanism.h"
@@ -81,6 +80,16 @@ RunSettings read_run_settings(py::dict keywords) {
   request.connect_timeout_seconds = take_number(keywords, "connect_timeout", 0, 86400, true);
   request.idle_timeout_seconds = take_number(keywords, "idle_timeout", 0, 86400, true);
   if (auto retries = take_count(keywords, "max_retries", 0, 100)) request.max_retries = static_cast<int>(*retries);
+  if (std::optional<py::object> bytes = take(keywords, "max_response_bytes")) {
+    // An int of bytes, or the text --max-response-bytes takes ("64M").
+    const bool number = PyLong_Check(bytes->ptr()) && !PyBool_Check(bytes->ptr());
+    if (!number && !PyUnicode_Check(bytes->ptr())) throw py::type_error("max_response_bytes must be an int, a str or None");
+    request.max_response_bytes = provider::parse_byte_size(py::str(*bytes).cast<std::string>());
+    if (!request.max_response_bytes) {
+      throw py::value_error("max_response_bytes must be a number of bytes from 1024 to 1T (K, M, G allowed: \"64M\") (got " +
+                            py::repr(*bytes).cast<std::string>() + ")");
+    }
+  }
 
   if (std::optional<std::string> name = take_string(keywords, "mechanism")) {
     settings.mechanism = agent::parse_mechanism(*name);
@@ -127,12 +136,6 @@ void load_run_schema(py::handle given, bool strict, RunSchema& out) {
   out.schema = &*out.compiled;
   out.source = std::move(source.document);
   out.model = source.model;
-}
-
-provider::ModelFactory offline_model(std::uint64_t seed) {
-  return [seed](const provider::ProviderConfig&) -> Result<std::unique_ptr<provider::Model>> {
-    return std::unique_ptr<provider::Model>(std::make_unique<sample::OfflineModel>(seed));
-  };
 }
 
 void set_mechanism(agent::RunOptions& options, agent::Mechanism mechanism, const agent::ModelChoice& choice) {

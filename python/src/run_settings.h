@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "offline_model.h"  // src/sample (target weld_offline): offline_model_factory
 #include "weld/agent/model_choice.h"
 #include "weld/agent/run_loop.h"
 #include "weld/json/value.h"
@@ -34,7 +35,7 @@ struct RunSettings {
 
 /// Reads and removes from `keywords` those RunSettings has (provider,
 /// model, base_url, api_key, seed, connect_timeout, idle_timeout,
-/// max_retries, mechanism, system_prompt, max_session_turns,
+/// max_retries, max_response_bytes, mechanism, system_prompt, max_session_turns,
 /// max_structured_retries, max_wall_time, max_tokens, temperature, repair,
 /// clamp, strict). Raises TypeError or ValueError for a bad value.
 RunSettings read_run_settings(py::dict keywords);
@@ -54,9 +55,6 @@ struct RunSchema {
   py::object model = py::none();
 };
 void load_run_schema(py::handle given, bool strict, RunSchema& out);
-
-/// The offline model (provider="offline") with `seed`.
-provider::ModelFactory offline_model(std::uint64_t seed);
 
 /// The run's mechanism and its probe cache (in $HOME), as `weld` sets them.
 void set_mechanism(agent::RunOptions& options, agent::Mechanism mechanism, const agent::ModelChoice& choice);

@@ -74,6 +74,28 @@ def test_errored_rows_are_yielded(fake_model):
     assert by_id["c"]["structured_result"] == {"label": "spam"}
 
 
+def test_messages_name_the_keywords(tmp_path):
+    # A line's own tools, a bad id field: the errored lines name weld.batch's
+    # schema argument and keywords, not the command's flags.
+    request = {"custom_id": "t", "body": {"messages": [{"role": "user", "content": "q"}],
+                                           "tools": [{"type": "function", "function": {"name": "f"}}]}}
+    results = {r["custom_id"]: r for r in weld.batch([request, {"ticket": True}], SCHEMA, provider="offline",
+                                                      id_field="ticket")}
+    assert results["t"]["error"]["message"] == (
+        "line 1: body.tools: the line offers tools of its own, which weld batch does not run (each row gets the "
+        "structured_output contract only); remove them from the line")
+    [bad_id] = [r for r in results.values() if r["custom_id"] != "t"]
+    assert bad_id["error"]["message"] == "line 2: ticket: must be a non-empty string or a whole number (the id_field)"
+    # A result file of the other format is not resumed.
+    output = tmp_path / "out.jsonl"
+    list(weld.batch([{"id": "a"}], SCHEMA, provider="offline", output=output, output_format="openai"))
+    with pytest.raises(weld.ConfigError) as caught:
+        weld.batch([{"id": "a"}], SCHEMA, provider="offline", output=output)
+    assert str(caught.value) == (
+        f'output="{output}" holds result lines of output_format=openai (line 1); this run writes '
+        "output_format=weld. Resume it with output_format=openai, or write to another output.")
+
+
 def test_a_row_that_is_not_an_object_is_an_errored_line(fake_model):
     server = fake_model({"responses": [answer({"label": "ham"})], "repeat_last": True})
     results = list(weld.batch([{"id": "ok"}, [1, 2]], SCHEMA, prompt="Classify", base_url=server.url, model="m"))

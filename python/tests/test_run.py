@@ -193,6 +193,32 @@ def test_the_turn_limit_is_max_turns_reached(fake_model):
         weld.run("Assess", SCHEMA, base_url=server.url, model="m", max_session_turns=1)
     assert caught.value.exit_code == 53
     assert "Reached max session turns (1). Increase max_session_turns to allow more." in str(caught.value)
+    # The note names the schema argument; Python's runs offer no tools, so
+    # there is no tool setting to check.
+    assert str(caught.value).endswith("\nNote: schema is active. If the model never called structured_output, "
+                                      "verify that the schema is satisfiable.")
+
+
+def test_plain_text_names_the_schema_argument(fake_model):
+    server = fake_model([{"text": "prose"}])
+    with pytest.raises(weld.RunFailed) as caught:
+        weld.run("Assess", SCHEMA, base_url=server.url, model="m")
+    assert str(caught.value) == ("Model produced plain text instead of calling the structured_output tool as "
+                                 "required by schema after 1 turn(s). Output preview (5 chars): \"prose\".")
+
+
+def test_an_answer_over_max_response_bytes_names_the_keyword(fake_model):
+    server = fake_model({"responses": [answer({"summary": "x" * 4000, "risk": "low"})], "repeat_last": True})
+    with pytest.raises(weld.RunError) as caught:
+        weld.run("Assess", SCHEMA, base_url=server.url, model="m", max_response_bytes="1K", max_retries=0)
+    assert ("the server sent more than 1 KiB in one response (the cap, max_response_bytes or "
+            "WELD_MAX_RESPONSE_BYTES); stopped reading") in str(caught.value)
+    result = weld.run("Assess", SCHEMA, base_url=server.url, model="m", max_response_bytes=1 << 20)
+    assert result["structured_output"]["risk"] == "low"
+    with pytest.raises(ValueError, match="max_response_bytes must be a number of bytes from 1024 to 1T"):
+        weld.run("Assess", SCHEMA, base_url=server.url, model="m", max_response_bytes=10)
+    with pytest.raises(TypeError, match="max_response_bytes must be an int, a str or None"):
+        weld.run("Assess", SCHEMA, base_url=server.url, model="m", max_response_bytes=1.5)
 
 
 def test_a_schema_that_is_not_valid():
@@ -206,6 +232,12 @@ def test_a_models_list_that_cannot_be_had_is_retry_later(fake_model):
     server = fake_model({"responses": [], "models_errors": [503, 503, 503, 503, 503, 503]})
     with pytest.raises(weld.RetryLater):
         weld.run("Assess", SCHEMA, base_url=server.url, max_retries=0)
+
+
+def test_the_offline_model_without_a_schema_says_what_it_is():
+    result = weld.run("Hello", provider="offline")
+    assert result["result"] == ("This is weld's offline model (provider=offline). It is not a language model: it "
+                                "only answers schema runs, with an instance sampled from the schema.")
 
 
 def test_the_offline_model_only_when_named(caplog):

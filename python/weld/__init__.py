@@ -14,7 +14,7 @@ installed with the wheel as share/doc/weld/docs/python.md under sys.prefix.
 from __future__ import annotations
 
 import logging
-from typing import Any, Dict, Iterator, List, NamedTuple, Optional
+from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Union
 
 from weld._errors import (
     AuthError,
@@ -128,6 +128,7 @@ def run(
     connect_timeout: Optional[float] = None,
     idle_timeout: Optional[float] = None,
     max_retries: Optional[int] = None,
+    max_response_bytes: Union[int, str, None] = None,
     seed: int = 0,
 ) -> Dict[str, Any]:
     """Runs weld once: the model is asked ``prompt`` until it answers with
@@ -155,6 +156,8 @@ def run(
     max_session_turns, max_structured_retries, max_wall_time (seconds),
     max_tokens, temperature, repair, clamp: as weld's flags of those names.
     connect_timeout, idle_timeout (seconds), max_retries: the requests'.
+    max_response_bytes: the most bytes one answer may have (an int, or a str
+        such as "64M"; default 64 MiB, or WELD_MAX_RESPONSE_BYTES).
 
     Raises the weld.RunError subclass of weld's exit code when the run ends
     without a valid answer, the envelope in ``.result``: RunFailed (1),
@@ -170,7 +173,8 @@ def run(
                     mechanism=mechanism, max_session_turns=max_session_turns,
                     max_structured_retries=max_structured_retries, max_wall_time=max_wall_time,
                     max_tokens=max_tokens, temperature=temperature, repair=repair, clamp=clamp, strict=strict,
-                    connect_timeout=connect_timeout, idle_timeout=idle_timeout, max_retries=max_retries, seed=seed)
+                    connect_timeout=connect_timeout, idle_timeout=idle_timeout, max_retries=max_retries,
+                    max_response_bytes=max_response_bytes, seed=seed)
     exit_code, envelope, notes = _weld.run(prompt, schema, keywords)
     _log_notes(notes)
     if exit_code != 0:

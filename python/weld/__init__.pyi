@@ -153,6 +153,7 @@ def run(
     connect_timeout: Optional[float] = ...,
     idle_timeout: Optional[float] = ...,
     max_retries: Optional[int] = ...,
+    max_response_bytes: Union[int, str, None] = ...,
     seed: int = ...,
 ) -> Dict[str, Any]: ...
 def batch(
@@ -184,5 +185,6 @@ def batch(
     connect_timeout: Optional[float] = ...,
     idle_timeout: Optional[float] = ...,
     max_retries: Optional[int] = ...,
+    max_response_bytes: Union[int, str, None] = ...,
     seed: int = ...,
 ) -> Iterator[Dict[str, Any]]: ...

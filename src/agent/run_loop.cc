@@ -116,10 +116,16 @@ std::string_view subtype_name(Subtype subtype) {
   return "error_during_execution";
 }
 
-std::string plain_text_message(int turns, std::string_view model_text) {
-  std::string message = "Model produced plain text instead of calling the structured_output tool as required by "
-                        "--json-schema after " +
-                        std::to_string(turns) + " turn(s).";
+std::string max_turns_schema_note(const SettingNames& names) {
+  std::string note = "Note: " + std::string(names.json_schema) +
+                     " is active. If the model never called structured_output, verify ";
+  if (!names.exclude_tools.empty()) note += "it isn't denied by permissions.deny / " + std::string(names.exclude_tools) + " and ";
+  return note + "that the schema is satisfiable.";
+}
+
+std::string plain_text_message(int turns, std::string_view model_text, const SettingNames& names) {
+  std::string message = "Model produced plain text instead of calling the structured_output tool as required by " +
+                        std::string(names.json_schema) + " after " + std::to_string(turns) + " turn(s).";
   if (model_text.empty()) return message;
   // The plain-text message quotes the first 200 characters across all turns, '+' when there
   // were 200 or more.
@@ -331,7 +337,7 @@ class RunLoop {
   Step turn() {
     if (interrupted()) return cancelled_or_budget();
     if (options_.max_session_turns >= 0 && out_.num_turns + 1 > options_.max_session_turns) {
-      out_.error_note = schema_active_ ? std::string(kMaxTurnsJsonSchemaNote) : std::string();
+      out_.error_note = schema_active_ ? max_turns_schema_note(options_.names) : std::string();
       return finish(Subtype::ErrorMaxTurns, ExitCode::MaxTurns,
                     "Reached max session turns (" + std::to_string(options_.max_session_turns) +
                         "). Increase " + std::string(options_.names.max_session_turns) + " to allow more.");
@@ -376,7 +382,7 @@ class RunLoop {
     const std::vector<provider::ToolCall>& calls = messages_.back().tool_calls;
     if (calls.empty() && native_) return check_native_answer();
     if (calls.empty()) {
-      if (schema_active_) return finish(Subtype::ErrorPlainText, ExitCode::Failure, plain_text_message(out_.num_turns, all_text_));
+      if (schema_active_) return finish(Subtype::ErrorPlainText, ExitCode::Failure, plain_text_message(out_.num_turns, all_text_, options_.names));
       out_.final_text = messages_.back().text;
       return finish(Subtype::Success, ExitCode::Success, {});
     }

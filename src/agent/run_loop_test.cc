@@ -148,7 +148,7 @@ TEST_F(RunLoopTest, PlainTextEndsWithExitOneAndAPreview) {
   EXPECT_EQ(out.subtype, Subtype::ErrorPlainText);
   EXPECT_EQ(out.exit_code, 1);
   EXPECT_EQ(out.error_message,
-            "Model produced plain text instead of calling the structured_output tool as required by --json-schema "
+            "Model produced plain text instead of calling the structured_output tool as required by schema "
             "after 1 turn(s). Output preview (25 chars): \"I think it is \\\"low\\\" risk.\".");
 }
 
@@ -156,7 +156,7 @@ TEST_F(RunLoopTest, PlainTextWithoutAnyTextHasNoPreview) {
   model_.push(answer(""));
   RunOutcome out = run_with();
   EXPECT_EQ(out.error_message,
-            "Model produced plain text instead of calling the structured_output tool as required by --json-schema "
+            "Model produced plain text instead of calling the structured_output tool as required by schema "
             "after 1 turn(s).");
 }
 
@@ -166,7 +166,7 @@ TEST(PlainTextMessage, PreviewIsCutAt200CodePointsWithPlus) {
   std::string message = plain_text_message(3, text);
   std::string expected_preview = "\"" + std::string(199, 'a') + "é\"";
   EXPECT_EQ(message,
-            "Model produced plain text instead of calling the structured_output tool as required by --json-schema "
+            "Model produced plain text instead of calling the structured_output tool as required by schema "
             "after 3 turn(s). Output preview (200+ chars): " +
                 expected_preview + ".");
   EXPECT_NE(plain_text_message(1, std::string(200, 'b')).find("(200+ chars)"), std::string::npos);
@@ -185,8 +185,8 @@ TEST_F(RunLoopTest, TurnLimitEndsWith53AndTheNote) {
   EXPECT_EQ(model_.requests.size(), 2u);
   EXPECT_EQ(out.error_message, "Reached max session turns (2). Increase max_session_turns to allow more.");
   EXPECT_EQ(out.error_note,
-            "Note: --json-schema is active. If the model never called structured_output, verify it isn't denied by "
-            "permissions.deny / --exclude-tools and that the schema is satisfiable.");
+            "Note: schema is active. If the model never called structured_output, verify that the schema is "
+            "satisfiable.");
 }
 
 TEST_F(RunLoopTest, RetriesExhaustedOnTheNPlusFirstInvalidCall) {
@@ -221,6 +221,23 @@ TEST_F(RunLoopTest, LimitMessagesNameTheSettingsAsTheCallerSays) {
   options_.max_session_turns = 1;
   out = run_with();
   EXPECT_EQ(out.error_message, "Reached max session turns (1). Increase --max-session-turns to allow more.");
+}
+
+// The schema and the tool exclusion by the CLI's flags: the run's text of old.
+TEST_F(RunLoopTest, SchemaMessagesNameTheSettingsAsTheCallerSays) {
+  options_.names.json_schema = "--json-schema";
+  options_.names.exclude_tools = "--exclude-tools";
+  model_.push(answer("prose"));
+  RunOutcome out = run_with();
+  EXPECT_EQ(out.error_message,
+            "Model produced plain text instead of calling the structured_output tool as required by --json-schema "
+            "after 1 turn(s). Output preview (5 chars): \"prose\".");
+  model_.push(answer("", {call("c", "structured_output", R"({"summary":"x"})")}));
+  options_.max_session_turns = 1;
+  out = run_with();
+  EXPECT_EQ(out.error_note,
+            "Note: --json-schema is active. If the model never called structured_output, verify it isn't denied by "
+            "permissions.deny / --exclude-tools and that the schema is satisfiable.");
 }
 
 TEST_F(RunLoopTest, InvalidCallsInOneTurnCountOneEach) {

@@ -47,7 +47,7 @@ Result<json::Value> parse_document(const std::string& text, const std::string& w
 }
 
 // Reads a file of at most kMaxSettingsBytes, or, for `source` starting with
-// "{", the JSON text itself (`--settings '{…}'`, `--mcp-config '{…}'`).
+// "{", the JSON text itself (`--settings '{…}'`, `--mcp-config '{…}'` on the command line).
 Result<json::Value> read_json_source(const std::string& source, const std::string& what, const std::string& cwd) {
   std::size_t first = source.find_first_not_of(" \t\r\n");
   if (first != std::string::npos && source[first] == '{') return parse_document(source, what, what);
@@ -158,24 +158,28 @@ Status check_allow_rule(std::string_view text) {
   return Ok{};
 }
 
-Status merge_settings(const std::string& source, const std::string& cwd, Settings& settings) {
-  Result<json::Value> doc = read_json_source(source, "--settings", cwd);
+Status merge_settings(const std::string& source, const std::string& cwd, Settings& settings,
+                      const SettingNames& names) {
+  const std::string what(names.settings);
+  Result<json::Value> doc = read_json_source(source, what, cwd);
   if (!doc) return doc.error();
   std::string name = source;
   if (source.find_first_not_of(" \t\r\n") != std::string::npos && source[source.find_first_not_of(" \t\r\n")] == '{')
-    name = "--settings";
+    name = what;
   return read_settings_document(*doc, name, settings);
 }
 
-Status read_mcp_config(const std::string& source, const std::string& cwd, std::vector<McpServerConfig>& out) {
-  Result<json::Value> doc = read_json_source(source, "--mcp-config", cwd);
+Status read_mcp_config(const std::string& source, const std::string& cwd, std::vector<McpServerConfig>& out,
+                       const SettingNames& names) {
+  const std::string what(names.mcp_config);
+  Result<json::Value> doc = read_json_source(source, what, cwd);
   if (!doc) return doc.error();
   const json::Value* servers = doc->is_object() ? doc->find("mcpServers") : nullptr;
   if (servers == nullptr) {
-    return Error{ErrorCode::Config, "--mcp-config " + source.substr(0, 80) +
+    return Error{ErrorCode::Config, what + " " + source.substr(0, 80) +
                                         ": expected a JSON object with \"mcpServers\" (as Claude Code's .mcp.json).", ""};
   }
-  return parse_mcp_servers(*servers, "--mcp-config", out);
+  return parse_mcp_servers(*servers, what, out);
 }
 
 std::string tool_rule_from_claude_code(std::string_view rule) {

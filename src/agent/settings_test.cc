@@ -92,6 +92,34 @@ TEST(LoadSettings, MergesUserThenProjectAndNamesBadFields) {
   fs::remove_all(root);
 }
 
+// Settings and MCP servers given as JSON text are named in the caller's
+// terms: the library's by default, the CLI's flags when it passes them.
+TEST(MergeSettings, JsonTextIsNamedAsTheCallerNamesIt) {
+  Settings settings;
+  Status bad = merge_settings("{\"permissions\": 1}", "", settings);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().message, "Settings file \"settings\": permissions must be an object.");
+  SettingNames flags;
+  flags.settings = "--settings";
+  flags.mcp_config = "--mcp-config";
+  bad = merge_settings("{\"permissions\": 1}", "", settings, flags);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().message, "Settings file \"--settings\": permissions must be an object.");
+  bad = merge_settings("{nope", "", settings, flags);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().message.rfind("--settings is not valid JSON: ", 0), 0u) << bad.error().message;
+
+  std::vector<McpServerConfig> servers;
+  bad = read_mcp_config("{\"servers\": {}}", "", servers);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().message,
+            "mcp_config {\"servers\": {}}: expected a JSON object with \"mcpServers\" (as Claude Code's .mcp.json).");
+  bad = read_mcp_config("{\"servers\": {}}", "", servers, flags);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().message,
+            "--mcp-config {\"servers\": {}}: expected a JSON object with \"mcpServers\" (as Claude Code's .mcp.json).");
+}
+
 TEST(ApprovalMode, ParsesTheNames) {
   EXPECT_EQ(parse_approval_mode("auto-edit"), ApprovalMode::AutoEdit);
   EXPECT_EQ(parse_approval_mode("yolo"), ApprovalMode::Yolo);

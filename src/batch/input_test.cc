@@ -10,6 +10,12 @@
 namespace weld::batch {
 namespace {
 
+// The command line's names for the settings the messages name.
+constexpr SettingNames kCliNames{.json_schema = "--json-schema",
+                                 .core_tools = "--core-tools",
+                                 .id_field = "--id-field",
+                                 .assign = " "};
+
 std::vector<std::pair<std::uint64_t, std::string>> all_lines(std::string_view bytes, std::size_t max_line = 1 << 20) {
   LineReader reader(memory_source(bytes), max_line);
   std::vector<std::pair<std::uint64_t, std::string>> out;
@@ -166,6 +172,8 @@ TEST(ReadRow, IdsFallBackToIdThenTheLine) {
   EXPECT_TRUE(key_of_row(read_row(R"({"id":1})", 1, {})) == key_of_row(read_row(R"({"id":"1"})", 2, {})));
   // A --id-field the row has must be usable.
   EXPECT_EQ(read_row(R"({"ticket":true})", 5, {.id_field = "ticket", .prompt = ""}).error_message,
+            "line 5: ticket: must be a non-empty string or a whole number (the id_field)");
+  EXPECT_EQ(read_row(R"({"ticket":true})", 5, {.id_field = "ticket", .prompt = "", .names = kCliNames}).error_message,
             "line 5: ticket: must be a non-empty string or a whole number (the --id-field)");
 }
 
@@ -225,6 +233,25 @@ TEST(ReadRow, SamplingFieldsAreReadFromEveryShape) {
 TEST(ReadRow, AResponseFormatOrToolsThatConflictWithTheSchemaAreErrored) {
   const json::Value schema = json::parse(R"({"type":"object","properties":{"a":{"type":"string"}}})").value();
   InputOptions options{.id_field = "", .prompt = "", .schema = &schema};
+  auto error = [&](const std::string& body) {
+    return read_row(R"({"custom_id":"r","body":{"messages":[{"role":"user","content":"q"}],)" + body + "}}", 2, options)
+        .error_message;
+  };
+  // The library's (and Python's) names: the schema argument, no tool settings.
+  EXPECT_EQ(error(R"("response_format":{"type":"json_schema","json_schema":{"name":"x","schema":{"type":"object"}}})"),
+            "line 2: body.response_format: asks for another JSON schema than schema; weld batch answers every "
+            "row with schema's (remove it from the line, or make it the same schema)");
+  EXPECT_EQ(error(R"("tools":[{"type":"function","function":{"name":"f"}}])"),
+            "line 2: body.tools: the line offers tools of its own, which weld batch does not run (each row gets the "
+            "structured_output contract only); remove them from the line");
+  EXPECT_EQ(error(R"("tool_choice":"none")"),
+            "line 2: body.tool_choice: conflicts with schema (weld batch chooses the tool: structured_output)");
+}
+
+// The command line's names: what `weld batch` prints.
+TEST(ReadRow, ConflictsNameTheCommandLinesFlagsForTheCli) {
+  const json::Value schema = json::parse(R"({"type":"object","properties":{"a":{"type":"string"}}})").value();
+  InputOptions options{.id_field = "", .prompt = "", .schema = &schema, .names = kCliNames};
   auto error = [&](const std::string& body) {
     return read_row(R"({"custom_id":"r","body":{"messages":[{"role":"user","content":"q"}],)" + body + "}}", 2, options)
         .error_message;

@@ -114,18 +114,26 @@ Result<std::string> read_range(int fd, std::uint64_t from, std::uint64_t size, c
 
 std::string_view format_name(OutputFormat format) { return format == OutputFormat::OpenAi ? "openai" : "weld"; }
 
-Error not_ours(const std::string& path, const std::string& what) {
+// `-o "out.jsonl"` (the CLI), `output="out.jsonl"` (Python).
+std::string named_output(const SettingNames& names, const std::string& path) {
+  return names.with_value(names.output, "\"" + path + "\"");
+}
+
+Error not_ours(const std::string& path, const std::string& what, const SettingNames& names) {
   return Error{ErrorCode::Config,
-               "-o \"" + path + "\": " + what +
-                   ", so the file cannot be resumed (is -o the right file?). It was left as it was.",
+               named_output(names, path) + ": " + what + ", so the file cannot be resumed (is " +
+                   std::string(names.output) + " the right file?). It was left as it was.",
                path};
 }
 
-Error other_format(const std::string& path, OutputFormat found, OutputFormat format, const std::string& where) {
+Error other_format(const std::string& path, OutputFormat found, const OutputOptions& options, const std::string& where) {
+  const SettingNames& names = options.names;
   return Error{ErrorCode::Config,
-               "-o \"" + path + "\" holds result lines of --output-format " + std::string(format_name(found)) + " (" +
-                   where + "); this run writes --output-format " + std::string(format_name(format)) +
-                   ". Resume it with --output-format " + std::string(format_name(found)) + ", or write to another -o.",
+               named_output(names, path) + " holds result lines of " +
+                   names.with_value(names.output_format, format_name(found)) + " (" + where + "); this run writes " +
+                   names.with_value(names.output_format, format_name(options.format)) + ". Resume it with " +
+                   names.with_value(names.output_format, format_name(found)) + ", or write to another " +
+                   std::string(names.output) + ".",
                path};
 }
 
@@ -133,7 +141,7 @@ Error other_format(const std::string& path, OutputFormat found, OutputFormat for
 // `each(info, text)` sees every one; an Error names the first line that is
 // not a result line of `format`.
 template <typename Each>
-Status each_result_line(int fd, std::uint64_t end, const std::string& path, OutputFormat format, Each each) {
+Status each_result_line(int fd, std::uint64_t end, const std::string& path, const OutputOptions& options, Each each) {
   LineReader lines(pread_source(fd, end, path), kMaxResultLine);
   for (;;) {
     Result<std::optional<InputLine>> line = lines.next();
@@ -142,8 +150,9 @@ Status each_result_line(int fd, std::uint64_t end, const std::string& path, Outp
     std::optional<ResultLineInfo> info =
         (*line)->too_long ? std::nullopt : read_result_line((*line)->text);
     if (!info)
-      return not_ours(path, "line " + std::to_string((*line)->number) + " is not a weld batch result line");
-    if (info->format != format) return other_format(path, info->format, format, "line " + std::to_string((*line)->number));
+      return not_ours(path, "line " + std::to_string((*line)->number) + " is not a weld batch result line", options.names);
+    if (info->format != options.format)
+      return other_format(path, info->format, options, "line " + std::to_string((*line)->number));
     Status kept = each(*info, (*line)->text);
     if (!kept) return kept;
   }
@@ -151,7 +160,7 @@ Status each_result_line(int fd, std::uint64_t end, const std::string& path, Outp
 
 // Locks the file at `path` (created if absent) for this process: the fd,
 // locked, still being the file at `path`.
-Result<int> open_locked(const std::string& path) {
+Result<int> open_locked(const std::string& path, const SettingNames& names) {
   for (int attempt = 0;; ++attempt) {
     Fd fd(::open(path.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644));
     if (fd.fd < 0) return io_error("could not open the output", path);
@@ -160,7 +169,7 @@ Result<int> open_locked(const std::string& path) {
       return Error{ErrorCode::Unavailable,
                    "another weld batch is writing \"" + path +
                        "\" (it holds the file's lock), so this one stopped before running any row. Run it again "
-                       "once the other has ended, or give it another -o.",
+                       "once the other has ended, or give it another " + std::string(names.output) + ".",
                    path};
     }
     // Another run's --retry-errored may have renamed a new file over the
@@ -179,14 +188,14 @@ Result<int> open_locked(const std::string& path) {
 // FILE.torn. Whole JSON that is not a result line of this format (a
 // one-line request file, a json.dump of one object) is not this batch's:
 // refused, the file left as it was.
-Status settle_tail(int fd, const std::string& path, std::uint64_t keep, const std::string& tail, OutputFormat format,
-                   IdSet& ids, const OutputOptions& options, ResumeScan& scan) {
+Status settle_tail(int fd, const std::string& path, std::uint64_t keep, const std::string& tail, IdSet& ids,
+                   const OutputOptions& options, ResumeScan& scan) {
   std::optional<ResultLineInfo> whole = read_result_line(tail);
   if (!whole && json::parse(tail)) {
     return not_ours(path, "its last line (" + std::to_string(tail.size()) +
-                              " bytes after the last newline) is JSON but not a weld batch result line");
+                              " bytes after the last newline) is JSON but not a weld batch result line", options.names);
   }
-  if (whole && whole->format != format) return other_format(path, whole->format, format, "its last line");
+  if (whole && whole->format != options.format) return other_format(path, whole->format, options, "its last line");
   if (whole) {
     Status added = write_all(fd, "\n", path);
     if (!added) return added;
@@ -215,7 +224,7 @@ Status settle_tail(int fd, const std::string& path, std::uint64_t keep, const st
 // --retry-errored: the file without its errored lines, written beside it,
 // locked, then renamed over it. Returns the new file's fd (the old one is
 // closed by the caller: its lock goes with it).
-Result<int> rewrite_without_errored(int fd, const std::string& path, OutputFormat format) {
+Result<int> rewrite_without_errored(int fd, const std::string& path, const OutputOptions& options) {
   struct stat info {};
   if (::fstat(fd, &info) != 0) return io_error("could not read", path);
   const std::string temporary = path + ".rewrite";
@@ -228,7 +237,7 @@ Result<int> rewrite_without_errored(int fd, const std::string& path, OutputForma
     return error;
   };
   std::string buffer;
-  Status copied = each_result_line(fd, static_cast<std::uint64_t>(info.st_size), path, format,
+  Status copied = each_result_line(fd, static_cast<std::uint64_t>(info.st_size), path, options,
                                    [&](const ResultLineInfo& line, std::string_view text) -> Status {
                                      if (line.errored) return Ok{};
                                      buffer.append(text);
@@ -261,7 +270,7 @@ Result<std::unique_ptr<ResultWriter>> ResultWriter::open(const std::string& path
     if (fd < 0) return io_error("could not open the output", path);
     return std::unique_ptr<ResultWriter>(new ResultWriter(fd, true, path));
   }
-  Result<int> locked = open_locked(path);
+  Result<int> locked = open_locked(path, options.names);
   if (!locked) return locked.error();
   Fd fd(*locked);
   struct stat info {};
@@ -272,7 +281,7 @@ Result<std::unique_ptr<ResultWriter>> ResultWriter::open(const std::string& path
 
   // Read everything before changing anything: every complete line, then the
   // bytes after the last one.
-  Status read = each_result_line(fd.fd, *keep, path, options.format,
+  Status read = each_result_line(fd.fd, *keep, path, options,
                                  [&](const ResultLineInfo& line, std::string_view) -> Status {
                                    if (options.retry_errored && line.errored) {
                                      ++scan.removed_errored;
@@ -289,16 +298,18 @@ Result<std::unique_ptr<ResultWriter>> ResultWriter::open(const std::string& path
     Result<std::string> start = read_range(fd.fd, *keep, std::min<std::uint64_t>(tail_size, 32), path);
     if (!start) return start.error();
     if (!is_result_line_start(*start) || tail_size > kMaxResultLine) {
-      return not_ours(path, "its last " + std::to_string(tail_size) +
-                                " bytes (after the last newline) are not the start of a weld batch result line");
+      return not_ours(path,
+                      "its last " + std::to_string(tail_size) +
+                          " bytes (after the last newline) are not the start of a weld batch result line",
+                      options.names);
     }
     Result<std::string> tail = read_range(fd.fd, *keep, tail_size, path);
     if (!tail) return tail.error();
-    Status settled = settle_tail(fd.fd, path, *keep, *tail, options.format, ids, options, scan);
+    Status settled = settle_tail(fd.fd, path, *keep, *tail, ids, options, scan);
     if (!settled) return settled.error();
   }
   if (scan.removed_errored > 0) {
-    Result<int> rewritten = rewrite_without_errored(fd.fd, path, options.format);
+    Result<int> rewritten = rewrite_without_errored(fd.fd, path, options);
     if (!rewritten) return rewritten.error();
     ::close(fd.release());
     fd.fd = *rewritten;

@@ -14,6 +14,9 @@
 namespace weld::batch {
 namespace {
 
+// The command line's names for the settings the messages name.
+constexpr SettingNames kCliNames{.output = "-o", .output_format = "--output-format", .assign = " "};
+
 class ResultFileTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -102,16 +105,20 @@ TEST_F(ResultFileTest, AFileThatIsNotResultsIsRefusedAndLeftAsItWas) {
     auto writer = ResultWriter::open(path_, {}, ids, scan);
     ASSERT_FALSE(writer) << text;
     EXPECT_EQ(writer.error().code, ErrorCode::Config);
-    EXPECT_NE(writer.error().message.find("so the file cannot be resumed (is -o the right file?). It was left as it was."),
+    EXPECT_NE(writer.error().message.find("so the file cannot be resumed (is output the right file?). It was left as it was."),
               std::string::npos)
         << writer.error().message;
     EXPECT_EQ(read_file(), text);
     EXPECT_FALSE(std::filesystem::exists(path_ + ".torn"));
   }
   write_file(line("a") + "hello world\n");
-  EXPECT_EQ(open().error().message, "-o \"" + path_ +
+  EXPECT_EQ(open().error().message, "output=\"" + path_ +
                                         "\": line 2 is not a weld batch result line, so the file cannot be resumed (is "
-                                        "-o the right file?). It was left as it was.");
+                                        "output the right file?). It was left as it was.");
+  EXPECT_EQ(open({.names = kCliNames}).error().message,
+            "-o \"" + path_ +
+                "\": line 2 is not a weld batch result line, so the file cannot be resumed (is "
+                "-o the right file?). It was left as it was.");
 }
 
 TEST_F(ResultFileTest, AnotherOutputFormatIsRefused) {
@@ -119,6 +126,12 @@ TEST_F(ResultFileTest, AnotherOutputFormatIsRefused) {
   auto writer = open({.format = OutputFormat::Weld});
   ASSERT_FALSE(writer);
   EXPECT_EQ(writer.error().code, ErrorCode::Config);
+  EXPECT_EQ(writer.error().message, "output=\"" + path_ +
+                                        "\" holds result lines of output_format=openai (line 1); this run writes "
+                                        "output_format=weld. Resume it with output_format=openai, or write to "
+                                        "another output.");
+  writer = open({.format = OutputFormat::Weld, .names = kCliNames});
+  ASSERT_FALSE(writer);
   EXPECT_EQ(writer.error().message, "-o \"" + path_ +
                                         "\" holds result lines of --output-format openai (line 1); this run writes "
                                         "--output-format weld. Resume it with --output-format openai, or write to "

@@ -159,12 +159,15 @@ class Fields {
     }
   }
 
-  // A response format asking for a JSON schema: it must be --json-schema's.
+  std::string schema_setting() const { return std::string(options_.names.json_schema); }
+
+  // A response format asking for a JSON schema: it must be the batch's.
   void same_schema(std::string_view name, const json::Value* schema) const {
     if (options_.schema == nullptr) return;
     if (schema == nullptr || !(*schema == *options_.schema))
-      throw BadRow{at(name) + ": asks for another JSON schema than --json-schema; weld batch answers every row with "
-                              "--json-schema's (remove it from the line, or make it the same schema)"};
+      throw BadRow{at(name) + ": asks for another JSON schema than " + schema_setting() +
+                   "; weld batch answers every row with " + schema_setting() +
+                   "'s (remove it from the line, or make it the same schema)"};
   }
 
   // OpenAI `response_format` / Responses `text.format` /
@@ -175,7 +178,7 @@ class Fields {
     if (type == nullptr || !type->is_string()) throw BadRow{at(name) + ": must be an object with a \"type\""};
     if (one_of(type->as_string(), {"text", "json_object"})) return;
     if (type->as_string() != "json_schema")
-      throw BadRow{at(name) + ".type: \"" + type->as_string() + "\" conflicts with --json-schema"};
+      throw BadRow{at(name) + ".type: \"" + type->as_string() + "\" conflicts with " + schema_setting()};
     const json::Value* holder = nested_schema ? value.find("json_schema") : &value;
     same_schema(name, holder != nullptr && holder->is_object() ? holder->find("schema") : nullptr);
   }
@@ -194,8 +197,11 @@ class Fields {
 
   void no_tools(std::string_view name, const json::Value& value) const {
     if (value.is_null() || (value.is_array() && value.as_array().empty())) return;
+    const std::string_view core_tools = options_.names.core_tools;
     throw BadRow{at(name) + ": the line offers tools of its own, which weld batch does not run (each row gets the "
-                            "structured_output contract and --core-tools only); remove them from the line"};
+                            "structured_output contract" +
+                 (core_tools.empty() ? std::string() : " and " + std::string(core_tools)) +
+                 " only); remove them from the line"};
   }
 
   // tool_choice: letting the model choose, or requiring a tool, leaves
@@ -204,7 +210,7 @@ class Fields {
     if (value.is_null()) return;
     const json::Value* type = value.is_object() ? value.find("type") : &value;
     if (type != nullptr && type->is_string() && one_of(type->as_string(), {"auto", "required", "any"})) return;
-    throw BadRow{at(name) + ": conflicts with --json-schema (weld batch chooses the tool: structured_output)"};
+    throw BadRow{at(name) + ": conflicts with " + schema_setting() + " (weld batch chooses the tool: structured_output)"};
   }
 
   void one_answer(std::string_view name, const json::Value& value) const {
@@ -358,7 +364,9 @@ Row read_row(std::string_view text, std::uint64_t line_number, const InputOption
     use_id(custom_id->as_string());
   } else if (named != nullptr) {
     std::optional<std::string> id = id_text(named);
-    if (!id) return fail(options.id_field + ": must be a non-empty string or a whole number (the --id-field)");
+    if (!id)
+      return fail(options.id_field + ": must be a non-empty string or a whole number (the " +
+                  std::string(options.names.id_field) + ")");
     use_id(std::move(*id));
   } else if (auto plain = id_text(doc->find("id"))) {
     use_id(std::move(*plain));

@@ -26,6 +26,7 @@
 #include "suggest.h"
 #include "usage.h"
 #include "commands.h"
+#include "offline_model.h"  // src/sample (target weld_offline)
 #include "run_setup.h"
 #include "run_support.h"
 #include "telemetry_support.h"
@@ -322,7 +323,7 @@ int batch_command(int argc, char** argv) {
   worker_options.threads = flags.threads;
   worker_options.max_rps = flags.max_rps;
   worker_options.fibers = !tools_asked;
-  Result<batch::Workers> workers = batch::make_workers(flags.model, env, worker_options, offline_model_factory(flags.model));
+  Result<batch::Workers> workers = batch::make_workers(flags.model, env, worker_options, sample::offline_model_factory(flags.model.seed));
   if (!workers) return fail(agent::model_choice_exit_code(workers.error()), workers.error().message);
   const ModelChoice& first = workers->first;
   batch::RequestGate& gate = *workers->gate;
@@ -332,6 +333,7 @@ int batch_command(int argc, char** argv) {
 
   options.input.id_field = flags.id_field.value_or("");
   options.input.prompt = flags.prompt.value_or("");
+  options.input.names = kFlagNames;
   options.format = *batch::parse_output_format(flags.output_format);
   options.shard = *shard;
   setup.fill_options(first, options.run);
@@ -346,7 +348,7 @@ int batch_command(int argc, char** argv) {
   batch::IdSet ids;
   batch::ResumeScan scan;
   Result<std::unique_ptr<batch::ResultWriter>> writer = batch::ResultWriter::open(
-      output_path, {.format = options.format, .retry_errored = flags.retry_errored}, ids, scan);
+      output_path, {.format = options.format, .retry_errored = flags.retry_errored, .names = kFlagNames}, ids, scan);
   if (!writer) {
     const ErrorCode code = writer.error().code;
     return fail(code == ErrorCode::Unavailable ? 75 : code == ErrorCode::Config ? 52 : 1,

@@ -138,16 +138,9 @@ Result<agent::Mechanism> choose_mechanism(const std::optional<agent::Mechanism>&
   return agent::choose_mechanism(flag, settings, provider::process_environment());
 }
 
-provider::ModelFactory offline_model_factory(const ModelFlags& flags) {
-  const std::uint64_t seed = flags.seed;
-  return [seed](const provider::ProviderConfig&) -> Result<std::unique_ptr<provider::Model>> {
-    return std::unique_ptr<provider::Model>(std::make_unique<sample::OfflineModel>(seed));
-  };
-}
-
 Result<ModelChoice> choose_model(const ModelFlags& flags, const provider::ModelHooks& hooks) {
   provider::ModelHooks with_offline = hooks;
-  with_offline.offline = offline_model_factory(flags);
+  with_offline.offline = sample::offline_model_factory(flags.seed);
   return agent::choose_model(flags, provider::process_environment(), with_offline);
 }
 

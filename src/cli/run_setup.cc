@@ -158,12 +158,12 @@ SetupStep RunSetup::load_tools(const ToolFlags& flags, agent::ApprovalMode appro
   }
   // --settings: read even with --bare (named on the command line).
   for (const std::string& source : flags.settings) {
-    if (Status merged = agent::merge_settings(source, cwd_, policy_.settings); !merged)
+    if (Status merged = agent::merge_settings(source, cwd_, policy_.settings, kFlagNames); !merged)
       return SetupEnding{ExitCode::Config, merged.error().message};
   }
   if (flags.strict_mcp_config) policy_.settings.mcp_servers.clear();
   for (const std::string& source : flags.mcp_config) {
-    if (Status read = agent::read_mcp_config(source, cwd_, policy_.settings.mcp_servers); !read)
+    if (Status read = agent::read_mcp_config(source, cwd_, policy_.settings.mcp_servers, kFlagNames); !read)
       return SetupEnding{ExitCode::Config, read.error().message};
   }
   if (offer_tools) selection_ = agent::select_tools(policy_);

@@ -51,6 +51,18 @@ inline constexpr SettingNames kFlagNames{.provider = "--provider",
                                          .max_tool_calls = "--max-tool-calls",
                                          .max_wall_time = "--max-wall-time",
                                          .mechanism = "--mechanism",
+                                         .connect_timeout = "--connect-timeout",
+                                         .idle_timeout = "--idle-timeout",
+                                         .max_retries = "--max-retries",
+                                         .max_response_bytes = "--max-response-bytes",
+                                         .json_schema = "--json-schema",
+                                         .exclude_tools = "--exclude-tools",
+                                         .core_tools = "--core-tools",
+                                         .settings = "--settings",
+                                         .mcp_config = "--mcp-config",
+                                         .output = "-o",
+                                         .output_format = "--output-format",
+                                         .id_field = "--id-field",
                                          .assign = " "};
 
 /// The model flags as typed, checked by `check_model_flags` (CLI11 would
@@ -142,9 +154,6 @@ class EarlyEnding {
 
 using agent::ModelChoice;
 using agent::offline_notice;
-
-/// The offline model (src/sample) with the flags' --seed.
-provider::ModelFactory offline_model_factory(const ModelFlags& flags);
 
 /// agent::choose_model with the process environment and the offline model
 /// (`hooks`: e.g. a transport wrapper). Errors: agent::model_choice_exit_code.

@@ -9,6 +9,18 @@
 
 namespace weld::sample {
 
+std::string offline_text(const SettingNames& names) {
+  return "This is weld's offline model (" + names.with_value(names.provider, "offline") +
+         "). It is not a language model: it only answers " + std::string(names.json_schema) +
+         " runs, with an instance sampled from the schema.";
+}
+
+provider::ModelFactory offline_model_factory(std::uint64_t seed) {
+  return [seed](const provider::ProviderConfig& config) -> Result<std::unique_ptr<provider::Model>> {
+    return std::unique_ptr<provider::Model>(std::make_unique<OfflineModel>(seed, config.names));
+  };
+}
+
 Result<provider::Response> OfflineModel::complete(const provider::Request& request,
                                                   const provider::StreamObserver& observer,
                                                   provider::CancelToken& cancel) {
@@ -22,7 +34,7 @@ Result<provider::Response> OfflineModel::complete(const provider::Request& reque
     if (spec.name == "structured_output") tool = &spec;
   }
   if (tool == nullptr) {
-    response.message.text = kOfflineText;
+    response.message.text = offline_text(names_);
     response.stop_reason = "end_turn";
     return response;
   }

@@ -17,23 +17,27 @@
 #include <cstdint>
 #include <string>
 
+#include "weld/base/setting_names.h"
+#include "weld/provider/config.h"
 #include "weld/provider/model.h"
 
 namespace weld::sample {
 
 /// The text the offline model answers with when no `structured_output` tool
-/// is offered.
-inline constexpr const char* kOfflineText =
-    "This is weld's offline model (--provider offline). It is not a language model: it only answers "
-    "--json-schema runs, with an instance sampled from the schema.";
+/// is offered, with the settings named as `names` says: "This is weld's
+/// offline model (--provider offline). It is not a language model: it only
+/// answers --json-schema runs, with an instance sampled from the schema."
+/// (the CLI).
+std::string offline_text(const SettingNames& names);
 
 /// A `weld::provider::Model` backed by the sampler. Stateless between calls:
 /// the attempt number is read from the conversation, so one instance may
 /// serve many runs.
 class OfflineModel : public provider::Model {
  public:
-  /// `seed` is `--seed` (0 when not given).
-  explicit OfflineModel(std::uint64_t seed = 0) : seed_(seed) {}
+  /// `seed` is `--seed` (0 when not given); `names` name the settings in
+  /// its plain-text answer.
+  explicit OfflineModel(std::uint64_t seed = 0, const SettingNames& names = {}) : seed_(seed), names_(names) {}
 
   /// Error codes: "cancelled" when `cancel` is set; "offline" when the
   /// schema cannot be sampled (message `offline model: could not sample a
@@ -46,6 +50,11 @@ class OfflineModel : public provider::Model {
 
  private:
   std::uint64_t seed_;
+  SettingNames names_;
 };
+
+/// Makes the offline model for `make_model`'s hook (provider "offline"),
+/// with `seed` and the configuration's setting names.
+provider::ModelFactory offline_model_factory(std::uint64_t seed);
 
 }  // namespace weld::sample

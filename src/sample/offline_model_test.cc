@@ -76,6 +76,28 @@ TEST(OfflineModel, PlainTextWithoutStructuredOutput) {
   ASSERT_TRUE(response);
   EXPECT_TRUE(response->message.tool_calls.empty());
   EXPECT_EQ("end_turn", response->stop_reason);
+  EXPECT_EQ("This is weld's offline model (provider=offline). It is not a language model: it only answers "
+            "schema runs, with an instance sampled from the schema.",
+            response->message.text);
+}
+
+// Made for the command line (make_model's hook with the CLI's names), it
+// names the flags.
+TEST(OfflineModel, PlainTextNamesTheSettingsAsTheCallerSays) {
+  provider::ProviderConfig config;
+  config.provider = provider::Provider::Offline;
+  config.names.provider = "--provider";
+  config.names.json_schema = "--json-schema";
+  config.names.assign = " ";
+  provider::ModelHooks hooks;
+  hooks.offline = offline_model_factory(7);
+  auto model = provider::make_model(config, hooks);
+  ASSERT_TRUE(model);
+  provider::CancelToken cancel;
+  provider::Request request;
+  request.messages.push_back(provider::Message{provider::Role::User, "Hello", {}, {}});
+  auto response = (*model)->complete(request, {}, cancel);
+  ASSERT_TRUE(response);
   EXPECT_EQ("This is weld's offline model (--provider offline). It is not a language model: it only answers "
             "--json-schema runs, with an instance sampled from the schema.",
             response->message.text);

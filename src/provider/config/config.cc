@@ -34,10 +34,10 @@ std::optional<std::string> first_of(const Environment& env, std::initializer_lis
 }
 
 Result<std::chrono::milliseconds> seconds_setting(std::optional<double> flag, const Environment& env,
-                                                  const char* variable, const char* flag_name,
+                                                  const char* variable, std::string_view setting,
                                                   std::chrono::milliseconds fallback) {
   double seconds = 0;
-  std::string where = flag_name;
+  std::string where(setting);
   if (flag) {
     seconds = *flag;
   } else if (const std::string* text = lookup(env, variable)) {
@@ -128,6 +128,7 @@ std::string no_provider_message(const SettingNames& names) {
 
 Result<ProviderConfig> resolve_provider_config(const ProviderFlags& flags, const Environment& env) {
   ProviderConfig config;
+  config.names = flags.names;
   const SettingNames& names = flags.names;
 
   // Which provider.
@@ -230,11 +231,11 @@ Result<ProviderConfig> resolve_provider_config(const ProviderFlags& flags, const
   }
 
   // Timeouts and retries.
-  auto connect = seconds_setting(flags.connect_timeout_seconds, env, "WELD_CONNECT_TIMEOUT",
-                                 "--connect-timeout", config.connect_timeout);
+  auto connect = seconds_setting(flags.connect_timeout_seconds, env, "WELD_CONNECT_TIMEOUT", names.connect_timeout,
+                                 config.connect_timeout);
   if (!connect) return connect.error();
   config.connect_timeout = *connect;
-  auto idle = seconds_setting(flags.idle_timeout_seconds, env, "WELD_IDLE_TIMEOUT", "--idle-timeout",
+  auto idle = seconds_setting(flags.idle_timeout_seconds, env, "WELD_IDLE_TIMEOUT", names.idle_timeout,
                               config.idle_timeout);
   if (!idle) return idle.error();
   config.idle_timeout = *idle;
@@ -249,7 +250,7 @@ Result<ProviderConfig> resolve_provider_config(const ProviderFlags& flags, const
     config.retry.max_retries = static_cast<int>(std::clamp(n, -1L, 1000L));
   }
   if (config.retry.max_retries < 0 || config.retry.max_retries > 100)
-    return Error{ErrorCode::Config, "the number of retries must be between 0 and 100", "--max-retries"};
+    return Error{ErrorCode::Config, "the number of retries must be between 0 and 100", std::string(names.max_retries)};
 
   if (flags.max_response_bytes) {
     config.max_response_bytes = *flags.max_response_bytes;

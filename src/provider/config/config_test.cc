@@ -210,6 +210,39 @@ TEST(ResolveProviderConfig, TimeoutsRetriesProxiesAndCaBundle) {
   EXPECT_EQ(c.network.http_proxy, "socks5://s:1080");
 }
 
+// A bad timeout or retry count names the setting in the caller's terms: the
+// library's (Python's keywords) by default, the CLI's flags when it fills them.
+TEST(ResolveProviderConfig, BadTimeoutsAndRetriesNameTheSettingAsTheCallerSays) {
+  const Environment env = {{"OPENAI_BASE_URL", "http://x/v1"}};
+  ProviderFlags flags;
+  flags.connect_timeout_seconds = 0;
+  Error e = resolve_error(flags, env);
+  EXPECT_EQ(e.message, "connect_timeout must be between 0 and 86400 seconds");
+  EXPECT_EQ(e.where, "connect_timeout");
+  flags.connect_timeout_seconds.reset();
+  flags.idle_timeout_seconds = 86401;
+  EXPECT_EQ(resolve_error(flags, env).message, "idle_timeout must be between 0 and 86400 seconds");
+  flags.idle_timeout_seconds.reset();
+  flags.max_retries = 101;
+  EXPECT_EQ(resolve_error(flags, env).where, "max_retries");
+  EXPECT_EQ(resolve_ok({}, env).names.max_response_bytes, "max_response_bytes");
+
+  flags.names.connect_timeout = "--connect-timeout";
+  flags.names.idle_timeout = "--idle-timeout";
+  flags.names.max_retries = "--max-retries";
+  flags.names.max_response_bytes = "--max-response-bytes";
+  EXPECT_EQ(resolve_error(flags, env).where, "--max-retries");
+  flags.max_retries.reset();
+  flags.idle_timeout_seconds = -1;
+  EXPECT_EQ(resolve_error(flags, env).message, "--idle-timeout must be between 0 and 86400 seconds");
+  flags.idle_timeout_seconds.reset();
+  flags.connect_timeout_seconds = 1e9;
+  EXPECT_EQ(resolve_error(flags, env).message, "--connect-timeout must be between 0 and 86400 seconds");
+  flags.connect_timeout_seconds.reset();
+  // The resolved configuration carries the names to the model's messages.
+  EXPECT_EQ(resolve_ok(flags, env).names.max_response_bytes, "--max-response-bytes");
+}
+
 TEST(MakeModel, ProvidersAndTheOfflineHook) {
   ProviderConfig config;
   config.provider = Provider::OpenAi;

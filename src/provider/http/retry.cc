@@ -63,8 +63,8 @@ std::string byte_size_text(std::uint64_t bytes) {
 // other body is kept (bounded) for the error message.
 class AttemptSink : public ResponseSink {
  public:
-  AttemptSink(const std::function<BodyConsumer&()>& new_consumer, std::uint64_t max_body)
-      : new_consumer_(new_consumer), max_body_(max_body) {}
+  AttemptSink(const std::function<BodyConsumer&()>& new_consumer, std::uint64_t max_body, std::string_view max_body_setting)
+      : new_consumer_(new_consumer), max_body_(max_body), max_body_setting_(max_body_setting) {}
 
   void on_headers(int status, const HttpHeaders& headers) override {
     status_ = status;
@@ -98,7 +98,8 @@ class AttemptSink : public ResponseSink {
     if (received_ > max_body_) {
       consumer_error_ = Error{ErrorCode::TooLarge,
                               "the server sent more than " + byte_size_text(max_body_) +
-                                  " in one response (the cap, --max-response-bytes or WELD_MAX_RESPONSE_BYTES); stopped reading",
+                                  " in one response (the cap, " + std::string(max_body_setting_) +
+                                  " or WELD_MAX_RESPONSE_BYTES); stopped reading",
                               ""};
       return false;
     }
@@ -116,6 +117,7 @@ class AttemptSink : public ResponseSink {
   static constexpr std::size_t kMaxErrorBody = 64 * 1024;
   const std::function<BodyConsumer&()>& new_consumer_;
   std::uint64_t max_body_;
+  std::string_view max_body_setting_;
   std::uint64_t received_ = 0;
   bool event_stream_ = false;
   bool progress_ = true;
@@ -523,7 +525,7 @@ Status send_with_retries(const SendContext& context, const HttpRequest& request,
   const int attempts_allowed = std::max(0, context.policy.max_retries) + 1;
   for (int attempt = 1;; ++attempt) {
     if (cancel.cancelled.load()) return with_target(plain_error(ErrorCode::Cancelled, "the request was cancelled"));
-    AttemptSink sink(new_consumer, request.max_response_bytes);
+    AttemptSink sink(new_consumer, request.max_response_bytes, request.max_response_bytes_setting);
     const TransportOutcome outcome = context.transport->perform(request, sink, cancel);
     const std::string after = attempt > 1 ? " after " + std::to_string(attempt) + " attempts" : "";
     AttemptResult result = judge_attempt(outcome, sink, request, after);

@@ -111,10 +111,23 @@ TEST(SendWithRetries, a_response_over_the_cap_stops_the_transfer_and_is_not_retr
   ASSERT_FALSE(st);
   EXPECT_EQ(st.error().code, ErrorCode::TooLarge);
   EXPECT_EQ(st.error().message,
-            "the server sent more than 1 MiB in one response (the cap, --max-response-bytes or WELD_MAX_RESPONSE_BYTES); stopped reading "
+            "the server sent more than 1 MiB in one response (the cap, max_response_bytes or WELD_MAX_RESPONSE_BYTES); stopped reading "
             "(POST http://h/v1/chat/completions)");
   EXPECT_EQ(h.consumer.body.size(), 1u << 20);  // what fitted, and not a byte more
   EXPECT_EQ(h.transport.calls, 1);
+}
+
+// The cap's setting as the caller names it (the CLI: its flag).
+TEST(SendWithRetries, the_cap_is_named_as_the_caller_names_it) {
+  Scripted endless{TransportOutcome::Kind::Complete, 200, {}, std::vector<std::string>(3, std::string(1024, 'x')), ""};
+  Harness h({endless});
+  h.request.max_response_bytes = 2048;
+  h.request.max_response_bytes_setting = "--max-response-bytes";
+  Status st = h.send();
+  ASSERT_FALSE(st);
+  EXPECT_EQ(st.error().message,
+            "the server sent more than 2 KiB in one response (the cap, --max-response-bytes or WELD_MAX_RESPONSE_BYTES); stopped reading "
+            "(POST http://h/v1/chat/completions)");
 }
 
 TEST(SendWithRetries, sse_comments_are_not_progress_for_the_idle_clock) {

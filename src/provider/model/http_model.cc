@@ -140,6 +140,7 @@ class HttpModel : public Model {
     http.connect_timeout = config_.connect_timeout;
     http.idle_timeout = config_.idle_timeout;
     http.max_response_bytes = config_.max_response_bytes;
+    http.max_response_bytes_setting = config_.names.max_response_bytes;
     http.headers = {{"Content-Type", "application/json"},
                     {"Accept", "text/event-stream"},
                     {"User-Agent", "weld/0.1.0"}};
@@ -175,7 +176,8 @@ Result<std::unique_ptr<Model>> make_model(const ProviderConfig& config, const Mo
   const std::optional<Protocol> protocol = provider_protocol(config.provider);
   if (!protocol) {
     if (!hooks.offline)
-      return Error{ErrorCode::Config, "the offline model is not available in this build", "--provider"};
+      return Error{ErrorCode::Config, "the offline model is not available in this build",
+                   std::string(config.names.provider)};
     return hooks.offline(config);
   }
   std::unique_ptr<Transport> transport =

@@ -69,10 +69,12 @@ inline constexpr std::string_view kNativeFeedbackPrefix =
 inline constexpr std::string_view kNativeFeedbackSuffix =
     " Reply again with only the corrected JSON value.";
 
-/// The stderr hint printed with exit 53 when --json-schema is active (docs/run.md, "Exit codes").
-inline constexpr std::string_view kMaxTurnsJsonSchemaNote =
-    "Note: --json-schema is active. If the model never called structured_output, verify it isn't "
-    "denied by permissions.deny / --exclude-tools and that the schema is satisfiable.";
+/// The hint printed with exit 53 when a schema is given (docs/run.md, "Exit codes"), with the
+/// settings named as `names` says: "Note: --json-schema is active. If the model never called
+/// structured_output, verify it isn't denied by permissions.deny / --exclude-tools and that the
+/// schema is satisfiable." (the CLI); without an exclude_tools setting (Python: runs offer no
+/// tools), the advice about denying it is left out.
+std::string max_turns_schema_note(const SettingNames& names);
 
 /// How the run ended: the envelope's `subtype` (docs/run.md, "Output formats").
 enum class Subtype {
@@ -235,7 +237,7 @@ RunOutcome run(provider::Model& model, const std::vector<const Tool*>& tools, co
                const std::vector<RunObserver*>& observers, provider::CancelToken& cancel);
 
 /// The plain-text failure message (docs/run.md, "What the model sees, and how the run ends"), from the turn count and all
-/// the text the model produced, in order.
-std::string plain_text_message(int turns, std::string_view model_text);
+/// the text the model produced, in order; the schema's setting named as `names` says.
+std::string plain_text_message(int turns, std::string_view model_text, const SettingNames& names = {});
 
 }  // namespace weld::agent

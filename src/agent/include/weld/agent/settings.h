@@ -20,6 +20,7 @@
 #include "weld/agent/mcp.h"
 #include "weld/agent/tool.h"
 #include "weld/base/result.h"
+#include "weld/base/setting_names.h"
 #include "weld/json/value.h"
 
 namespace weld::agent {
@@ -59,13 +60,16 @@ Result<Settings> load_settings(const std::string& home, const std::string& cwd);
 
 /// Reads settings over `settings` from `source`, a file (relative to `cwd`)
 /// or JSON text starting with "{": `--settings`, read after the settings
-/// files, so its values win and its lists add to theirs.
-Status merge_settings(const std::string& source, const std::string& cwd, Settings& settings);
+/// files, so its values win and its lists add to theirs. Messages name the
+/// source as `names.settings` (the CLI: `--settings`).
+Status merge_settings(const std::string& source, const std::string& cwd, Settings& settings,
+                      const SettingNames& names = {});
 
 /// Appends the MCP servers of `source` (a file, relative to `cwd`, or JSON
 /// text) holding `{"mcpServers": {…}}` as Claude Code's `.mcp.json` does:
-/// `--mcp-config`.
-Status read_mcp_config(const std::string& source, const std::string& cwd, std::vector<McpServerConfig>& out);
+/// `--mcp-config`. Messages name the source as `names.mcp_config`.
+Status read_mcp_config(const std::string& source, const std::string& cwd, std::vector<McpServerConfig>& out,
+                       const SettingNames& names = {});
 
 /// An error when `rule` (a permissions.allow entry) cannot be enforced: a
 /// rule that does not parse, or one scoped to a write_file/edit path.

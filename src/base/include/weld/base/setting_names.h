@@ -23,6 +23,25 @@ struct SettingNames {
   std::string_view max_tool_calls = "max_tool_calls";
   std::string_view max_wall_time = "max_wall_time";
   std::string_view mechanism = "mechanism";
+  std::string_view connect_timeout = "connect_timeout";
+  std::string_view idle_timeout = "idle_timeout";
+  std::string_view max_retries = "max_retries";
+  std::string_view max_response_bytes = "max_response_bytes";
+  /// The schema answers must validate against (Python's `schema`
+  /// argument; `--json-schema`).
+  std::string_view json_schema = "schema";
+  /// Settings the library's callers need not have: empty when the face has
+  /// no such setting (Python's runs offer no tools), and the messages then
+  /// leave out what they would say about it.
+  std::string_view exclude_tools = "";
+  std::string_view core_tools = "";
+  /// A settings document and an MCP servers document (file or JSON text).
+  std::string_view settings = "settings";
+  std::string_view mcp_config = "mcp_config";
+  /// The batch's result file, its format and the data rows' id field.
+  std::string_view output = "output";
+  std::string_view output_format = "output_format";
+  std::string_view id_field = "id_field";
   /// Between a name and its value: "=" (`model=gpt-4o`), or " " on the
   /// command line (`--model gpt-4o`).
   std::string_view assign = "=";

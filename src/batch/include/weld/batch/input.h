@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "weld/base/result.h"
+#include "weld/base/setting_names.h"
 #include "weld/batch/ids.h"
 #include "weld/json/value.h"
 #include "weld/provider/model.h"
@@ -118,6 +119,9 @@ struct InputOptions {
   /// --json-schema as given (not owned; nullptr: no check): a request line
   /// whose own response format asks for another schema is errored.
   const json::Value* schema = nullptr;
+  /// How the errored lines' messages name the schema, the id field and the
+  /// tools (the CLI: `--json-schema`, `--id-field`, `--core-tools`).
+  SettingNames names{};
 };
 
 /// Why a line is not a row that can be run (the errored line's `error.type`).

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "weld/base/result.h"
+#include "weld/base/setting_names.h"
 #include "weld/batch/ids.h"
 #include "weld/batch/result_line.h"
 
@@ -40,6 +41,9 @@ struct OutputOptions {
   /// Errored lines are removed from the file (which is rewritten: a new
   /// file renamed over it), so that their rows run again.
   bool retry_errored = false;
+  /// How the messages name the file and the format (the CLI: `-o`,
+  /// `--output-format`).
+  SettingNames names{};
 };
 
 /// What opening an existing file found and did.

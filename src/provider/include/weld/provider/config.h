@@ -71,6 +71,9 @@ struct ProviderConfig {
   /// Why this provider, when the environment named more than one (keys for
   /// OpenAI and Anthropic both set): said on stderr. Empty otherwise.
   std::string provider_reason;
+  /// How messages about this configuration name its settings (the
+  /// ProviderFlags' names): the response cap, the offline model's answer.
+  SettingNames names;
 };
 
 /// The error when nothing names a provider (no setting, no WELD_PROVIDER,
@@ -90,7 +93,8 @@ struct ProviderFlags {
   std::optional<int> max_retries;
   /// --max-response-bytes, already parsed by `parse_byte_size`.
   std::optional<std::uint64_t> max_response_bytes;
-  /// How the messages name `provider`, `model` and `base_url`.
+  /// How the messages name the settings (`provider`, `model`, `base_url`,
+  /// the timeouts, `max_retries`, `max_response_bytes`).
   SettingNames names;
 };
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "weld/base/result.h"
+#include "weld/base/setting_names.h"
 #include "weld/provider/model.h"
 #include "weld/provider/sse.h"
 #include "weld/provider/stream_parser.h"
@@ -48,6 +49,9 @@ struct HttpRequest {
   /// stream must not grow memory without limit); more is a "too_large"
   /// error from send_with_retries, never retried.
   std::uint64_t max_response_bytes = kDefaultMaxResponseBytes;
+  /// The setting that raises the cap, named in the "too_large" error
+  /// (SettingNames::max_response_bytes; the CLI's `--max-response-bytes`).
+  std::string_view max_response_bytes_setting = SettingNames{}.max_response_bytes;
 };
 
 /// Receives one response as it arrives.
