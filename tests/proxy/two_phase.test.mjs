@@ -81,6 +81,7 @@ test('openai: client tool call passed back; direct agent call validated', async 
   const tools = [{ type: 'function', function: { name: 'bash', parameters: { type: 'object' } } }];
   const first = await openai.chat.completions.create({ model: 'q__schema=investigator', tools, messages: [{ role: 'user', content: 'x' }] });
   assert.equal(first.choices[0].finish_reason, 'tool_calls');
+  assert.equal(first.created, 1700000000);  // the upstream's, as a transparent proxy passes it on
   assert.equal(first.choices[0].message.tool_calls[0].function.name, 'bash');
   assert.deepEqual(JSON.parse(first.choices[0].message.tool_calls[0].function.arguments), { command: 'ls' });
   const second = await openai.chat.completions.create({ model: 'q__schema=investigator', tools, messages: [{ role: 'user', content: 'x' }] });

@@ -81,6 +81,26 @@ TEST(Codec, AChatAnswerCarriesLogprobsNullAsOpenAIsDo) {
             R"("usage":{"prompt_tokens":1,"completion_tokens":2,"total_tokens":3}})");
 }
 
+// A tool-calling answer given back keeps the head's time (the upstream's
+// `created`), whole and streamed, in the protocols that carry one.
+TEST(Codec, APassBackCarriesTheHeadsCreated) {
+  Response answer;
+  answer.message.role = Role::Assistant;
+  answer.message.tool_calls.push_back(ToolCall{"call_1", "bash", R"({"command":"ls"})"});
+  const AnswerHead head{"id-1", "m", 1700000000, true, 0};
+  for (Protocol protocol : {Protocol::OpenAiChat, Protocol::OpenAiResponses}) {
+    const Codec& codec = codec_for(protocol);
+    Result<Response> whole = codec.read_whole(codec.pass_back(head, answer, Usage{1, 2}));
+    ASSERT_TRUE(whole.ok()) << whole.error().message;
+    EXPECT_EQ(whole->created, 1700000000);
+    auto reader = codec.reader();
+    ASSERT_TRUE(reader->feed(codec.pass_back_stream(head, answer, Usage{1, 2})));
+    Result<Response> streamed = reader->finish();
+    ASSERT_TRUE(streamed.ok()) << streamed.error().message;
+    EXPECT_EQ(streamed->created, 1700000000);
+  }
+}
+
 TEST(Codec, EachAnswerReadsBackThroughTheSameCodec) {
   for (Protocol protocol : kAll) {
     const Codec& codec = codec_for(protocol);

@@ -5,7 +5,6 @@
 // errors. Shapes are what the official SDKs parse.
 
 #include "../codec/writer.h"
-#include "weld/base/clock.h"
 #include "weld/json/serialize.h"
 #include "weld/provider/codec.h"
 #include "weld/provider/openai.h"
@@ -168,7 +167,7 @@ class OpenAiChatCodec final : public Codec {
   json::Value pass_back(const AnswerHead& head, const Response& answer, const Usage& usage) const override {
     return json::Object{{"id", head.id.empty() ? answer_id(answer.message.text) : head.id},
                         {"object", "chat.completion"},
-                        {"created", unix_seconds()},
+                        {"created", head.created},
                         {"model", head.model},
                         {"choices", json::Array{json::Object{{"index", 0},
                                                              {"message", assistant_turn(answer)},
@@ -180,7 +179,7 @@ class OpenAiChatCodec final : public Codec {
   std::string pass_back_stream(const AnswerHead& head, const Response& answer, const Usage& usage) const override {
     std::string out;
     const std::string id = head.id.empty() ? answer_id(answer.message.text) : head.id;
-    const std::int64_t created = unix_seconds();
+    const std::int64_t created = head.created;
     auto pass_chunk = [&](json::Value delta, json::Value finish) {
       return json::Object{{"id", id},
                           {"object", "chat.completion.chunk"},

@@ -31,10 +31,7 @@ class ResponseRender final : public Filter {
       // The upstream's assistant turn (calls of the client's own tools), as
       // the codec gives it back.
       const provider::Codec& codec = provider::codec_for(ex.api);
-      StreamHead head;
-      head.id = ex.candidate.response.id;
-      head.model = ex.client_model;
-      head.created = ex.candidate.response.created;
+      StreamHead head = answer_head(ex.candidate.response, ex.client_model);
       head.include_usage = ex.client_usage_chunk;
       if (ex.client_stream) {
         ex.reply.stream_frames = codec.pass_back_stream(head, ex.candidate.response, ex.usage);

@@ -3,24 +3,22 @@
 // that protocol's error shape; each written by the protocol's codec
 // (docs/protocols.md, "Codecs").
 
+#include "weld/base/clock.h"
 #include "weld/proxy/weld.h"
 
 namespace weld::proxy {
-namespace {
 
-StreamHead head_of(const provider::Response& last, std::string_view client_model) {
+StreamHead answer_head(const provider::Response& upstream, std::string_view client_model) {
   StreamHead head;
-  head.id = last.id;
+  head.id = upstream.id;
   head.model = std::string(client_model);
-  head.created = last.created;
+  head.created = upstream.created != 0 ? upstream.created : unix_seconds();
   return head;
 }
 
-}  // namespace
-
 std::string render_response(Protocol api, const provider::Response& last, std::string_view text,
                             const Usage& usage, std::string_view client_model) {
-  return provider::codec_for(api).answer(head_of(last, client_model), text, usage);
+  return provider::codec_for(api).answer(answer_head(last, client_model), text, usage);
 }
 
 std::string render_stream_start(Protocol api, const StreamHead& head) {
@@ -34,7 +32,7 @@ std::string render_stream_rest(Protocol api, const StreamHead& head, std::string
 std::string render_stream(Protocol api, const provider::Response& last, std::string_view text,
                           const Usage& usage, std::string_view client_model, bool include_usage) {
   const provider::Codec& codec = provider::codec_for(api);
-  StreamHead head = head_of(last, client_model);
+  StreamHead head = answer_head(last, client_model);
   if (head.id.empty()) head.id = codec.answer_id(text);
   head.include_usage = include_usage;
   head.input_tokens = usage.input_tokens;

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "test_util.h"
+#include "weld/base/clock.h"
 #include "weld/json/parse.h"
 #include "weld/proxy/weld.h"
 
@@ -49,6 +50,23 @@ TEST(RenderResponse, EscapesTextModelAndIdAndStaysValidJson) {
                                                        : *v.find("choices")->as_array()[0].find("message")->find("content");
     EXPECT_EQ(text, content.as_string());
   }
+}
+
+// The head of every answer the proxy makes (welded or passed back): the
+// upstream's `created`, as a transparent proxy passes it on; now only when the
+// upstream said none.
+TEST(AnswerHead, CreatedIsTheUpstreamsAndNowOnlyWhenItHasNone) {
+  StreamHead head = answer_head(upstream("chatcmpl-1", 1700000000), "q__schema=router");
+  EXPECT_EQ(head.id, "chatcmpl-1");
+  EXPECT_EQ(head.model, "q__schema=router");
+  EXPECT_EQ(head.created, 1700000000);
+  const std::int64_t before = unix_seconds();
+  head = answer_head(upstream("msg_1"), "m");
+  const std::int64_t after = unix_seconds();
+  EXPECT_GE(head.created, before);
+  EXPECT_LE(head.created, after);
+  json::Value chat = j(render_response(Protocol::OpenAiChat, upstream(""), "{}", Usage{}, "m"));
+  EXPECT_GE(chat.find("created")->as_integer(), before);
 }
 
 TEST(RenderResponse, MakesAnIdWhenUpstreamHasNone) {

@@ -249,6 +249,12 @@ std::string render_stream(Protocol api, const provider::Response& last, std::str
 /// send the start early and keep the client alive with `keepalive_frame`.
 using StreamHead = provider::AnswerHead;
 
+/// The head of an answer made from `upstream`, the upstream's last answer
+/// (docs/protocols.md, "Codecs"): its id, `client_model`, and its `created`
+/// as a transparent proxy passes it on — now only when the upstream said none.
+/// The one head of `render_response`, `render_stream` and the pass-back.
+StreamHead answer_head(const provider::Response& upstream, std::string_view client_model);
+
 /// The opening frame: Anthropic `message_start` (usage zero until the end);
 /// OpenAI the first chunk with `delta.role` "assistant".
 std::string render_stream_start(Protocol api, const StreamHead& head);
