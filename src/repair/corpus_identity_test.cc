@@ -11,7 +11,7 @@
 #include <sstream>
 #include <string>
 
-#include "benchmark_corpus.h"
+#include "corpus_json.h"
 #include "weld/json/parse.h"
 #include "weld/json/pointer.h"
 #include "weld/json/serialize.h"
@@ -22,17 +22,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::optional<json::Value> read_json(const fs::path& path) {
-  auto doc = json::parse(weld::test_support::read_corpus_file(path));
-  if (!doc) return std::nullopt;
-  return std::move(*doc);
-}
-
 std::optional<schema::Schema> compile_dir(const fs::path& dir) {
   schema::CompileOptions options;
   options.strict = false;
   for (const char* name : {"schema.json", "schema-noformat.json"}) {
-    auto doc = read_json(dir / name);
+    auto doc = test_support::read_corpus_json(dir / name);
     if (!doc) continue;
     try {
       return schema::Schema::compile(*doc, options);

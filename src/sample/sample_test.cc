@@ -3,11 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 
-#include "benchmark_corpus.h"
+#include "corpus_json.h"
 #include "generator.h"
 #include "weld/json/parse.h"
 #include "weld/json/serialize.h"
@@ -116,15 +114,6 @@ TEST(Sample, Errors) {
   EXPECT_EQ("could not sample a valid instance: instance must NOT be valid", unsatisfiable.error().message);
 }
 
-std::optional<json::Value> read_json(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  auto doc = json::parse(buffer.str());
-  if (!doc) return std::nullopt;
-  return std::move(*doc);
-}
-
 // The jsonschema-benchmark corpus: real-world schemas. Reports the pass rate
 // (instances that sample and validate); see the issue note for the figure.
 TEST(SampleCorpus, BenchmarkSchemas) {
@@ -140,7 +129,7 @@ TEST(SampleCorpus, BenchmarkSchemas) {
     std::optional<schema::Schema> compiled;
     json::Value source;
     for (const char* name : {"schema.json", "schema-noformat.json"}) {
-      auto doc = read_json(dir / name);
+      auto doc = test_support::read_corpus_json(dir / name);
       if (!doc) continue;
       auto created = Sampler::create(*doc);
       if (created) {

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "benchmark_corpus.h"
+#include "corpus_json.h"
 #include "compiler.h"
 #include "evaluator.h"
 #include "weld/json/parse.h"
@@ -29,12 +29,6 @@ namespace weld::schema {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::optional<json::Value> read_json(const fs::path& path) {
-  auto doc = json::parse(weld::test_support::read_corpus_file(path));
-  if (!doc) return std::nullopt;
-  return std::move(*doc);
-}
 
 // A value of another type than `value`'s, as a model gets a type wrong.
 json::Value wrong_type(const json::Value& value) {
@@ -116,7 +110,7 @@ TEST(DescribeCorpus, RetryTurnStaysSmall) {
   std::string largest_text, largest_where;
   std::size_t schemas = 0, capped = 0;
   for (const fs::path& dir : dirs) {
-    std::optional<json::Value> document = read_json(dir / "schema.json");
+    std::optional<json::Value> document = test_support::read_corpus_json(dir / "schema.json");
     if (!document) continue;
     std::optional<Schema> compiled;
     CompileOptions options;
@@ -167,7 +161,7 @@ TEST(EvaluatorCorpus, FastAndCollectingPassesAgree) {
   if (!weld::test_support::benchmark_corpus_present(&absent)) GTEST_SKIP() << absent;
   std::size_t schemas = 0, checked = 0, invalid = 0;
   for (const fs::path& dir : weld::test_support::benchmark_corpus_sets()) {
-    std::optional<json::Value> document = read_json(dir / "schema-noformat.json");
+    std::optional<json::Value> document = test_support::read_corpus_json(dir / "schema-noformat.json");
     if (!document) continue;
     Program program;
     program.source = *document;
