@@ -490,7 +490,7 @@ void mark_plain_arrays(Program& p) {
 void Compiler::optimize() {
   Program& p = program_;
   for (Node& n : p.nodes) {
-    bool leaf = !(n.flags & (kNodeUnevaluatedItems | kNodeUnevaluatedProps));
+    bool leaf = !(n.flags & (kNodeFalse | kNodeUnevaluatedItems | kNodeUnevaluatedProps));
     for (std::uint32_t i = n.begin[0]; i < n.begin[5] && leaf; ++i) leaf = is_leaf_op(p.instrs[i].op);
     if (leaf) n.flags |= kNodeLeaf;
     if (n.begin[0] == n.begin[5] && !(n.flags & (kNodeFalse | kNodeUnevaluatedItems | kNodeUnevaluatedProps))) {

@@ -234,10 +234,11 @@ class Evaluator {
   bool node(std::uint32_t index, Ref v, Annot* ann) {
     if constexpr (!kCollect) {
       const Node& n = p_.nodes[index];
-      if (n.flags & (kNodeTypeOnly | kNodePlainObject | kNodePlainArray)) {
+      if (n.flags & (kNodeTypeOnly | kNodeLeaf | kNodePlainObject | kNodePlainArray)) {
         if (n.flags & kNodeTypeOnly) return type_matches(n.fast_type_mask, v);
         if (ann == nullptr) {
           if (__builtin_expect(++steps_ > step_limit_, 0)) return work_bound(index, v, ann);
+          if (n.flags & kNodeLeaf) return leaf(n, v);
           return (n.flags & kNodePlainObject) ? plain_object(n, v) : plain_array(n, v);
         }
       }
@@ -399,6 +400,38 @@ class Evaluator {
       }
     }
     return true;
+  }
+  /// Fast pass of a kNodeLeaf node, outside node_eval: a leaf has no
+  /// subschema, so it needs no stack bound, dynamic scope or annotations.
+  __attribute__((noinline)) bool leaf(const Node& n, Ref v) {
+    if (n.type_mask != kTypeAll && !type_matches(n.type_mask, v)) return false;
+    for (std::uint32_t i = n.begin[0], end = n.begin[1]; i < end; ++i) {
+      if (!leaf_instr(p_.instrs[i], v)) return false;
+    }
+    static constexpr std::uint8_t kRange[7] = {0, 0, 1, 1, 2, 3, 4};
+    const std::uint32_t range = kRange[static_cast<unsigned>(In::type(v))];
+    for (std::uint32_t i = n.begin[range], end = range ? n.begin[range + 1] : i; i < end; ++i) {
+      if (!leaf_instr(p_.instrs[i], v)) return false;
+    }
+    return true;
+  }
+  __attribute__((always_inline)) bool leaf_instr(const Instr& in, Ref v) {
+    switch (in.op) {
+      case OpCode::Enum: return enum_contains(in, v);
+      case OpCode::Const: {
+        // A string compared here, anything else by JSON equality.
+        const json::Value& value = p_.values[in.a];
+        if (value.is_string() && In::type(v) == json::Type::String) {
+          const std::string& text = value.as_string();
+          const std::string_view str = In::string(v);
+          return text.size() == str.size() && equal_bytes(text.data(), str.data(), str.size());
+        }
+        return In::equal(value, v);
+      }
+      case OpCode::MinItems: return In::count(v) >= in.a;
+      case OpCode::MaxItems: return In::count(v) <= in.a;
+      default: return instr_slow(in, v, nullptr);
+    }
   }
   __attribute__((always_inline)) bool instr(const Instr& in, Ref v, Annot* ann);
   __attribute__((noinline)) bool instr_slow(const Instr& in, Ref v, Annot* ann);
