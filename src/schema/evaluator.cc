@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <type_traits>
 #include <unordered_map>
 
 #include "instance_access.h"
@@ -547,7 +548,9 @@ class Evaluator {
   const Program& p_;
   std::vector<Violation>* out_;
   bool all_;
-  std::vector<Seg> path_;
+  /// The instance path of the collecting pass (nothing in the fast pass).
+  struct NoPath {};
+  [[no_unique_address]] std::conditional_t<kCollect, std::vector<Seg>, NoPath> path_;
   Scope scope_;
   int depth_ = 0;
   Ref root_ = nullptr;
