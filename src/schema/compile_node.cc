@@ -30,17 +30,30 @@ std::uint8_t type_bits(std::string_view name) {
 bool is_legacy(Dialect d) { return d == Dialect::Draft4 || d == Dialect::Draft6 || d == Dialect::Draft7; }
 
 /// A collision-free PropTable::buckets for the entries' names: the first
-/// multiplier, byte position and size (up to 8 times the entries) under
-/// which no two signatures share a slot. False when there is none (two
-/// names alike in length and in the bytes read).
+/// size (up to 8 times the entries), byte position and multiplier under
+/// which no two signatures share a slot. Only the positions at which the
+/// names' signatures are distinct are tried (names alike in length, first
+/// and last byte, such as "dependency_name" and "dependency_type", differ
+/// deep inside). False when there is none.
 bool index_entries_perfectly(PropTable& table) {
   const std::size_t count = table.entries.size();
+  std::vector<std::uint8_t> picks;
+  std::vector<std::uint64_t> signatures(count);
+  for (std::uint8_t pick = 1; pick < 64; ++pick) {
+    for (std::size_t e = 0; e < count; ++e) {
+      const std::string& name = table.entries[e].name;
+      signatures[e] = key_signature(name.data(), name.size(), pick);
+    }
+    std::sort(signatures.begin(), signatures.end());
+    if (std::adjacent_find(signatures.begin(), signatures.end()) == signatures.end()) picks.push_back(pick);
+  }
   unsigned bits = 1;
   while ((std::size_t{1} << bits) < count) ++bits;
   std::uint64_t seed = 0x9E3779B97F4A7C15ull;
   for (unsigned extra = 0; extra < 4; ++extra) {
     const unsigned size_bits = bits + extra;
-    for (std::uint8_t pick = 1; pick < 8; ++pick) {
+    for (std::size_t p = 0; p < picks.size() && p < 8; ++p) {
+      const std::uint8_t pick = picks[p];
       for (int attempt = 0; attempt < 16; ++attempt) {
         seed = (seed ^ (seed >> 31)) * 0xBF58476D1CE4E5B9ull | 1;
         std::vector<std::uint32_t> slots(std::size_t{1} << size_bits, kNone);

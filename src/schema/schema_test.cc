@@ -366,3 +366,40 @@ TEST(Schema, UnionsOfTypesDecideAsTheKeyword) {
 
 }  // namespace
 }  // namespace weld::schema
+
+namespace weld::schema {
+namespace {
+
+// A member finds its property by name whichever index the table got: by
+// length (lengths distinct), a perfect hash (names alike but for a byte
+// deep inside), or open addressing (names that differ only past the bytes
+// any signature reads).
+TEST(Schema, PropertyLookupTellsAlikeNamesApart) {
+  const std::string deep_a = std::string(68, 'x') + "ab";
+  const std::string deep_c = std::string(68, 'x') + "cb";
+  const std::string deep_e = std::string(68, 'x') + "eb";
+  const std::vector<std::vector<std::string>> tables = {
+      {"a", "bb", "ccc"},
+      {"dependency_name", "dependency_type", "update_type"},
+      {deep_a, deep_c, deep_e},
+  };
+  for (const auto& names : tables) {
+    json::Object properties;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      properties.push_back(json::Member{names[i], json::Value(json::Object{{"const", json::Value(static_cast<std::int64_t>(i))}})});
+    }
+    Schema s = Schema::compile(json::Value(json::Object{{"properties", json::Value(std::move(properties))},
+                                                        {"additionalProperties", json::Value(false)}}));
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      const std::string& name = names[i];
+      EXPECT_TRUE(s.is_valid(json::Value(json::Object{{name, json::Value(static_cast<std::int64_t>(i))}}))) << name;
+      EXPECT_FALSE(s.is_valid(json::Value(json::Object{{name, json::Value(static_cast<std::int64_t>(i + 1))}}))) << name;
+      std::string near = name;
+      near[near.size() > 2 ? near.size() - 2 : 0] = 'z';
+      EXPECT_FALSE(s.is_valid(json::Value(json::Object{{near, json::Value(static_cast<std::int64_t>(i))}}))) << near;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace weld::schema
