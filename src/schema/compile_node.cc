@@ -760,7 +760,6 @@ void Compiler::compile_node(std::uint32_t index, const json::Value& v, const Sub
   const Dialect d = info.dialect;
   NodeDraft n{*this, v, info, d, is_legacy(d), (info.vocab & kVocabValidation) != 0, (info.vocab & kVocabApplicator) != 0, {}, {}};
   n.node.resource = info.resource;
-  if (resources_[info.resource].root == &v) n.node.flags |= kNodeResourceRoot;
   n.node.type_path = intern("#" + info.pointer + "/type");
   if (v.is_bool()) {
     if (!v.as_bool()) {

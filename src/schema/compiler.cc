@@ -471,6 +471,18 @@ void fold_type_unions(Program& p) {
   }
 }
 
+/// Marks kNodeUnion: nodes whose only instruction is an `anyOf` or a
+/// `oneOf` (not folded into a type mask).
+void mark_unions(Program& p) {
+  if (p.uses_dynamic_scope) return;
+  for (Node& n : p.nodes) {
+    if (n.flags & (kNodeTypeOnly | kNodeFalse | kNodeUnevaluatedItems | kNodeUnevaluatedProps)) continue;
+    if (n.begin[5] - n.begin[0] != 1 || n.begin[1] - n.begin[0] != 1) continue;
+    const OpCode op = p.instrs[n.begin[0]].op;
+    if (op == OpCode::AnyOf || op == OpCode::OneOf) n.flags |= kNodeUnion;
+  }
+}
+
 /// Marks kNodePlainArray: nodes whose only instruction is an `items` with
 /// no prefix and a rest schema that is not `false`.
 void mark_plain_arrays(Program& p) {
@@ -560,6 +572,7 @@ void Compiler::optimize() {
   fold_type_unions(p);
   mark_plain_objects(p);
   mark_plain_arrays(p);
+  mark_unions(p);
   fill_entry_flags();
 }
 

@@ -235,11 +235,12 @@ class Evaluator {
   bool node(std::uint32_t index, Ref v, Annot* ann) {
     if constexpr (!kCollect) {
       const Node& n = p_.nodes[index];
-      if (n.flags & (kNodeTypeOnly | kNodeLeaf | kNodePlainObject | kNodePlainArray)) {
+      if (n.flags & (kNodeTypeOnly | kNodeLeaf | kNodePlainObject | kNodePlainArray | kNodeUnion)) {
         if (n.flags & kNodeTypeOnly) return type_matches(n.fast_type_mask, v);
         if (ann == nullptr) {
           if (__builtin_expect(++steps_ > step_limit_, 0)) return work_bound(index, v, ann);
           if (n.flags & kNodeLeaf) return leaf(n, v);
+          if (n.flags & kNodeUnion) return union_of(n, v);
           return (n.flags & kNodePlainObject) ? plain_object(n, v) : plain_array(n, v);
         }
       }
@@ -401,6 +402,16 @@ class Evaluator {
       }
     }
     return true;
+  }
+  /// Fast pass of a kNodeUnion node: its type, then its anyOf or oneOf.
+  __attribute__((noinline)) bool union_of(const Node& n, Ref v) {
+    if (n.type_mask != kTypeAll && !type_matches(n.type_mask, v)) return false;
+    if (stack_exhausted()) {
+      abort_ = Abort::Depth;
+      return false;
+    }
+    const Instr& in = p_.instrs[n.begin[0]];
+    return in.op == OpCode::AnyOf ? any_of_fast(in, v) : one_of_fast(in, v);
   }
   /// Fast pass of a kNodeLeaf node, outside node_eval: a leaf has no
   /// subschema, so it needs no stack bound, dynamic scope or annotations.

@@ -116,7 +116,9 @@ enum NodeFlag : std::uint8_t {
   kNodeUnevaluatedItems = 4,       // needs item annotations of its own
   kNodeLeaf = 8,                   // no subschemas: cheap to evaluate first
   kNodeTypeOnly = 16,              // fast pass: the check of fast_type_mask is all
-  kNodeResourceRoot = 32,          // has its own `$id` (enters a resource)
+  /// Only an `anyOf` or a `oneOf` (and the type check): the fast
+  /// evaluator runs the union directly.
+  kNodeUnion = 32,
   /// Only a names-only `properties` pass (with its fused `required`) on
   /// objects, any other type accepted or refused by type_mask alone:
   /// the fast evaluator runs Node::table directly.
