@@ -418,15 +418,30 @@ bool is_leaf_op(OpCode op) {
   }
 }
 
-/// Sets kNodePlainObject (and Node::table) on the nodes whose whole work
+/// True when n has no instruction for any type, and none for a type other
+/// than `kept` that its type check lets through (`{"type": "object",
+/// "minItems": 1}`): on any value but a `kept` one, its verdict is its
+/// type check.
+bool only_type_checks_besides(const Node& n, int kept) {
+  if (n.begin[0] != n.begin[1]) return false;
+  static constexpr std::uint8_t kTypesOfRange[5] = {0, kTypeInteger | kTypeReal | kTypeIntegralReal, kTypeString,
+                                                    kTypeArray, kTypeObject};
+  for (int range = 1; range <= 4; ++range) {
+    if (range != kept && n.begin[range] != n.begin[range + 1] && (n.type_mask & kTypesOfRange[range])) return false;
+  }
+  return true;
+}
+
+/// Sets kNodePlainObject (and Node::operand) on the nodes whose whole work
 /// on an object is one names-only PropTable pass, and whose verdict on
-/// any other type is their type check: no keyword of another type, no
-/// `required` left outside the pass, no annotations, no dynamic scope.
+/// any other type is their type check: no keyword of another type it
+/// admits, no `required` left outside the pass, no annotations, no
+/// dynamic scope.
 void mark_plain_objects(Program& p) {
   if (p.uses_dynamic_scope) return;
   for (Node& n : p.nodes) {
     if (n.flags & (kNodeFalse | kNodeUnevaluatedItems | kNodeUnevaluatedProps)) continue;
-    if (n.begin[0] != n.begin[4]) continue;
+    if (!only_type_checks_besides(n, 4)) continue;
     std::uint32_t table = kNone;
     bool plain = true;
     for (std::uint32_t i = n.begin[4]; i < n.begin[5] && plain; ++i) {
@@ -489,7 +504,7 @@ void mark_plain_arrays(Program& p) {
   if (p.uses_dynamic_scope) return;
   for (Node& n : p.nodes) {
     if (n.flags & (kNodeFalse | kNodeUnevaluatedItems | kNodeUnevaluatedProps | kNodePlainObject)) continue;
-    if (n.begin[0] != n.begin[3] || n.begin[4] != n.begin[5] || n.begin[4] - n.begin[3] != 1) continue;
+    if (!only_type_checks_besides(n, 3) || n.begin[4] - n.begin[3] != 1) continue;
     const Instr& in = p.instrs[n.begin[3]];
     if (in.op != OpCode::Items || in.b != 0 || in.c == kNone || (in.flags & 1)) continue;
     n.flags |= kNodePlainArray;
