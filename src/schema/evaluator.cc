@@ -495,6 +495,12 @@ class Evaluator {
     }
     return passed;
   }
+  /// Fast pass, no annotations: `if` decides which of `then` / `else`
+  /// (kNone: none) must accept v.
+  __attribute__((noinline)) bool if_then_else_fast(const Instr& in, Ref v) {
+    const std::uint32_t then_or_else = node(in.a, v, nullptr) ? in.b : in.c;
+    return then_or_else == kNone || node(then_or_else, v, nullptr);
+  }
   Regex::Match search(std::uint32_t regex, std::string_view subject) const {
     if (const auto& simple = p_.simple_patterns[regex]) {
       int r = match_simple_pattern(*simple, subject);
@@ -984,7 +990,11 @@ inline bool Evaluator<kCollect, In>::instr(const Instr& in, Ref v, Annot* ann) {
     // The common cheap checks inline; everything else out of line.
     switch (in.op) {
       case OpCode::Ref: return node(in.a, v, ann);
-      case OpCode::Properties: return properties(in, v, ann);
+      case OpCode::Properties: {
+        const PropTable& table = p_.prop_tables[in.a];
+        if (table.names_only && ann == nullptr) return properties_by_name(table, v);
+        return properties(in, v, ann);
+      }
       case OpCode::Items: return items(in, v, ann);
       case OpCode::Required:
         if (in.flags & 2) return true;
@@ -996,6 +1006,9 @@ inline bool Evaluator<kCollect, In>::instr(const Instr& in, Ref v, Annot* ann) {
         break;
       case OpCode::OneOf:
         if (ann == nullptr) return one_of_fast(in, v);
+        break;
+      case OpCode::IfThenElse:
+        if (ann == nullptr) return if_then_else_fast(in, v);
         break;
       case OpCode::MinItems: return In::count(v) >= in.a;
       case OpCode::MaxItems: return In::count(v) <= in.a;
