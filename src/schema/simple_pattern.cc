@@ -212,42 +212,42 @@ std::optional<SimplePattern> parse_simple_pattern(std::string_view p) {
 }
 
 int match_simple_pattern(const SimplePattern& sp, std::string_view s) {
-  for (char c : s) {
-    if (static_cast<unsigned char>(c) >= 128) return -1;
-  }
   if (sp.kind == SimplePattern::Kind::Literal) {
+    // Bytes decide: a UTF-8 text holds a literal as a substring exactly
+    // when it holds its code points as one (no byte of a multi-byte
+    // character is ASCII).
     const std::string& lit = sp.literal;
     if (sp.anchored_start && sp.anchored_end) return s == lit;
     if (sp.anchored_start) return s.substr(0, lit.size()) == lit;
     if (sp.anchored_end) return s.size() >= lit.size() && s.substr(s.size() - lit.size()) == lit;
     return s.find(lit) != std::string_view::npos;
   }
+  // A class counts code points: only the bytes read are checked for ASCII,
+  // and a non-ASCII one leaves the decision to the engine. A subject with
+  // fewer bytes than `min` has fewer code points too.
+  auto ascii = [](char c) { return static_cast<unsigned char>(c) < 128; };
   auto in = [&](char c) { return test(sp.bits, static_cast<unsigned char>(c)); };
   const std::size_t n = s.size();
+  if (n < sp.min && (sp.anchored_start || sp.anchored_end)) return 0;
   if (sp.anchored_start && sp.anchored_end) {
-    if (n < sp.min || n > sp.max) return 0;
     for (char c : s) {
+      if (!ascii(c)) return -1;
       if (!in(c)) return 0;
     }
-    return 1;
+    return n <= sp.max;
   }
   if (sp.min == 0) return 1;
-  if (sp.anchored_start) {
-    if (n < sp.min) return 0;
-    for (std::size_t k = 0; k < sp.min; ++k) {
-      if (!in(s[k])) return 0;
-    }
-    return 1;
-  }
-  if (sp.anchored_end) {
-    if (n < sp.min) return 0;
-    for (std::size_t k = n - sp.min; k < n; ++k) {
+  if (sp.anchored_start || sp.anchored_end) {
+    const std::size_t from = sp.anchored_start ? 0 : n - sp.min;
+    for (std::size_t k = from; k < from + sp.min; ++k) {
+      if (!ascii(s[k])) return -1;
       if (!in(s[k])) return 0;
     }
     return 1;
   }
   std::size_t run = 0;
   for (char c : s) {
+    if (!ascii(c)) return -1;
     run = in(c) ? run + 1 : 0;
     if (run >= sp.min) return 1;
   }

@@ -27,6 +27,27 @@ TEST(SimplePattern, AgreesWithRegexEngine) {
   }
 }
 
+// On non-ASCII subjects a simple form either agrees with the engine or
+// leaves the decision to it (-1).
+TEST(SimplePattern, NonAsciiSubjectsAgreeOrAreLeftToTheEngine) {
+  const char* patterns[] = {"^[a-z]*$", "^[^/]*$", "^[^/]{1,2}$", ".+", ".", "^x-", "type$", "default", "^.{1,3}$",
+                            "[0-9]{2,}$", "^[^\\W]", "^[@$_#]", "[a-z]{2}", "^\\d+$"};
+  const char* subjects[] = {"\u00e9", "a\u00e9", "\u00e9a", "x-\u00e9", "\u00e9x-", "\u00e9\u00e9\u00e9",
+                            "\u65e5\u672c", "ab\u00e9", "\u00e9ab", "12\u00e9", "\u00e912",
+                            "default\u00e9", "\u00e9type", "type\u00e9", "/\u00e9", "\u00e9/"};
+  for (const char* p : patterns) {
+    auto simple = parse_simple_pattern(p);
+    ASSERT_TRUE(simple.has_value()) << p;
+    auto re = Regex::compile(p);
+    ASSERT_TRUE(re.ok()) << p;
+    for (const char* s : subjects) {
+      int got = match_simple_pattern(*simple, s);
+      if (got == -1) continue;
+      EXPECT_EQ(re->search(s) == Regex::Match::Yes, got == 1) << "pattern " << p << " subject \"" << s << "\"";
+    }
+  }
+}
+
 TEST(SimplePattern, LeavesTheRestToTheEngine) {
   for (const char* p : {"a|b", "(a)(b)", "^(?:x)$", "\\p{L}", "[[]", "a+?", "ab+c", "^é$", "\\u0041"}) {
     EXPECT_FALSE(parse_simple_pattern(p).has_value()) << p;
