@@ -284,7 +284,7 @@ class Evaluator {
     if (budget_ == 0) {
       budget_ = p_.validation_budget + kBudgetPerValue * (root_ != nullptr ? count_values(root_) : 1);
       step_limit_ = 0;  // every evaluation from now on comes here
-      bound_ = std::make_unique<Bound>();
+      bound_ = new Bound();
     }
     if (steps_ > budget_) {
       if (abort_ == Abort::None) {
@@ -594,7 +594,22 @@ class Evaluator {
     /// errors were listed.
     std::unordered_map<MemoKey, std::uint64_t, MemoHash> failed;
   };
-  std::unique_ptr<Bound> bound_;
+  /// Owned (a raw pointer, freed out of line by release_bound in
+  /// ~Evaluator): dropping an evaluator that never got that far then costs
+  /// a test, not the inlined destructors of the Bound's maps, which a
+  /// std::unique_ptr brings along even when null (a twentieth of a small
+  /// validation's instructions).
+  Bound* bound_ = nullptr;
+  __attribute__((noinline)) static void release_bound(Bound* bound) { delete bound; }
+
+ public:
+  Evaluator(const Evaluator&) = delete;
+  Evaluator& operator=(const Evaluator&) = delete;
+  ~Evaluator() {
+    if (__builtin_expect(bound_ != nullptr, 0)) release_bound(bound_);
+  }
+
+ private:
   /// Rewinds that dropped errors (collecting pass).
   std::uint64_t truncations_ = 0;
 
