@@ -418,6 +418,24 @@ bool is_leaf_op(OpCode op) {
   }
 }
 
+/// Nodes only the general evaluator decides (the `false` schema, and the
+/// ones that keep annotations of their own): no fast-pass shortcut applies.
+constexpr std::uint8_t kNodeGeneralOnly = kNodeFalse | kNodeUnevaluatedItems | kNodeUnevaluatedProps;
+
+/// The node's one instruction when it has exactly one and it applies to
+/// any type (an `anyOf`, a `$ref` …), else nullptr.
+const Instr* sole_any_type_instruction(const Program& p, const Node& n) {
+  if (n.begin[5] - n.begin[0] != 1 || n.begin[1] - n.begin[0] != 1) return nullptr;
+  return &p.instrs[n.begin[0]];
+}
+
+/// The node's one instruction when it is an `anyOf` or a `oneOf`, else
+/// nullptr.
+const Instr* sole_union(const Program& p, const Node& n) {
+  const Instr* in = sole_any_type_instruction(p, n);
+  return in && (in->op == OpCode::AnyOf || in->op == OpCode::OneOf) ? in : nullptr;
+}
+
 /// True when n has no instruction for any type, and none for a type other
 /// than `kept` that its type check lets through (`{"type": "object",
 /// "minItems": 1}`): on any value but a `kept` one, its verdict is its
@@ -440,8 +458,7 @@ bool only_type_checks_besides(const Node& n, int kept) {
 void mark_plain_objects(Program& p) {
   if (p.uses_dynamic_scope) return;
   for (Node& n : p.nodes) {
-    if (n.flags & (kNodeFalse | kNodeUnevaluatedItems | kNodeUnevaluatedProps)) continue;
-    if (!only_type_checks_besides(n, 4)) continue;
+    if ((n.flags & kNodeGeneralOnly) || !only_type_checks_besides(n, 4)) continue;
     std::uint32_t table = kNone;
     bool plain = true;
     for (std::uint32_t i = n.begin[4]; i < n.begin[5] && plain; ++i) {
@@ -465,17 +482,16 @@ void fold_type_unions(Program& p) {
   for (bool changed = true; changed;) {
     changed = false;
     for (Node& n : p.nodes) {
-      if (n.flags & (kNodeTypeOnly | kNodeFalse | kNodeUnevaluatedItems | kNodeUnevaluatedProps)) continue;
-      if (n.begin[5] - n.begin[0] != 1 || n.begin[1] - n.begin[0] != 1) continue;
-      const Instr& in = p.instrs[n.begin[0]];
-      if ((in.op != OpCode::AnyOf && in.op != OpCode::OneOf) || in.b == 0) continue;
+      if (n.flags & (kNodeTypeOnly | kNodeGeneralOnly)) continue;
+      const Instr* in = sole_union(p, n);
+      if (in == nullptr || in->b == 0) continue;
       std::uint8_t types = 0;
       bool foldable = true;
-      for (std::uint32_t k = in.a; k < in.a + in.b && foldable; ++k) {
+      for (std::uint32_t k = in->a; k < in->a + in->b && foldable; ++k) {
         const Node& branch = p.nodes[p.node_lists[k]];
         // Every mask that admits a real (Real, IntegralReal) also admits
         // Integer, so two masks some value matches both share a bit.
-        foldable = (branch.flags & kNodeTypeOnly) && (in.op == OpCode::AnyOf || !(types & branch.fast_type_mask));
+        foldable = (branch.flags & kNodeTypeOnly) && (in->op == OpCode::AnyOf || !(types & branch.fast_type_mask));
         types |= branch.fast_type_mask;
       }
       if (!foldable) continue;
@@ -491,10 +507,7 @@ void fold_type_unions(Program& p) {
 void mark_unions(Program& p) {
   if (p.uses_dynamic_scope) return;
   for (Node& n : p.nodes) {
-    if (n.flags & (kNodeTypeOnly | kNodeFalse | kNodeUnevaluatedItems | kNodeUnevaluatedProps)) continue;
-    if (n.begin[5] - n.begin[0] != 1 || n.begin[1] - n.begin[0] != 1) continue;
-    const OpCode op = p.instrs[n.begin[0]].op;
-    if (op == OpCode::AnyOf || op == OpCode::OneOf) n.flags |= kNodeUnion;
+    if (!(n.flags & (kNodeTypeOnly | kNodeGeneralOnly)) && sole_union(p, n)) n.flags |= kNodeUnion;
   }
 }
 
@@ -503,8 +516,8 @@ void mark_unions(Program& p) {
 void mark_plain_arrays(Program& p) {
   if (p.uses_dynamic_scope) return;
   for (Node& n : p.nodes) {
-    if (n.flags & (kNodeFalse | kNodeUnevaluatedItems | kNodeUnevaluatedProps | kNodePlainObject)) continue;
-    if (!only_type_checks_besides(n, 3) || n.begin[4] - n.begin[3] != 1) continue;
+    if ((n.flags & (kNodeGeneralOnly | kNodePlainObject)) || !only_type_checks_besides(n, 3)) continue;
+    if (n.begin[4] - n.begin[3] != 1) continue;
     const Instr& in = p.instrs[n.begin[3]];
     if (in.op != OpCode::Items || in.b != 0 || in.c == kNone || (in.flags & 1)) continue;
     n.flags |= kNodePlainArray;
@@ -517,12 +530,10 @@ void mark_plain_arrays(Program& p) {
 void Compiler::optimize() {
   Program& p = program_;
   for (Node& n : p.nodes) {
-    bool leaf = !(n.flags & (kNodeFalse | kNodeUnevaluatedItems | kNodeUnevaluatedProps));
+    bool leaf = !(n.flags & kNodeGeneralOnly);
     for (std::uint32_t i = n.begin[0]; i < n.begin[5] && leaf; ++i) leaf = is_leaf_op(p.instrs[i].op);
     if (leaf) n.flags |= kNodeLeaf;
-    if (n.begin[0] == n.begin[5] && !(n.flags & (kNodeFalse | kNodeUnevaluatedItems | kNodeUnevaluatedProps))) {
-      n.flags |= kNodeTypeOnly;
-    }
+    if (n.begin[0] == n.begin[5] && !(n.flags & kNodeGeneralOnly)) n.flags |= kNodeTypeOnly;
     n.fast_type_mask = n.type_mask;
   }
   auto fill_entry_flags = [&] {
@@ -542,13 +553,10 @@ void Compiler::optimize() {
   // or annotation of its own, and the target's instructions carry their own
   // schema paths).
   auto forward = [&](const Node& n) -> std::uint32_t {
-    if (n.type_mask != kTypeAll || (n.flags & (kNodeFalse | kNodeUnevaluatedItems | kNodeUnevaluatedProps)) ||
-        n.begin[5] - n.begin[0] != 1 || n.begin[1] - n.begin[0] != 1) {
-      return kNone;
-    }
-    const Instr& in = p.instrs[n.begin[0]];
-    if (in.op == OpCode::Ref) return in.a;
-    if (in.op == OpCode::AllOf && in.b == 1) return p.node_lists[in.a];
+    const Instr* in = sole_any_type_instruction(p, n);
+    if (n.type_mask != kTypeAll || (n.flags & kNodeGeneralOnly) || in == nullptr) return kNone;
+    if (in->op == OpCode::Ref) return in->a;
+    if (in->op == OpCode::AllOf && in->b == 1) return p.node_lists[in->a];
     return kNone;
   };
   auto target = [&](std::uint32_t n) {

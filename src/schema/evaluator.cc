@@ -259,10 +259,7 @@ class Evaluator {
       const Node& n = p_.nodes[index];
       const std::uint8_t flags = n.flags;
       if (!(flags & (kNodeFalse | kNodeUnevaluatedItems | kNodeUnevaluatedProps))) {
-        if (stack_exhausted()) {
-          abort_ = Abort::Depth;
-          return false;
-        }
+        if (stack_abort()) return false;
         if (!p_.uses_dynamic_scope) return run_fast(n, v, ann);
         if (!scope_.empty() && scope_.back() == n.resource) return run_fast(n, v, ann);
         scope_.push_back(n.resource);
@@ -356,25 +353,26 @@ class Evaluator {
   __attribute__((always_inline)) bool stack_exhausted() const {
     return stack_base_ - reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)) > kMaxStackBytes;
   }
+  /// The fast pass's stack bound: true, with the validation aborted, when
+  /// the stack is exhausted. Inlined, as stack_exhausted.
+  __attribute__((always_inline)) bool stack_abort() {
+    if (!stack_exhausted()) return false;
+    abort_ = Abort::Depth;
+    return true;
+  }
   /// Fast pass of a kNodePlainObject node: its type, then its one
   /// PropTable pass on objects, without the general node's dispatch.
   bool plain_object(const Node& n, Ref v) {
     if (In::type(v) != json::Type::Object) return type_matches(n.type_mask, v);
     if (!(n.type_mask & kTypeObject)) return false;
-    if (stack_exhausted()) {
-      abort_ = Abort::Depth;
-      return false;
-    }
+    if (stack_abort()) return false;
     return properties_by_name(p_.prop_tables[n.operand], v);
   }
   /// Fast pass of a kNodePlainArray node: its type, then its elements.
   __attribute__((noinline)) bool plain_array(const Node& n, Ref v) {
     if (In::type(v) != json::Type::Array) return type_matches(n.type_mask, v);
     if (!(n.type_mask & kTypeArray)) return false;
-    if (stack_exhausted()) {
-      abort_ = Abort::Depth;
-      return false;
-    }
+    if (stack_abort()) return false;
     auto items = In::items(v);
     Ref item;
     const Node& rest = p_.nodes[n.operand];
@@ -389,57 +387,53 @@ class Evaluator {
     }
     return true;
   }
-  __attribute__((always_inline)) bool run_fast(const Node& n, Ref v, Annot* ann) {
+  /// The fast pass of a node: its type, then its instructions for any type
+  /// and for v's type, each decided by `check` (instr, or leaf_instr for a
+  /// leaf).
+  template <typename Check>
+  __attribute__((always_inline)) bool run_fast(const Node& n, Ref v, Check check) {
     if (n.type_mask != kTypeAll && !type_matches(n.type_mask, v)) return false;
     for (std::uint32_t i = n.begin[0], end = n.begin[1]; i < end; ++i) {
-      if (!instr(p_.instrs[i], v, ann)) return false;
+      if (!check(p_.instrs[i])) return false;
     }
     static constexpr std::uint8_t kRange[7] = {0, 0, 1, 1, 2, 3, 4};
     const std::uint32_t range = kRange[static_cast<unsigned>(In::type(v))];
     if (range) {
       for (std::uint32_t i = n.begin[range], end = n.begin[range + 1]; i < end; ++i) {
-        if (!instr(p_.instrs[i], v, ann)) return false;
+        if (!check(p_.instrs[i])) return false;
       }
     }
     return true;
   }
+  __attribute__((always_inline)) bool run_fast(const Node& n, Ref v, Annot* ann) {
+    return run_fast(n, v, [&](const Instr& in) __attribute__((always_inline)) { return instr(in, v, ann); });
+  }
   /// Fast pass of a kNodeUnion node: its type, then its anyOf or oneOf.
   __attribute__((noinline)) bool union_of(const Node& n, Ref v) {
     if (n.type_mask != kTypeAll && !type_matches(n.type_mask, v)) return false;
-    if (stack_exhausted()) {
-      abort_ = Abort::Depth;
-      return false;
-    }
+    if (stack_abort()) return false;
     const Instr& in = p_.instrs[n.begin[0]];
     return in.op == OpCode::AnyOf ? any_of_fast(in, v) : one_of_fast(in, v);
   }
   /// Fast pass of a kNodeLeaf node, outside node_eval: a leaf has no
   /// subschema, so it needs no stack bound, dynamic scope or annotations.
   __attribute__((noinline)) bool leaf(const Node& n, Ref v) {
-    if (n.type_mask != kTypeAll && !type_matches(n.type_mask, v)) return false;
-    for (std::uint32_t i = n.begin[0], end = n.begin[1]; i < end; ++i) {
-      if (!leaf_instr(p_.instrs[i], v)) return false;
+    return run_fast(n, v, [&](const Instr& in) __attribute__((always_inline)) { return leaf_instr(in, v); });
+  }
+  /// `const`: a string compared here, anything else by JSON equality.
+  bool const_equal(const Instr& in, Ref v) const {
+    const json::Value& value = p_.values[in.a];
+    if (value.is_string() && In::type(v) == json::Type::String) {
+      const std::string& text = value.as_string();
+      const std::string_view str = In::string(v);
+      return text.size() == str.size() && equal_bytes(text.data(), str.data(), str.size());
     }
-    static constexpr std::uint8_t kRange[7] = {0, 0, 1, 1, 2, 3, 4};
-    const std::uint32_t range = kRange[static_cast<unsigned>(In::type(v))];
-    for (std::uint32_t i = n.begin[range], end = range ? n.begin[range + 1] : i; i < end; ++i) {
-      if (!leaf_instr(p_.instrs[i], v)) return false;
-    }
-    return true;
+    return In::equal(value, v);
   }
   __attribute__((always_inline)) bool leaf_instr(const Instr& in, Ref v) {
     switch (in.op) {
       case OpCode::Enum: return enum_contains(in, v);
-      case OpCode::Const: {
-        // A string compared here, anything else by JSON equality.
-        const json::Value& value = p_.values[in.a];
-        if (value.is_string() && In::type(v) == json::Type::String) {
-          const std::string& text = value.as_string();
-          const std::string_view str = In::string(v);
-          return text.size() == str.size() && equal_bytes(text.data(), str.data(), str.size());
-        }
-        return In::equal(value, v);
-      }
+      case OpCode::Const: return const_equal(in, v);
       case OpCode::MinItems: return In::count(v) >= in.a;
       case OpCode::MaxItems: return In::count(v) <= in.a;
       default: return instr_slow(in, v, nullptr);
@@ -811,10 +805,9 @@ bool Evaluator<kCollect, In>::additional_only(const PropTable& table, Ref v) {
 
 template <bool kCollect, typename In>
 bool Evaluator<kCollect, In>::properties(const Instr& in, Ref v, Annot* ann) {
+  // (The fast pass without annotations sends a names-only table to
+  // properties_by_name before it gets here: instr().)
   const PropTable& table = p_.prop_tables[in.a];
-  if constexpr (!kCollect) {
-    if (table.names_only && ann == nullptr) return properties_by_name(table, v);
-  }
   bool ok = true;
   // Fast mode: leaf subschemas (const/enum/type/bounds) first, the rest
   // after, so a failing discriminator rejects a oneOf branch before deep
@@ -1015,7 +1008,7 @@ inline bool Evaluator<kCollect, In>::instr(const Instr& in, Ref v, Annot* ann) {
         if (in.flags & 2) return true;
         break;
       case OpCode::Enum: return enum_contains(in, v);
-      case OpCode::Const: return In::equal(p_.values[in.a], v);
+      case OpCode::Const: return const_equal(in, v);
       case OpCode::AnyOf:
         if (ann == nullptr) return any_of_fast(in, v);
         break;
