@@ -10,6 +10,7 @@
 #include <memory>
 #include <type_traits>
 #include <unordered_map>
+#include <utility>
 
 #include "instance_access.h"
 #include "number.h"
@@ -49,6 +50,10 @@ constexpr std::string_view kDepthMessage =
 constexpr std::string_view kBudgetMessage =
     "exceeds the validation work budget: the schema's references and applicators fan out into too many "
     "evaluations for this instance";
+/// The keywords of those two violations: no schema keyword failed, a bound
+/// of the evaluation did (named as Ajv names a false schema's).
+constexpr std::string_view kDepthKeyword = "depth limit";
+constexpr std::string_view kBudgetKeyword = "work budget";
 
 /// Why an evaluation stopped early.
 enum class Abort : std::uint8_t { None, Depth, Budget };
@@ -278,18 +283,19 @@ class Evaluator {
   /// once, so fan-out costs the schema's size times the instance's instead
   /// of 2^depth. Past the budget the validation fails, saying so.
   __attribute__((noinline)) bool work_bound(std::uint32_t index, Ref v, Annot* ann) {
+    if constexpr (kCollect) {
+      if (abort_ != Abort::None) return false;  // stopped: nothing more to evaluate or list
+    }
     if (budget_ == 0) {
       budget_ = p_.validation_budget + kBudgetPerValue * (root_ != nullptr ? count_values(root_) : 1);
       step_limit_ = 0;  // every evaluation from now on comes here
       bound_ = new Bound();
     }
     if (steps_ > budget_) {
-      if (abort_ == Abort::None) {
+      if constexpr (kCollect) {
+        abort_at(Abort::Budget, index);
+      } else if (abort_ == Abort::None) {
         abort_ = Abort::Budget;
-        if constexpr (kCollect) {
-          out_->push_back(Violation{instance_path(), p_.strings[p_.nodes[index].type_path], "$ref", empty_params(),
-                                    std::string(kBudgetMessage)});
-        }
       }
       return false;
     }
@@ -503,8 +509,9 @@ class Evaluator {
     return p_.regexes[regex].search(subject);
   }
 
-  /// Continue after a failure? (collect mode with all errors)
-  bool keep_going() const { return kCollect && all_; }
+  /// Continue after a failure? (collect mode with all errors, until the
+  /// validation is stopped)
+  bool keep_going() const { return kCollect && all_ && abort_ == Abort::None; }
 
   std::size_t mark() const {
     if constexpr (kCollect) return out_->size();
@@ -538,6 +545,7 @@ class Evaluator {
   }
   void fail_at(std::string_view keyword, std::uint32_t path, json::Value params, std::string message) {
     if constexpr (kCollect) {
+      if (abort_ != Abort::None) return;  // a stopped validation reports only why it stopped
       out_->push_back(Violation{instance_path(), p_.strings[path], std::string(keyword), std::move(params), std::move(message)});
     }
   }
@@ -545,7 +553,9 @@ class Evaluator {
   /// evaluator never builds them.
   template <typename Params, typename Message>
   void fail(const Instr& in, Params&& params, Message&& message) {
-    if constexpr (kCollect) fail_at(p_.strings[in.keyword], in.path, params(), message());
+    if constexpr (kCollect) {
+      if (abort_ == Abort::None) fail_at(p_.strings[in.keyword], in.path, params(), message());
+    }
   }
   static json::Value empty_params() { return json::Value(json::Object{}); }
   /// A length or count bound as the schema wrote it (kInstrClampedBound).
@@ -562,6 +572,10 @@ class Evaluator {
   /// The instance path of the collecting pass (nothing in the fast pass).
   struct NoPath {};
   [[no_unique_address]] std::conditional_t<kCollect, std::vector<Seg>, NoPath> path_;
+  /// The collecting pass's node under evaluation, while depth_ > 0: where
+  /// an abort says it was (nothing in the fast pass).
+  struct NoNode {};
+  [[no_unique_address]] std::conditional_t<kCollect, std::uint32_t, NoNode> current_{};
   Scope scope_;
   int depth_ = 0;
   Ref root_ = nullptr;
@@ -611,12 +625,33 @@ class Evaluator {
   /// Set once the depth limit or the work budget was hit: the verdict is
   /// then "invalid" no matter what the applicators above made of the
   /// failure (a `not` must not turn it into a pass), so every entry point
-  /// agrees.
+  /// agrees. The collecting pass then evaluates and lists nothing more.
   Abort abort_ = Abort::None;
+  /// The collecting pass's violation of the abort (abort_at), which
+  /// evaluate_collect reports alone (nothing in the fast pass).
+  struct NoViolation {};
+  [[no_unique_address]] std::conditional_t<kCollect, Violation, NoViolation> abort_violation_;
+
+ private:
+  /// The collecting pass's stop on entering node `index` (the fast pass
+  /// only sets abort_); the first stop counts. It keeps the violation
+  /// saying where: the subschema under evaluation then (the one that
+  /// recursed, rather than the sibling it was entering), and the value.
+  __attribute__((noinline, cold)) void abort_at(Abort why, std::uint32_t index) {
+    static_assert(kCollect);
+    if (abort_ != Abort::None) return;
+    abort_ = why;
+    std::string at = node_pointer(p_, depth_ > 0 ? current_ : index);
+    abort_violation_ = why == Abort::Depth ? depth_violation(instance_path(), std::move(at))
+                                           : budget_violation(instance_path(), std::move(at));
+  }
 };
 
 template <bool kCollect, typename In>
 bool Evaluator<kCollect, In>::node_full(std::uint32_t index, Ref v, Annot* ann) {
+  if constexpr (kCollect) {
+    if (abort_ != Abort::None) return false;  // stopped: nothing more to evaluate or list
+  }
   const Node& n = p_.nodes[index];
   if (n.flags & kNodeFalse) {
     if constexpr (kCollect) {
@@ -625,13 +660,16 @@ bool Evaluator<kCollect, In>::node_full(std::uint32_t index, Ref v, Annot* ann) 
     return false;
   }
   if (depth_ >= kMaxDepth || stack_exhausted()) {
-    abort_ = Abort::Depth;
     if constexpr (kCollect) {
-      out_->push_back(Violation{instance_path(), p_.strings[n.type_path], "$ref", empty_params(), std::string(kDepthMessage)});
+      abort_at(Abort::Depth, index);
+    } else {
+      abort_ = Abort::Depth;
     }
     return false;
   }
   ++depth_;
+  [[maybe_unused]] std::uint32_t outer = 0;
+  if constexpr (kCollect) outer = std::exchange(current_, index);
   bool pushed = false;
   if (p_.uses_dynamic_scope && (scope_.empty() || scope_.back() != n.resource)) {
     scope_.push_back(n.resource);
@@ -698,6 +736,7 @@ bool Evaluator<kCollect, In>::node_full(std::uint32_t index, Ref v, Annot* ann) 
   }
   if (ok && ann && a == &local) ann->merge(local);
 done:
+  if constexpr (kCollect) current_ = outer;
   if (pushed) scope_.pop_back();
   --depth_;
   return ok;
@@ -1569,18 +1608,38 @@ bool TapeAccess::equal(Ref a, Ref b) {
 }
 
 bool evaluate_collect(const Program& program, const json::Value& instance, bool all, std::vector<Violation>& out) {
+  const std::size_t start = out.size();
   Evaluator<true, ValueAccess> evaluator(program, &out, all);
   evaluator.set_root(&instance);
   bool ok = evaluator.node(program.root, &instance, nullptr);
   if (evaluator.abort_ != Abort::None) {
-    std::string_view message = evaluator.abort_ == Abort::Depth ? kDepthMessage : kBudgetMessage;
-    bool reported = false;
-    for (const Violation& v : out) reported = reported || v.message == message;
-    // An applicator above (anyOf, not, …) may have dropped it: report it at the root.
-    if (!reported) out.push_back(Violation{"", "#", "$ref", json::Value(json::Object{}), std::string(message)});
+    // What was listed before the stop is partial, and may hold errors an
+    // applicator above would have dropped had it finished (a later anyOf
+    // branch passing): the stop is reported alone.
+    out.resize(start);
+    Violation& stop = evaluator.abort_violation_;
+    if (stop.message.empty()) stop = depth_violation("", "#");  // a stop that did not say where (none known)
+    out.push_back(std::move(stop));
     return false;
   }
   return ok;
+}
+
+Violation depth_violation(std::string instance_path, std::string schema_path) {
+  return Violation{std::move(instance_path), std::move(schema_path), std::string(kDepthKeyword),
+                   json::Value(json::Object{}), std::string(kDepthMessage)};
+}
+
+Violation budget_violation(std::string instance_path, std::string schema_path) {
+  return Violation{std::move(instance_path), std::move(schema_path), std::string(kBudgetKeyword),
+                   json::Value(json::Object{}), std::string(kBudgetMessage)};
+}
+
+std::string node_pointer(const Program& program, std::uint32_t node) {
+  // A node's type path is "#<pointer>/type", a false schema's "#<pointer>".
+  std::string path = program.strings[program.nodes[node].type_path];
+  if (!(program.nodes[node].flags & kNodeFalse)) path.resize(path.size() - 5);
+  return path;
 }
 
 }  // namespace weld::schema

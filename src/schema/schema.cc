@@ -41,22 +41,18 @@ ValidationResult Schema::validate(const json::Value& instance, Collect collect) 
     // collecting pass (other frame sizes) just did not: same verdict, said.
     // (The work budget cannot differ: the collecting pass does at least
     // the fast pass's work.)
-    result.violations.push_back(Violation{"", "#", "$ref", json::Value(json::Object{}),
-                                          "exceeds the maximum schema evaluation depth: the schema nests too deeply "
-                                          "or recurses without consuming the instance"});
+    result.violations.push_back(depth_violation("", "#"));
   }
   if (collect == Collect::First && result.violations.size() > 1) result.violations.resize(1);
   return result;
 }
 
 std::optional<bool> Schema::is_valid_at(std::string_view pointer, const json::Value& instance) const {
-  // Each node's schema path is "#<pointer>/type" ("#<pointer>" for false):
-  // indexed once, on the first call.
+  // Indexed once, on the first call.
   std::call_once(program_->pointer_index_once, [&] {
     for (std::uint32_t i = 0; i < program_->nodes.size(); ++i) {
-      std::string path = program_->strings[program_->nodes[i].type_path];
-      if (!(program_->nodes[i].flags & kNodeFalse)) path.resize(path.size() - 5);  // "/type"
-      program_->node_by_pointer.emplace(path.substr(1), i);  // the first node at a pointer: the main document's
+      // The first node at a pointer: the main document's.
+      program_->node_by_pointer.emplace(node_pointer(*program_, i).substr(1), i);
     }
   });
   auto it = program_->node_by_pointer.find(std::string(pointer));

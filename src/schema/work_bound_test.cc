@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "weld/json/parse.h"
+#include "weld/json/serialize.h"
 #include "weld/json/tape.h"
 #include "weld/schema/schema.h"
 
@@ -80,6 +81,53 @@ TEST(WorkBound, WhereNothingCanBeRememberedTheBudgetFailsTheValidation) {
   Schema small = compile(fan_out(8, R"({"properties":{"a":{}}})", R"(,"allOf":[{"$ref":"#/$defs/d0"}],"unevaluatedProperties":false)"));
   EXPECT_TRUE(small.is_valid(*json::parse(R"({"a":1})")));
   EXPECT_FALSE(small.is_valid(*json::parse(R"({"a":1,"b":2})")));
+}
+
+// The budget's stop is the validation's one violation, in both collecting
+// modes, whatever the applicators it unwinds through would have said: at
+// the instance value and in the subschema under evaluation when it hit.
+void expect_budget_stop(const Schema& s, const std::string& instance_text, const std::string& instance_path) {
+  SCOPED_TRACE(instance_text);
+  json::Value instance = *json::parse(instance_text);
+  EXPECT_FALSE(s.is_valid(instance));
+  json::Tape tape;
+  json::write_tape(instance, tape);
+  EXPECT_FALSE(s.is_valid(tape));
+  for (Collect collect : {Collect::All, Collect::First}) {
+    ValidationResult r = s.validate(instance, collect);
+    EXPECT_FALSE(r.valid);
+    ASSERT_EQ(1u, r.violations.size()) << describe(r.violations);
+    const Violation& v = r.violations[0];
+    EXPECT_EQ(kBudget, v.message);
+    EXPECT_EQ("work budget", v.keyword);
+    EXPECT_EQ(instance_path, v.instance_path);
+    EXPECT_EQ(0u, v.schema_path.rfind("#/$defs/d", 0)) << v.schema_path;
+    EXPECT_EQ("{}", json::serialize(v.params));
+  }
+}
+
+TEST(WorkBound, TheBudgetStopIsReportedAlone) {
+  // Valid or not, deciding it costs 2^40 evaluations: each instance stops
+  // at the budget. The errors of the members (`b` is not allowed, `q` not
+  // a string) and of the applicators are not listed.
+  const std::string fan = fan_out(40, R"({"properties":{"a":{},"c":{"type":"integer"}},"anyOf":[{"required":["a"]},{"required":["c"]}]})",
+                                  R"(,"properties":{"p":{"allOf":[{"$ref":"#/$defs/d0"}],"unevaluatedProperties":false},
+                                       "q":{"type":"string"}})");
+  Schema s = compile(fan);
+  expect_budget_stop(s, R"({"p":{"a":1}})", "/p");
+  expect_budget_stop(s, R"({"p":{"a":1,"b":2},"q":1})", "/p");
+  // An error met before the fan-out is spent is an answer for the first
+  // error; listing them all meets the budget.
+  json::Value early = *json::parse(R"({"p":{"a":1,"c":"x"}})");
+  ValidationResult first = s.validate(early, Collect::First);
+  ASSERT_EQ(1u, first.violations.size());
+  EXPECT_EQ("/p/c must be integer", describe(first.violations, ""));
+  ValidationResult all = s.validate(early, Collect::All);
+  ASSERT_EQ(1u, all.violations.size());
+  EXPECT_EQ(kBudget, all.violations[0].message);
+  // At the root, under `not` (whose failure would be a pass) and `anyOf`.
+  Schema root = compile(fan_out(40, R"({"properties":{"a":{}}})", R"(,"anyOf":[{"not":{"allOf":[{"$ref":"#/$defs/d0"}],"unevaluatedProperties":false}},{"type":"string"}])"));
+  expect_budget_stop(root, R"({"a":1})", "");
 }
 
 }  // namespace

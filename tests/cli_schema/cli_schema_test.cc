@@ -127,6 +127,23 @@ TEST_F(CliSchema, ValidateJsonOutputInInputOrder) {
             "{\"file\":\"" + single + "\",\"valid\":true,\"errors\":[]}\n");
 }
 
+TEST_F(CliSchema, ValidateRecursionWithoutProgressIsOneError) {
+  // The depth limit stops the validation: one line saying so, not one more
+  // per applicator it unwinds through (docs/schema.md, "What validates").
+  const char* loop = R"({"required":["name"],"anyOf":[{"$ref":"#"}]})";
+  std::string instance = write("one.json", "1");
+  Outcome text = run_weld({"schema", "validate", loop, instance});
+  EXPECT_EQ(text.exit_code, 1);
+  const std::string message =
+      "exceeds the maximum schema evaluation depth: the schema nests too deeply or recurses without consuming the "
+      "instance";
+  EXPECT_EQ(text.out, instance + ": " + message + "\n");
+  Outcome json = run_weld({"schema", "validate", "--json", loop, "-"}, R"({"a":{"b":1}})");
+  EXPECT_EQ(json.exit_code, 1);
+  EXPECT_EQ(json.out, "{\"file\":\"-\",\"valid\":false,\"errors\":[{\"instancePath\":\"\",\"schemaPath\":\"#\","
+                      "\"keyword\":\"depth limit\",\"params\":{},\"message\":\"" + message + "\"}]}\n");
+}
+
 TEST_F(CliSchema, ValidateStdin) {
   Outcome one = run_weld({"schema", "validate", kPerson, "-"}, "{\"name\":\"x\"}\n");
   EXPECT_EQ(one.exit_code, 0);
