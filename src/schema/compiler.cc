@@ -525,6 +525,38 @@ void mark_plain_arrays(Program& p) {
   }
 }
 
+/// Sets PropTable::record and each node's fast_kind (after the flags and
+/// the entries' copies of them are final).
+void set_fast_kinds(Program& p) {
+  for (PropTable& t : p.prop_tables) {
+    bool record = t.names_only && !t.entries.empty();
+    for (const auto& e : t.entries) record = record && (e.node_flags & kNodeTypeOnly);
+    if (t.additional_false) {
+      t.record_additional_mask = 0;
+    } else if (t.additional != kNone) {
+      record = record && (t.additional_flags & kNodeTypeOnly);
+      t.record_additional_mask = t.additional_type_mask;
+    }
+    t.record = record;
+  }
+  for (Node& n : p.nodes) {
+    const std::uint8_t f = n.flags;
+    if (f & kNodeTypeOnly) {
+      n.fast_kind = kFastTypeOnly;
+    } else if (f & kNodeLeaf) {
+      n.fast_kind = kFastLeaf;
+    } else if (f & kNodeUnion) {
+      n.fast_kind = kFastUnion;
+    } else if (f & kNodePlainObject) {
+      n.fast_kind = p.prop_tables[n.operand].record ? kFastRecord : kFastPlainObject;
+    } else if (f & kNodePlainArray) {
+      n.fast_kind = kFastPlainArray;
+    } else {
+      n.fast_kind = kFastGeneral;
+    }
+  }
+}
+
 }  // namespace
 
 void Compiler::optimize() {
@@ -597,6 +629,7 @@ void Compiler::optimize() {
   mark_plain_arrays(p);
   mark_unions(p);
   fill_entry_flags();
+  set_fast_kinds(p);
 }
 
 }  // namespace weld::schema

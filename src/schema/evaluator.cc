@@ -225,6 +225,44 @@ bool has_duplicates(const ItemList<In>& array) {
   return false;
 }
 
+/// The entry of `key` in a by_length_indexed table, or kNone.
+__attribute__((always_inline)) inline std::uint32_t entry_by_length(const PropTable& table, std::string_view key) {
+  const std::size_t size = key.size();
+  if (size >= PropTable::kByLength) return kNone;
+  const std::uint8_t e = table.by_length[size];
+  if (e == PropTable::kNoEntry) return kNone;
+  return equal_bytes(table.entries[e].name.data(), key.data(), size) ? e : kNone;
+}
+
+/// The entry of `key` in table, or kNone.
+__attribute__((always_inline)) inline std::uint32_t find_entry(const PropTable& table, std::string_view key) {
+  const std::size_t size = key.size();
+  if (table.by_length_indexed) return entry_by_length(table, key);
+  if (table.perfect_seed != 0) {
+    const std::uint32_t e = table.buckets[perfect_slot(table, key.data(), size)];
+    if (e == kNone) return kNone;
+    const std::string& name = table.entries[e].name;
+    return name.size() == size && equal_bytes(name.data(), key.data(), size) ? e : kNone;
+  }
+  if (!table.buckets.empty()) {
+    std::uint64_t h = hash_key(key.data(), size) & table.bucket_mask;
+    while (table.buckets[h] != kNone) {
+      const std::string& name = table.entries[table.buckets[h]].name;
+      if (name.size() == size && equal_bytes(name.data(), key.data(), size)) return table.buckets[h];
+      h = (h + 1) & table.bucket_mask;
+    }
+    return kNone;
+  }
+  const std::uint32_t count = static_cast<std::uint32_t>(table.entries.size());
+  for (std::uint32_t e = 0; e < count; ++e) {
+    const std::string& name = table.entries[e].name;
+    if (name.size() == size && equal_bytes(name.data(), key.data(), size)) {
+      return e;
+    }
+  }
+  return kNone;
+}
+
 template <bool kCollect, typename In>
 class Evaluator {
   using Ref = typename In::Ref;
@@ -240,13 +278,16 @@ class Evaluator {
   bool node(std::uint32_t index, Ref v, Annot* ann) {
     if constexpr (!kCollect) {
       const Node& n = p_.nodes[index];
-      if (n.flags & (kNodeTypeOnly | kNodeLeaf | kNodePlainObject | kNodePlainArray | kNodeUnion)) {
-        if (n.flags & kNodeTypeOnly) return type_matches(n.fast_type_mask, v);
-        if (ann == nullptr) {
-          if (__builtin_expect(++steps_ > step_limit_, 0)) return work_bound(index, v, ann);
-          if (n.flags & kNodeLeaf) return leaf(n, v);
-          if (n.flags & kNodeUnion) return union_of(n, v);
-          return (n.flags & kNodePlainObject) ? plain_object(n, v) : plain_array(n, v);
+      const std::uint8_t kind = n.fast_kind;
+      if (kind == kFastTypeOnly) return type_matches(n.fast_type_mask, v);
+      if (kind != kFastGeneral && ann == nullptr) {
+        if (__builtin_expect(++steps_ > step_limit_, 0)) return work_bound(index, v, ann);
+        switch (kind) {
+          case kFastLeaf: return leaf(n, v);
+          case kFastUnion: return union_of(n, v);
+          case kFastPlainObject: return plain_object(n, v);
+          case kFastRecord: return record(n, v);
+          default: return plain_array(n, v);
         }
       }
     }
@@ -374,6 +415,40 @@ class Evaluator {
     if (stack_abort()) return false;
     return properties_by_name(p_.prop_tables[n.operand], v);
   }
+  /// Fast pass of a kFastRecord node: its type, then its members.
+  __attribute__((noinline)) bool record(const Node& n, Ref v) {
+    if (In::type(v) != json::Type::Object) return type_matches(n.type_mask, v);
+    if (!(n.type_mask & kTypeObject)) return false;
+    return record_members(p_.prop_tables[n.operand], v);
+  }
+  /// The members of an object against a PropTable::record table: each
+  /// member's type (its entry's, or the additional members'), then
+  /// `required`. No subschema is called, so no stack bound is needed.
+  __attribute__((always_inline)) static bool record_members(const PropTable& table, Ref v) {
+    auto run = [&](auto lookup) __attribute__((always_inline)) {
+      std::uint64_t required_seen = 0;
+      auto members = In::members(v);
+      std::string_view key;
+      Ref value;
+      while (In::next(members, key, value)) {
+        const std::uint32_t entry = lookup(key);
+        std::uint8_t mask;
+        if (entry != kNone) {
+          const PropTable::Entry& e = table.entries[entry];
+          required_seen |= e.required_bits;
+          mask = e.type_mask;
+        } else {
+          mask = table.record_additional_mask;
+        }
+        if (!type_matches(mask, value)) return false;
+      }
+      return required_seen == table.required_all;
+    };
+    if (table.by_length_indexed) {
+      return run([&](std::string_view key) __attribute__((always_inline)) { return entry_by_length(table, key); });
+    }
+    return run([&](std::string_view key) __attribute__((always_inline)) { return find_entry(table, key); });
+  }
   /// Fast pass of a kNodePlainArray node: its type, then its elements.
   __attribute__((noinline)) bool plain_array(const Node& n, Ref v) {
     if (In::type(v) != json::Type::Array) return type_matches(n.type_mask, v);
@@ -385,6 +460,20 @@ class Evaluator {
     if (rest.flags & kNodeTypeOnly) {
       while (In::next(items, item)) {
         if (!type_matches(rest.fast_type_mask, item)) return false;
+      }
+      return true;
+    }
+    if (rest.fast_kind == kFastRecord) {
+      // As node() and record() would, without a call per element.
+      const PropTable& table = p_.prop_tables[rest.operand];
+      while (In::next(items, item)) {
+        if (__builtin_expect(++steps_ > step_limit_, 0)) {
+          if (!work_bound(n.operand, item, nullptr)) return false;
+        } else if (In::type(item) != json::Type::Object || !(rest.type_mask & kTypeObject)) {
+          if (!type_matches(rest.type_mask, item)) return false;
+        } else if (!record_members(table, item)) {
+          return false;
+        }
       }
       return true;
     }
@@ -740,39 +829,6 @@ done:
   if (pushed) scope_.pop_back();
   --depth_;
   return ok;
-}
-
-__attribute__((always_inline)) inline std::uint32_t find_entry(const PropTable& table, std::string_view key) {
-  const std::size_t size = key.size();
-  if (table.by_length_indexed) {
-    if (size >= PropTable::kByLength) return kNone;
-    const std::uint8_t e = table.by_length[size];
-    if (e == PropTable::kNoEntry) return kNone;
-    return equal_bytes(table.entries[e].name.data(), key.data(), size) ? e : kNone;
-  }
-  if (table.perfect_seed != 0) {
-    const std::uint32_t e = table.buckets[perfect_slot(table, key.data(), size)];
-    if (e == kNone) return kNone;
-    const std::string& name = table.entries[e].name;
-    return name.size() == size && equal_bytes(name.data(), key.data(), size) ? e : kNone;
-  }
-  if (!table.buckets.empty()) {
-    std::uint64_t h = hash_key(key.data(), size) & table.bucket_mask;
-    while (table.buckets[h] != kNone) {
-      const std::string& name = table.entries[table.buckets[h]].name;
-      if (name.size() == size && equal_bytes(name.data(), key.data(), size)) return table.buckets[h];
-      h = (h + 1) & table.bucket_mask;
-    }
-    return kNone;
-  }
-  const std::uint32_t count = static_cast<std::uint32_t>(table.entries.size());
-  for (std::uint32_t e = 0; e < count; ++e) {
-    const std::string& name = table.entries[e].name;
-    if (name.size() == size && equal_bytes(name.data(), key.data(), size)) {
-      return e;
-    }
-  }
-  return kNone;
 }
 
 template <bool kCollect, typename In>

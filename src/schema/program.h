@@ -129,6 +129,21 @@ enum NodeFlag : std::uint8_t {
   kNodePlainArray = 128,
 };
 
+/// How the fast pass runs a node (Node::fast_kind, set by the optimiser
+/// from the flags above): Evaluator::node switches on it once instead of
+/// testing the flags one by one.
+enum FastKind : std::uint8_t {
+  kFastGeneral = 0,  // node_eval: the node's instructions in turn
+  kFastTypeOnly,     // fast_type_mask decides
+  kFastLeaf,         // kNodeLeaf
+  kFastUnion,        // kNodeUnion
+  kFastPlainObject,  // kNodePlainObject
+  /// kNodePlainObject whose table's members and additional members are
+  /// all decided by a type mask (PropTable::record): no subschema call.
+  kFastRecord,
+  kFastPlainArray,  // kNodePlainArray
+};
+
 /// A large `enum`: its strings in an open-addressing table, the other
 /// members (numbers compare as 1 == 1.0) scanned linearly.
 struct EnumSet {
@@ -148,6 +163,7 @@ struct Node {
   /// which the fast pass then decides as kNodeTypeOnly while the
   /// collecting pass still reports it as that keyword.
   std::uint8_t fast_type_mask = kTypeAll;
+  std::uint8_t fast_kind = kFastGeneral;
   std::uint32_t resource = 0;
   /// Schema paths for the type check and the false schema.
   std::uint32_t type_path = 0;
@@ -205,6 +221,12 @@ struct PropTable {
   std::uint8_t additional_type_mask = kTypeAll;
   bool additional_false = false;
   std::uint32_t additional_path = 0;  // "#/additionalProperties"
+  /// Every entry is type-only and the additional members are none, false
+  /// or type-only (kFastRecord): a member's verdict is a type mask, its
+  /// entry's or record_additional_mask (0 when additionalProperties is
+  /// false, every type when there is none).
+  bool record = false;
+  std::uint8_t record_additional_mask = kTypeAll | kTypeIntegralReal;
 };
 
 struct DepRequired {

@@ -7,6 +7,7 @@
 
 #include "weld/json/parse.h"
 #include "weld/json/serialize.h"
+#include "weld/json/tape.h"
 
 namespace weld::schema {
 namespace {
@@ -397,6 +398,60 @@ TEST(Schema, PropertyLookupTellsAlikeNamesApart) {
       std::string near = name;
       near[near.size() > 2 ? near.size() - 2 : 0] = 'z';
       EXPECT_FALSE(s.is_valid(json::Value(json::Object{{near, json::Value(static_cast<std::int64_t>(i))}}))) << near;
+    }
+  }
+}
+
+// An object whose members are all decided by their type (a record: no
+// member has a subschema to call) decides as the keywords do, alone and as
+// the elements of an array, whichever index its table got and whatever its
+// additionalProperties (none, false, a type), in both instance forms.
+TEST(Schema, RecordsOfTypedMembersDecideAsTheKeywords) {
+  const std::vector<std::vector<std::string>> tables = {
+      {"name", "version", "repository"},
+      {"dependency_name", "dependency_type", "update_type"},
+      {std::string(68, 'x') + "ab", std::string(68, 'x') + "cb"},
+  };
+  const char* additionals[] = {nullptr, "false", R"({"type":"integer"})"};
+  for (const auto& names : tables) {
+    for (const char* additional : additionals) {
+      std::string object = R"({"type":"object","required":[")" + names[0] + R"("],"properties":{)";
+      for (std::size_t i = 0; i < names.size(); ++i) {
+        object += (i ? "," : "") + ("\"" + names[i] + "\":") + (i % 2 ? R"({"type":"string"})" : R"({"type":["string","null"]})");
+      }
+      object += "}";
+      if (additional) object += std::string(R"(,"additionalProperties":)") + additional;
+      object += "}";
+      const std::string what = object;
+      const Schema alone = Schema::compile(j(object));
+      const Schema items = Schema::compile(j(R"({"type":"array","items":)" + object + "}"));
+      const std::string a = "\"" + names[0] + "\"", b = "\"" + names[1] + "\"";
+      const std::pair<std::string, bool> cases[] = {
+          {"{" + a + ":\"x\"," + b + ":\"y\"}", true},
+          {"{" + a + ":null}", true},
+          {"{" + b + ":\"y\"}", false},                   // required missing
+          {"{" + a + ":\"x\"," + b + ":null}", false},     // a member of the wrong type
+          {"{" + a + ":1}", false},
+          {"{" + a + ":\"x\",\"other\":1}", additional == nullptr || additional[0] == '{'},
+          {"{" + a + ":\"x\",\"other\":1.0}", additional == nullptr || additional[0] == '{'},
+          {"{" + a + ":\"x\",\"other\":\"z\"}", additional == nullptr},
+          {"[]", false},
+          {"\"x\"", false},
+      };
+      for (const auto& [text, valid] : cases) {
+        const json::Value instance = j(text);
+        json::Tape tape;
+        json::write_tape(instance, tape);
+        EXPECT_EQ(valid, alone.is_valid(instance)) << what << " " << text;
+        EXPECT_EQ(valid, alone.is_valid(tape)) << what << " " << text << " (tape)";
+        EXPECT_EQ(valid, errors(alone, text).empty()) << what << " " << text;
+        const std::string array = "[{" + a + ":\"x\"}," + text + ",{" + a + ":null}]";
+        const json::Value elements = j(array);
+        json::Tape element_tape;
+        json::write_tape(elements, element_tape);
+        EXPECT_EQ(valid, items.is_valid(elements)) << what << " " << array;
+        EXPECT_EQ(valid, items.is_valid(element_tape)) << what << " " << array << " (tape)";
+      }
     }
   }
 }
