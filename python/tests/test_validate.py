@@ -174,6 +174,18 @@ def test_boolean_schemas():
     assert [e.keyword for e in weld.validator_for(False).iter_errors(1)] == ["false schema"]
 
 
+def test_recursion_without_progress_is_one_error():
+    # The depth limit stops the validation; that stop is the only error
+    # (docs/schema.md, "What validates"), not one more per applicator.
+    v = weld.validator_for({"properties": {"a": {"$ref": "#/$defs/r"}}, "$defs": {"r": {"anyOf": [{"$ref": "#/$defs/r"}]}}})
+    [error] = v.iter_errors({"a": {"b": 1}})
+    assert error.keyword == "depth limit"
+    assert error.message.startswith("exceeds the maximum schema evaluation depth")
+    assert (list(error.instance_path), list(error.schema_path)) == (["a"], ["$defs", "r"])
+    with pytest.raises(weld.ValidationError, match="maximum schema evaluation depth"):
+        v.validate({"a": 1})
+
+
 def test_options_dialect_formats_strict():
     assert weld.validator_for({"type": "integer"}).dialect == "2020-12"
     assert weld.validator_for({"$schema": "http://json-schema.org/draft-04/schema#"}).dialect == "draft4"
