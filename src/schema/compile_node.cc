@@ -685,7 +685,12 @@ void Compiler::compile_properties(NodeDraft& n) {
     PropTable table;
     if (props) {
       if (!props->is_object()) throw SchemaError(n.where("properties"), "\"properties\" must be object");
-      for (const json::Member& m : props->as_object()) table.entries.push_back(PropTable::Entry{m.key, n.sub(m.value)});
+      for (const json::Member& m : props->as_object()) {
+        PropTable::Entry entry;
+        entry.name = m.key;
+        entry.node = n.sub(m.value);
+        table.entries.push_back(std::move(entry));
+      }
     }
     if (patterns) {
       if (!patterns->is_object()) throw SchemaError(n.where("patternProperties"), "\"patternProperties\" must be object");

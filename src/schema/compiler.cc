@@ -571,6 +571,7 @@ void Compiler::optimize() {
   auto fill_entry_flags = [&] {
     for (PropTable& t : p.prop_tables) {
       for (auto& e : t.entries) {
+        e.words = key_words(e.name.data(), e.name.size());
         e.node_flags = p.nodes[e.node].flags;
         e.type_mask = p.nodes[e.node].fast_type_mask;
       }

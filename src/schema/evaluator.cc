@@ -231,7 +231,8 @@ __attribute__((always_inline)) inline std::uint32_t entry_by_length(const PropTa
   if (size >= PropTable::kByLength) return kNone;
   const std::uint8_t e = table.by_length[size];
   if (e == PropTable::kNoEntry) return kNone;
-  return equal_bytes(table.entries[e].name.data(), key.data(), size) ? e : kNone;
+  const PropTable::Entry& entry = table.entries[e];
+  return same_key(key.data(), size, entry.words, entry.name) ? e : kNone;
 }
 
 /// The entry of `key` in table, or kNone.
@@ -241,22 +242,22 @@ __attribute__((always_inline)) inline std::uint32_t find_entry(const PropTable& 
   if (table.perfect_seed != 0) {
     const std::uint32_t e = table.buckets[perfect_slot(table, key.data(), size)];
     if (e == kNone) return kNone;
-    const std::string& name = table.entries[e].name;
-    return name.size() == size && equal_bytes(name.data(), key.data(), size) ? e : kNone;
+    const PropTable::Entry& entry = table.entries[e];
+    return entry.name.size() == size && same_key(key.data(), size, entry.words, entry.name) ? e : kNone;
   }
   if (!table.buckets.empty()) {
     std::uint64_t h = hash_key(key.data(), size) & table.bucket_mask;
     while (table.buckets[h] != kNone) {
-      const std::string& name = table.entries[table.buckets[h]].name;
-      if (name.size() == size && equal_bytes(name.data(), key.data(), size)) return table.buckets[h];
+      const PropTable::Entry& entry = table.entries[table.buckets[h]];
+      if (entry.name.size() == size && same_key(key.data(), size, entry.words, entry.name)) return table.buckets[h];
       h = (h + 1) & table.bucket_mask;
     }
     return kNone;
   }
   const std::uint32_t count = static_cast<std::uint32_t>(table.entries.size());
   for (std::uint32_t e = 0; e < count; ++e) {
-    const std::string& name = table.entries[e].name;
-    if (name.size() == size && equal_bytes(name.data(), key.data(), size)) {
+    const PropTable::Entry& entry = table.entries[e];
+    if (entry.name.size() == size && same_key(key.data(), size, entry.words, entry.name)) {
       return e;
     }
   }

@@ -174,6 +174,65 @@ struct Node {
   std::uint32_t operand = kNone;
 };
 
+/// Byte equality for short keys without a libc call (overlapping word loads).
+__attribute__((always_inline)) inline bool equal_bytes(const char* a, const char* b, std::size_t n) {
+  auto load8 = [](const char* p) {
+    std::uint64_t x;
+    __builtin_memcpy(&x, p, 8);
+    return x;
+  };
+  auto load4 = [](const char* p) {
+    std::uint32_t x;
+    __builtin_memcpy(&x, p, 4);
+    return x;
+  };
+  if (n >= 8) {
+    for (; n > 8; a += 8, b += 8, n -= 8) {
+      if (load8(a) != load8(b)) return false;
+    }
+    return load8(a + n - 8) == load8(b + n - 8);
+  }
+  if (n >= 4) return load4(a) == load4(b) && load4(a + n - 4) == load4(b + n - 4);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (a[i] != b[i]) return false;
+  }
+  return true;
+}
+
+/// Two words that tell apart keys of one length (of up to 16 bytes; the
+/// first and last 8 past that): the key's first and last 8 bytes (4 below
+/// 8 bytes; three bytes below 4), read within the key.
+struct KeyWords {
+  std::uint64_t first = 0;
+  std::uint64_t last = 0;
+};
+__attribute__((always_inline)) inline KeyWords key_words(const char* p, std::size_t n) {
+  auto load8 = [](const char* q) {
+    std::uint64_t x;
+    __builtin_memcpy(&x, q, 8);
+    return x;
+  };
+  auto load4 = [](const char* q) {
+    std::uint32_t x;
+    __builtin_memcpy(&x, q, 4);
+    return x;
+  };
+  if (n >= 8) return {load8(p), load8(p + n - 8)};
+  if (n >= 4) return {load4(p), load4(p + n - 4)};
+  if (n == 0) return {};
+  const auto byte = [&](std::size_t at) { return static_cast<std::uint64_t>(static_cast<unsigned char>(p[at])); };
+  return {byte(0) | byte(n >> 1) << 8 | byte(n - 1) << 16, 0};
+}
+
+/// True when the n bytes at p are `name` (also n bytes long), whose
+/// key_words are w.
+__attribute__((always_inline)) inline bool same_key(const char* p, std::size_t n, const KeyWords& w,
+                                                    const std::string& name) {
+  const KeyWords k = key_words(p, n);
+  if (k.first != w.first || k.last != w.last) return false;
+  return n <= 16 || equal_bytes(name.data() + 8, p + 8, n - 16);
+}
+
 /// `properties` + `patternProperties` + `additionalProperties` of one
 /// schema, evaluated in one pass over the instance's members.
 struct PropTable {
@@ -188,6 +247,9 @@ struct PropTable {
     /// Bit k set when this entry is named by the k-th `required` name and
     /// the node's `required` is fused into this pass (Instr flags & 2).
     std::uint64_t required_bits = 0;
+    /// key_words(name): a member's key is compared with these (same_key)
+    /// without loading the name's bytes.
+    KeyWords words;
   };
   std::vector<Entry> entries;  // schema order
   /// The OR of the entries' required_bits: every required name was seen.
@@ -304,31 +366,6 @@ inline std::uint64_t key_signature(const char* data, std::size_t size, std::size
 /// The slot of a key in PropTable::buckets when the table is perfect.
 inline std::uint64_t perfect_slot(const PropTable& table, const char* data, std::size_t size) {
   return (key_signature(data, size, table.perfect_pick) * table.perfect_seed) >> table.perfect_shift;
-}
-
-/// Byte equality for short keys without a libc call (overlapping word loads).
-__attribute__((always_inline)) inline bool equal_bytes(const char* a, const char* b, std::size_t n) {
-  auto load8 = [](const char* p) {
-    std::uint64_t x;
-    __builtin_memcpy(&x, p, 8);
-    return x;
-  };
-  auto load4 = [](const char* p) {
-    std::uint32_t x;
-    __builtin_memcpy(&x, p, 4);
-    return x;
-  };
-  if (n >= 8) {
-    for (; n > 8; a += 8, b += 8, n -= 8) {
-      if (load8(a) != load8(b)) return false;
-    }
-    return load8(a + n - 8) == load8(b + n - 8);
-  }
-  if (n >= 4) return load4(a) == load4(b) && load4(a + n - 4) == load4(b + n - 4);
-  for (std::size_t i = 0; i < n; ++i) {
-    if (a[i] != b[i]) return false;
-  }
-  return true;
 }
 
 /// 64-bit FNV-1a, the hash of enum sets.

@@ -374,7 +374,8 @@ namespace {
 // A member finds its property by name whichever index the table got: by
 // length (lengths distinct), a perfect hash (names alike but for a byte
 // deep inside), or open addressing (names that differ only past the bytes
-// any signature reads).
+// any signature reads); a key that differs from a name in any one byte,
+// at any length, finds none.
 TEST(Schema, PropertyLookupTellsAlikeNamesApart) {
   const std::string deep_a = std::string(68, 'x') + "ab";
   const std::string deep_c = std::string(68, 'x') + "cb";
@@ -383,6 +384,9 @@ TEST(Schema, PropertyLookupTellsAlikeNamesApart) {
       {"a", "bb", "ccc"},
       {"dependency_name", "dependency_type", "update_type"},
       {deep_a, deep_c, deep_e},
+      // Of one length past 16 bytes, differing only in the middle.
+      {"aaaaaaaaaXaaaaaaaaaa", "aaaaaaaaaYaaaaaaaaaa", "aaaaaaaaaZaaaaaaaaaa"},
+      {"x", "yz", "abc", "abcd", "abcdefg", "abcdefgh", "abcdefghijklmnop"},
   };
   for (const auto& names : tables) {
     json::Object properties;
@@ -398,6 +402,11 @@ TEST(Schema, PropertyLookupTellsAlikeNamesApart) {
       std::string near = name;
       near[near.size() > 2 ? near.size() - 2 : 0] = 'z';
       EXPECT_FALSE(s.is_valid(json::Value(json::Object{{near, json::Value(static_cast<std::int64_t>(i))}}))) << near;
+      for (std::size_t at = 0; at < name.size(); ++at) {
+        std::string other = name;
+        other[at] = '#';
+        EXPECT_FALSE(s.is_valid(json::Value(json::Object{{other, json::Value(static_cast<std::int64_t>(i))}}))) << other;
+      }
     }
   }
 }
