@@ -270,7 +270,11 @@ class Evaluator {
 
  public:
   Evaluator(const Program& program, std::vector<Violation>* out, bool all)
-      : p_(program), out_(out), all_(all) {
+      : p_(program) {
+    if constexpr (kCollect) {
+      out_ = out;
+      all_ = all;
+    }
     stack_base_ = reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0));
   }
 
@@ -417,11 +421,18 @@ class Evaluator {
     return properties_by_name(p_.prop_tables[n.operand], v);
   }
   /// Fast pass of a kFastRecord node: its type, then its members.
-  __attribute__((noinline)) bool record(const Node& n, Ref v) {
+  __attribute__((noinline)) bool record(const Node& n, Ref v) { return record_of(p_, n, v); }
+
+ public:
+  /// The fast pass of a kFastRecord node, which needs none of an
+  /// evaluator's state (no subschema call, so no stack or work bound).
+  __attribute__((always_inline)) static bool record_of(const Program& p, const Node& n, Ref v) {
     if (In::type(v) != json::Type::Object) return type_matches(n.type_mask, v);
     if (!(n.type_mask & kTypeObject)) return false;
-    return record_members(p_.prop_tables[n.operand], v);
+    return record_members(p.prop_tables[n.operand], v);
   }
+
+ private:
   /// The members of an object against a PropTable::record table: each
   /// member's type (its entry's, or the additional members'), then
   /// `required`. No subschema is called, so no stack bound is needed.
@@ -601,7 +612,10 @@ class Evaluator {
 
   /// Continue after a failure? (collect mode with all errors, until the
   /// validation is stopped)
-  bool keep_going() const { return kCollect && all_ && abort_ == Abort::None; }
+  bool keep_going() const {
+    if constexpr (kCollect) return all_ && abort_ == Abort::None;
+    return false;
+  }
 
   std::size_t mark() const {
     if constexpr (kCollect) return out_->size();
@@ -657,8 +671,11 @@ class Evaluator {
   }
 
   const Program& p_;
-  std::vector<Violation>* out_;
-  bool all_;
+  /// Where violations go and whether all of them are wanted (the
+  /// collecting pass; nothing in the fast pass).
+  struct NoOut {};
+  [[no_unique_address]] std::conditional_t<kCollect, std::vector<Violation>*, NoOut> out_;
+  [[no_unique_address]] std::conditional_t<kCollect, bool, NoOut> all_;
   /// The instance path of the collecting pass (nothing in the fast pass).
   struct NoPath {};
   [[no_unique_address]] std::conditional_t<kCollect, std::vector<Seg>, NoPath> path_;
@@ -1580,22 +1597,38 @@ bool Evaluator<kCollect, In>::instr_slow(const Instr& in, Ref v, Annot* ann) {
 
 }  // namespace
 
+namespace {
+
+/// The fast pass from node `index`. A node decided by type masks alone (a
+/// type-only node, a record) is decided without making an evaluator: a
+/// small schema's validation is then mostly its own checks.
+template <typename In>
+__attribute__((noinline)) bool fast_by_evaluator(const Program& program, std::uint32_t index, typename In::Ref v) {
+  Evaluator<false, In> evaluator(program, nullptr, false);
+  evaluator.set_root(v);
+  bool ok = evaluator.node(index, v, nullptr);
+  return ok && evaluator.abort_ == Abort::None;
+}
+
+template <typename In>
+inline bool fast_from(const Program& program, std::uint32_t index, typename In::Ref v) {
+  const Node& n = program.nodes[index];
+  if (n.fast_kind == kFastRecord) return Evaluator<false, In>::record_of(program, n, v);
+  return fast_by_evaluator<In>(program, index, v);
+}
+
+}  // namespace
+
 bool evaluate_fast(const Program& program, const json::Value& instance) {
-  return evaluate_node_fast(program, program.root, instance);
+  return fast_from<ValueAccess>(program, program.root, &instance);
 }
 
 bool evaluate_node_fast(const Program& program, std::uint32_t node, const json::Value& instance) {
-  Evaluator<false, ValueAccess> evaluator(program, nullptr, false);
-  evaluator.set_root(&instance);
-  bool ok = evaluator.node(node, &instance, nullptr);
-  return ok && evaluator.abort_ == Abort::None;
+  return fast_from<ValueAccess>(program, node, &instance);
 }
 
 bool evaluate_fast(const Program& program, const json::Tape& instance) {
-  Evaluator<false, TapeAccess> evaluator(program, nullptr, false);
-  evaluator.set_root(&instance.root());
-  bool ok = evaluator.node(program.root, &instance.root(), nullptr);
-  return ok && evaluator.abort_ == Abort::None;
+  return fast_from<TapeAccess>(program, program.root, &instance.root());
 }
 
 bool TapeAccess::equal(const json::Value& a, Ref b) {

@@ -154,7 +154,7 @@ struct EnumSet {
 
 /// A compiled subschema: a type check and five instruction ranges
 /// [begin[k], begin[k+1]): any type, number, string, array, object.
-struct Node {
+struct alignas(16) Node {
   std::uint32_t begin[6] = {0, 0, 0, 0, 0, 0};
   std::uint8_t type_mask = kTypeAll;
   std::uint8_t flags = 0;
