@@ -176,6 +176,13 @@ std::optional<SimplePattern> parse_simple_pattern(std::string_view p) {
   std::size_t i = 0;
   Bits bits = {0, 0};
   if (!parse_atom(p, i, bits)) return std::nullopt;
+  // Anchored at the start, atoms without a quantifier followed by more
+  // pattern are the prefix: one character each.
+  while (sp.anchored_start && i < p.size() && std::string_view("*+?{").find(p[i]) == std::string_view::npos) {
+    sp.prefix.push_back({bits[0], bits[1]});
+    bits[0] = bits[1] = 0;
+    if (!parse_atom(p, i, bits)) return std::nullopt;
+  }
   sp.bits[0] = bits[0];
   sp.bits[1] = bits[1];
   if (i < p.size()) {
@@ -227,6 +234,17 @@ int match_simple_pattern(const SimplePattern& sp, std::string_view s) {
   // fewer bytes than `min` has fewer code points too.
   auto ascii = [](char c) { return static_cast<unsigned char>(c) < 128; };
   auto in = [&](char c) { return test(sp.bits, static_cast<unsigned char>(c)); };
+  if (!sp.prefix.empty()) {
+    // (Anchored at the start.) One character per prefix class; the rest
+    // is the repeated class's, anchored where the prefix ends.
+    const std::size_t k = sp.prefix.size();
+    if (s.size() < k) return 0;
+    for (std::size_t at = 0; at < k; ++at) {
+      if (!ascii(s[at])) return -1;
+      if (!test(sp.prefix[at].data(), static_cast<unsigned char>(s[at]))) return 0;
+    }
+    s.remove_prefix(k);
+  }
   const std::size_t n = s.size();
   if (n < sp.min && (sp.anchored_start || sp.anchored_end)) return 0;
   if (sp.anchored_start && sp.anchored_end) {

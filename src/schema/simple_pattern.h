@@ -1,14 +1,19 @@
 #pragma once
 /// \file
 /// A shortcut for the patterns real schemas use most (`^[a-zA-Z0-9_.-]*$`,
-/// `.+`, `^x-`, `^.{1,256}$` …): one character class with a repetition, or
-/// one literal, with optional anchors. Decided without the regex engine on
-/// ASCII subjects; anything else goes to weld::schema::Regex.
+/// `.+`, `^x-`, `^.{1,256}$`, `^[a-z][a-z0-9_]*$` …): one character class
+/// with a repetition (after, when anchored at the start, a run of single
+/// characters or classes: an identifier's first character, `#` before a
+/// colour's digits), or one literal, with optional anchors. Decided without
+/// the regex engine on ASCII subjects; anything else goes to
+/// weld::schema::Regex.
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace weld::schema {
 
@@ -20,6 +25,9 @@ struct SimplePattern {
   /// ASCII membership of the class (Kind::Class).
   std::uint64_t bits[2] = {0, 0};
   std::uint32_t min = 1, max = 1;  // repetition; max == UINT32_MAX: unbounded
+  /// Kind::Class anchored at the start: one character of each of these
+  /// classes, in order, before the repeated class.
+  std::vector<std::array<std::uint64_t, 2>> prefix;
   std::string literal;  // Kind::Literal
 };
 

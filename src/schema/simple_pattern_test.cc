@@ -31,9 +31,15 @@ void expect_agreement(const char* (&patterns)[P], const char* (&subjects)[S], Un
 TEST(SimplePattern, AgreesWithRegexEngine) {
   const char* patterns[] = {"^[a-zA-Z0-9_\\.\\-\\|@#]*$", "^[a-zA-Z0-9_\\-]*$", ".+", "[\\s\\S]*", ".", ".*", "(.+)",
                             "^[@$_#]", "^x-", "default", "type$", "^.+$", "^.{1,3}$", "^[A-F0-9]{1,32}$",
-                            "^[^\\W\\.\\-]", "^[\\w\\*]{0,6}$", "a{2}", "^[a-z]?$", "^$", "[0-9]{2,}$", "^\\d+$"};
+                            "^[^\\W\\.\\-]", "^[\\w\\*]{0,6}$", "a{2}", "^[a-z]?$", "^$", "[0-9]{2,}$", "^\\d+$",
+                            // A prefix of single characters before the repeated class.
+                            "^[A-Za-z][A-Za-z0-9_\\-:]*$", "^[a-z][a-z0-9_]+$", "^#[0-9a-fA-F]{6}$", "^cols_[0-9]+$",
+                            "^[1-9][0-9]*$", "^:[0-9]+$", "^[^\\W\\.\\-][\\w\\.\\-]*$", "^ab[0-9]", "^[a-z][0-9]?",
+                            "^[a-z][a-z0-9-_]{1,3}$", "^a.c$"};
   const char* subjects[] = {"", "a", "ab", "abc", "x-y", "@x", "A0F", "a b", "a\nb", "\n", "default", "mytype",
-                            "12", "1234567", "a*b", "_x", "-x", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "a|b#c"};
+                            "12", "1234567", "a*b", "_x", "-x", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "a|b#c",
+                            "a1", "1a", "#a0B1c2", "#a0B1c", "#a0B1c2d", "cols_12", "cols_", "cols_1x", ":80", ":", "9",
+                            "09", "ab1", "ab1x", "Ab:x-y", "a_", "ab_-", "ab_-c", "a\nc", "a.c", "Ab:x y"};
   expect_agreement(patterns, subjects, Undecided::Never);
 }
 
@@ -41,15 +47,17 @@ TEST(SimplePattern, AgreesWithRegexEngine) {
 // leaves the decision to it (-1).
 TEST(SimplePattern, NonAsciiSubjectsAgreeOrAreLeftToTheEngine) {
   const char* patterns[] = {"^[a-z]*$", "^[^/]*$", "^[^/]{1,2}$", ".+", ".", "^x-", "type$", "default", "^.{1,3}$",
-                            "[0-9]{2,}$", "^[^\\W]", "^[@$_#]", "[a-z]{2}", "^\\d+$"};
+                            "[0-9]{2,}$", "^[^\\W]", "^[@$_#]", "[a-z]{2}", "^\\d+$", "^[a-z][a-z0-9]*$",
+                            "^#[^/]{2}$", "^[^/][a-z]"};
   const char* subjects[] = {"\u00e9", "a\u00e9", "\u00e9a", "x-\u00e9", "\u00e9x-", "\u00e9\u00e9\u00e9",
                             "\u65e5\u672c", "ab\u00e9", "\u00e9ab", "12\u00e9", "\u00e912",
-                            "default\u00e9", "\u00e9type", "type\u00e9", "/\u00e9", "\u00e9/"};
+                            "default\u00e9", "\u00e9type", "type\u00e9", "/\u00e9", "\u00e9/", "#\u00e9\u00e9", "#a\u00e9",
+                            "a\u00e9b"};
   expect_agreement(patterns, subjects, Undecided::Allowed);
 }
 
 TEST(SimplePattern, LeavesTheRestToTheEngine) {
-  for (const char* p : {"a|b", "(a)(b)", "^(?:x)$", "\\p{L}", "[[]", "a+?", "ab+c", "^é$", "\\u0041"}) {
+  for (const char* p : {"a|b", "(a)(b)", "^(?:x)$", "\\p{L}", "[[]", "a+?", "ab+c", "^é$", "\\u0041", "a[0-9]b", "^a+b", "^[a-z]*[0-9]$"}) {
     EXPECT_FALSE(parse_simple_pattern(p).has_value()) << p;
   }
   EXPECT_EQ(-1, match_simple_pattern(*parse_simple_pattern(".+"), "é"));
