@@ -213,38 +213,31 @@ std::optional<SimplePattern> parse_simple_pattern(std::string_view p) {
     }
     if (i < p.size() && p[i] == '?') return std::nullopt;  // lazy: same verdict, but keep it simple
   }
+  // Anchored at the end, atoms without a quantifier after the repeated
+  // class are the suffix: one character each, at the end.
+  while (sp.anchored_end && i < p.size()) {
+    Bits suffix = {0, 0};
+    if (!parse_atom(p, i, suffix)) return std::nullopt;
+    if (i < p.size() && std::string_view("*+?{").find(p[i]) != std::string_view::npos) return std::nullopt;
+    sp.suffix.push_back({suffix[0], suffix[1]});
+  }
   if (i != p.size()) return std::nullopt;
   sp.kind = SimplePattern::Kind::Class;
+  sp.has_affixes = !sp.prefix.empty() || !sp.suffix.empty();
   return sp;
 }
 
-int match_simple_pattern(const SimplePattern& sp, std::string_view s) {
-  if (sp.kind == SimplePattern::Kind::Literal) {
-    // Bytes decide: a UTF-8 text holds a literal as a substring exactly
-    // when it holds its code points as one (no byte of a multi-byte
-    // character is ASCII).
-    const std::string& lit = sp.literal;
-    if (sp.anchored_start && sp.anchored_end) return s == lit;
-    if (sp.anchored_start) return s.substr(0, lit.size()) == lit;
-    if (sp.anchored_end) return s.size() >= lit.size() && s.substr(s.size() - lit.size()) == lit;
-    return s.find(lit) != std::string_view::npos;
-  }
-  // A class counts code points: only the bytes read are checked for ASCII,
-  // and a non-ASCII one leaves the decision to the engine. A subject with
-  // fewer bytes than `min` has fewer code points too.
-  auto ascii = [](char c) { return static_cast<unsigned char>(c) < 128; };
+namespace {
+
+bool ascii(char c) { return static_cast<unsigned char>(c) < 128; }
+
+/// A Kind::Class pattern's repeated class on s (its prefix and suffix, if
+/// any, already matched and removed). A class counts code points: only the
+/// bytes read are checked for ASCII, and a non-ASCII one leaves the
+/// decision to the engine. A subject with fewer bytes than `min` has fewer
+/// code points too.
+__attribute__((always_inline)) inline int match_class(const SimplePattern& sp, std::string_view s) {
   auto in = [&](char c) { return test(sp.bits, static_cast<unsigned char>(c)); };
-  if (!sp.prefix.empty()) {
-    // (Anchored at the start.) One character per prefix class; the rest
-    // is the repeated class's, anchored where the prefix ends.
-    const std::size_t k = sp.prefix.size();
-    if (s.size() < k) return 0;
-    for (std::size_t at = 0; at < k; ++at) {
-      if (!ascii(s[at])) return -1;
-      if (!test(sp.prefix[at].data(), static_cast<unsigned char>(s[at]))) return 0;
-    }
-    s.remove_prefix(k);
-  }
   const std::size_t n = s.size();
   if (n < sp.min && (sp.anchored_start || sp.anchored_end)) return 0;
   if (sp.anchored_start && sp.anchored_end) {
@@ -270,6 +263,41 @@ int match_simple_pattern(const SimplePattern& sp, std::string_view s) {
     if (run >= sp.min) return 1;
   }
   return 0;
+}
+
+/// A Kind::Class pattern with a prefix (anchored at the start: one
+/// character per prefix class, the class's run anchored where the prefix
+/// ends) or a suffix (the same from the end: ASCII bytes are whole
+/// characters, so the last bytes are the last characters).
+int match_affixes(const SimplePattern& sp, std::string_view s) {
+  const std::size_t before = sp.prefix.size(), after = sp.suffix.size();
+  if (s.size() < before + after) return 0;
+  for (std::size_t at = 0; at < before; ++at) {
+    if (!ascii(s[at])) return -1;
+    if (!test(sp.prefix[at].data(), static_cast<unsigned char>(s[at]))) return 0;
+  }
+  for (std::size_t at = 0; at < after; ++at) {
+    const char c = s[s.size() - after + at];
+    if (!ascii(c)) return -1;
+    if (!test(sp.suffix[at].data(), static_cast<unsigned char>(c))) return 0;
+  }
+  return match_class(sp, s.substr(before, s.size() - before - after));
+}
+
+}  // namespace
+
+int match_simple_pattern(const SimplePattern& sp, std::string_view s) {
+  if (sp.kind == SimplePattern::Kind::Literal) {
+    // Bytes decide: a UTF-8 text holds a literal as a substring exactly
+    // when it holds its code points as one (no byte of a multi-byte
+    // character is ASCII).
+    const std::string& lit = sp.literal;
+    if (sp.anchored_start && sp.anchored_end) return s == lit;
+    if (sp.anchored_start) return s.substr(0, lit.size()) == lit;
+    if (sp.anchored_end) return s.size() >= lit.size() && s.substr(s.size() - lit.size()) == lit;
+    return s.find(lit) != std::string_view::npos;
+  }
+  return sp.has_affixes ? match_affixes(sp, s) : match_class(sp, s);
 }
 
 }  // namespace weld::schema

@@ -4,7 +4,8 @@
 /// `.+`, `^x-`, `^.{1,256}$`, `^[a-z][a-z0-9_]*$` …): one character class
 /// with a repetition (after, when anchored at the start, a run of single
 /// characters or classes: an identifier's first character, `#` before a
-/// colour's digits), or one literal, with optional anchors. Decided without
+/// colour's digits; before, when anchored at the end, another such run:
+/// `^\{\{\w[\w.-]*\}\}$`), or one literal, with optional anchors. Decided without
 /// the regex engine on ASCII subjects; anything else goes to
 /// weld::schema::Regex.
 
@@ -28,6 +29,10 @@ struct SimplePattern {
   /// Kind::Class anchored at the start: one character of each of these
   /// classes, in order, before the repeated class.
   std::vector<std::array<std::uint64_t, 2>> prefix;
+  /// Kind::Class anchored at the end: one character of each of these
+  /// classes, in order, after the repeated class.
+  std::vector<std::array<std::uint64_t, 2>> suffix;
+  bool has_affixes = false;  // a prefix or a suffix
   std::string literal;  // Kind::Literal
 };
 
