@@ -557,6 +557,19 @@ void set_fast_kinds(Program& p) {
   }
 }
 
+/// Sets kInstrNamesByPattern on the `propertyNames` whose subschema, on a
+/// string, is decided by its patterns alone (and accepts strings).
+void mark_names_by_pattern(Program& p) {
+  for (Instr& in : p.instrs) {
+    if (in.op != OpCode::PropertyNames) continue;
+    const Node& n = p.nodes[in.a];
+    bool by_pattern = !(n.flags & kNodeGeneralOnly) && (n.type_mask & kTypeString) && n.begin[0] == n.begin[1] &&
+                      !(p.uses_dynamic_scope);
+    for (std::uint32_t i = n.begin[2]; i < n.begin[3] && by_pattern; ++i) by_pattern = p.instrs[i].op == OpCode::Pattern;
+    if (by_pattern) in.flags |= kInstrNamesByPattern;
+  }
+}
+
 }  // namespace
 
 void Compiler::optimize() {
@@ -631,6 +644,7 @@ void Compiler::optimize() {
   mark_unions(p);
   fill_entry_flags();
   set_fast_kinds(p);
+  mark_names_by_pattern(p);
 }
 
 }  // namespace weld::schema

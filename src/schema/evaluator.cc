@@ -1486,6 +1486,17 @@ bool Evaluator<kCollect, In>::property_names(const Instr& in, Ref v, Annot* ann)
   auto members = In::members(v);
   std::string_view key;
   Ref value;
+  if constexpr (!kCollect) {
+    if (in.flags & kInstrNamesByPattern) {
+      const Node& n = p_.nodes[in.a];
+      while (In::next(members, key, value)) {
+        for (std::uint32_t i = n.begin[2]; i < n.begin[3]; ++i) {
+          if (search(p_.instrs[i].a, key) != Regex::Match::Yes) return false;
+        }
+      }
+      return true;
+    }
+  }
   while (In::next(members, key, value)) {
     typename In::Key name(key);
     if (node(in.a, name.ref(), nullptr)) continue;

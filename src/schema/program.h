@@ -90,6 +90,10 @@ enum InstrFlag : std::uint8_t {
   /// kMaxCount: decided as kMaxCount, printed from values[b] (Contains:
   /// values[d] and values[d + 1]).
   kInstrClampedBound = 8,
+  /// PropertyNames whose subschema accepts strings and checks them with
+  /// patterns alone (`{"pattern": "^.+$"}`): the fast pass matches each
+  /// key's text without making a value of it.
+  kInstrNamesByPattern = 16,
 };
 
 /// The largest length or count bound held in an Instr operand; larger
