@@ -224,6 +224,7 @@ std::optional<SimplePattern> parse_simple_pattern(std::string_view p) {
   if (i != p.size()) return std::nullopt;
   sp.kind = SimplePattern::Kind::Class;
   sp.has_affixes = !sp.prefix.empty() || !sp.suffix.empty();
+  sp.dot = sp.bits[0] == ~((1ull << '\n') | (1ull << '\r')) && sp.bits[1] == ~0ull;
   return sp;
 }
 
@@ -241,9 +242,26 @@ __attribute__((always_inline)) inline int match_class(const SimplePattern& sp, s
   const std::size_t n = s.size();
   if (n < sp.min && (sp.anchored_start || sp.anchored_end)) return 0;
   if (sp.anchored_start && sp.anchored_end) {
-    for (char c : s) {
-      if (!ascii(c)) return -1;
-      if (!in(c)) return 0;
+    std::size_t at = 0;
+    if (sp.dot) {
+      // Eight bytes at a time: a line break anywhere refuses (`.` matches
+      // no \n or \r, whatever else the text holds), a non-ASCII byte
+      // leaves the text to the engine.
+      constexpr std::uint64_t kOnes = 0x0101010101010101ull, kHigh = 0x8080808080808080ull;
+      auto has_byte = [](std::uint64_t x, unsigned char b) {
+        const std::uint64_t v = x ^ (kOnes * b);
+        return ((v - kOnes) & ~v & kHigh) != 0;
+      };
+      for (; at + 8 <= n; at += 8) {
+        std::uint64_t x;
+        __builtin_memcpy(&x, s.data() + at, 8);
+        if (has_byte(x, '\n') || has_byte(x, '\r')) return 0;
+        if (x & kHigh) return -1;
+      }
+    }
+    for (; at < n; ++at) {
+      if (!ascii(s[at])) return -1;
+      if (!in(s[at])) return 0;
     }
     return n <= sp.max;
   }

@@ -33,6 +33,7 @@ struct SimplePattern {
   /// classes, in order, after the repeated class.
   std::vector<std::array<std::uint64_t, 2>> suffix;
   bool has_affixes = false;  // a prefix or a suffix
+  bool dot = false;          // the class is `.` (any ASCII but \n and \r)
   std::string literal;  // Kind::Literal
 };
 

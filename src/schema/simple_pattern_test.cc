@@ -38,13 +38,17 @@ TEST(SimplePattern, AgreesWithRegexEngine) {
                             "^[a-z][a-z0-9-_]{1,3}$", "^a.c$",
                             // … and a suffix after it, anchored at the end.
                             "^\\{\\{[\\w][\\w\\.\\-]*\\}\\}$", "[0-9]+px$", "^[a-z]+\\.json$", "[a-z]{2}on$",
-                            "^[a-z]?x$", "a+b$", "^[a-z]*[0-9]$"};
+                            "^[a-z]?x$", "a+b$", "^[a-z]*[0-9]$",
+                            // `.` over long subjects (read eight bytes at a time).
+                            "^.+$", "^.{2,20}$"};
   const char* subjects[] = {"", "a", "ab", "abc", "x-y", "@x", "A0F", "a b", "a\nb", "\n", "default", "mytype",
                             "12", "1234567", "a*b", "_x", "-x", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "a|b#c",
                             "a1", "1a", "#a0B1c2", "#a0B1c", "#a0B1c2d", "cols_12", "cols_", "cols_1x", ":80", ":", "9",
                             "09", "ab1", "ab1x", "Ab:x-y", "a_", "ab_-", "ab_-c", "a\nc", "a.c", "Ab:x y",
                             "{{a.b-c}}", "{{a}}", "{{}}", "{{.a}}", "{a}", "{{a}", "12px", "px", "a12px", "abc.json",
-                            ".json", "abc.jsonx", "xon", "abon", "ab1on", "x", "ax", "abx", "b", "aab", "xab", "abc1", "1", "a12"};
+                            ".json", "abc.jsonx", "xon", "abon", "ab1on", "x", "ax", "abx", "b", "aab", "xab", "abc1", "1", "a12",
+                            "abcdefghij", "abcdefgh\nij", "abcdefghijklmnop\r", "0123456789abcdef0123",
+                            "0123456789abcdef01234", "abcdefgh\tij", "\rbcdefghijklmnopq", "abcdefg\n"};
   expect_agreement(patterns, subjects, Undecided::Never);
 }
 
@@ -53,11 +57,12 @@ TEST(SimplePattern, AgreesWithRegexEngine) {
 TEST(SimplePattern, NonAsciiSubjectsAgreeOrAreLeftToTheEngine) {
   const char* patterns[] = {"^[a-z]*$", "^[^/]*$", "^[^/]{1,2}$", ".+", ".", "^x-", "type$", "default", "^.{1,3}$",
                             "[0-9]{2,}$", "^[^\\W]", "^[@$_#]", "[a-z]{2}", "^\\d+$", "^[a-z][a-z0-9]*$",
-                            "^#[^/]{2}$", "^[^/][a-z]", "^[^/]+\\.json$", "[^/]x$"};
+                            "^#[^/]{2}$", "^[^/][a-z]", "^[^/]+\\.json$", "[^/]x$", "^.+$"};
   const char* subjects[] = {"\u00e9", "a\u00e9", "\u00e9a", "x-\u00e9", "\u00e9x-", "\u00e9\u00e9\u00e9",
                             "\u65e5\u672c", "ab\u00e9", "\u00e9ab", "12\u00e9", "\u00e912",
                             "default\u00e9", "\u00e9type", "type\u00e9", "/\u00e9", "\u00e9/", "#\u00e9\u00e9", "#a\u00e9",
-                            "a\u00e9b", "\u00e9.json", "a.json\u00e9", "\u00e9x", "x\u00e9"};
+                            "a\u00e9b", "\u00e9.json", "a.json\u00e9", "\u00e9x", "x\u00e9", "abcdefgh\u00e9ij",
+                            "\u00e9bcdefgh\nij", "abcdefghijklmno\u00e9\r"};
   expect_agreement(patterns, subjects, Undecided::Allowed);
 }
 
