@@ -178,18 +178,20 @@ struct alignas(16) Node {
   std::uint32_t operand = kNone;
 };
 
+/// The 8 (4) bytes at p as one word, in memory order.
+__attribute__((always_inline)) inline std::uint64_t load8(const char* p) {
+  std::uint64_t x;
+  __builtin_memcpy(&x, p, 8);
+  return x;
+}
+__attribute__((always_inline)) inline std::uint32_t load4(const char* p) {
+  std::uint32_t x;
+  __builtin_memcpy(&x, p, 4);
+  return x;
+}
+
 /// Byte equality for short keys without a libc call (overlapping word loads).
 __attribute__((always_inline)) inline bool equal_bytes(const char* a, const char* b, std::size_t n) {
-  auto load8 = [](const char* p) {
-    std::uint64_t x;
-    __builtin_memcpy(&x, p, 8);
-    return x;
-  };
-  auto load4 = [](const char* p) {
-    std::uint32_t x;
-    __builtin_memcpy(&x, p, 4);
-    return x;
-  };
   if (n >= 8) {
     for (; n > 8; a += 8, b += 8, n -= 8) {
       if (load8(a) != load8(b)) return false;
@@ -211,16 +213,6 @@ struct KeyWords {
   std::uint64_t last = 0;
 };
 __attribute__((always_inline)) inline KeyWords key_words(const char* p, std::size_t n) {
-  auto load8 = [](const char* q) {
-    std::uint64_t x;
-    __builtin_memcpy(&x, q, 8);
-    return x;
-  };
-  auto load4 = [](const char* q) {
-    std::uint32_t x;
-    __builtin_memcpy(&x, q, 4);
-    return x;
-  };
   if (n >= 8) return {load8(p), load8(p + n - 8)};
   if (n >= 4) return {load4(p), load4(p + n - 4)};
   if (n == 0) return {};
