@@ -563,8 +563,8 @@ void mark_names_by_pattern(Program& p) {
   for (Instr& in : p.instrs) {
     if (in.op != OpCode::PropertyNames) continue;
     const Node& n = p.nodes[in.a];
-    bool by_pattern = !(n.flags & kNodeGeneralOnly) && (n.type_mask & kTypeString) && n.begin[0] == n.begin[1] &&
-                      !(p.uses_dynamic_scope);
+    bool by_pattern = !p.uses_dynamic_scope && !(n.flags & kNodeGeneralOnly) && (n.type_mask & kTypeString) &&
+                      n.begin[0] == n.begin[1];
     for (std::uint32_t i = n.begin[2]; i < n.begin[3] && by_pattern; ++i) by_pattern = p.instrs[i].op == OpCode::Pattern;
     if (by_pattern) in.flags |= kInstrNamesByPattern;
   }

@@ -476,14 +476,11 @@ class Evaluator {
       return true;
     }
     if (rest.fast_kind == kFastRecord) {
-      // As node() and record() would, without a call per element.
-      const PropTable& table = p_.prop_tables[rest.operand];
+      // As node() would, without a call per element.
       while (In::next(items, item)) {
         if (__builtin_expect(++steps_ > step_limit_, 0)) {
           if (!work_bound(n.operand, item, nullptr)) return false;
-        } else if (In::type(item) != json::Type::Object || !(rest.type_mask & kTypeObject)) {
-          if (!type_matches(rest.type_mask, item)) return false;
-        } else if (!record_members(table, item)) {
+        } else if (!record_of(p_, rest, item)) {
           return false;
         }
       }
@@ -1610,9 +1607,7 @@ bool Evaluator<kCollect, In>::instr_slow(const Instr& in, Ref v, Annot* ann) {
 
 namespace {
 
-/// The fast pass from node `index`. A node decided by type masks alone (a
-/// type-only node, a record) is decided without making an evaluator: a
-/// small schema's validation is then mostly its own checks.
+/// The fast pass from node `index` by an evaluator made for it.
 template <typename In>
 __attribute__((noinline)) bool fast_by_evaluator(const Program& program, std::uint32_t index, typename In::Ref v) {
   Evaluator<false, In> evaluator(program, nullptr, false);
@@ -1621,6 +1616,9 @@ __attribute__((noinline)) bool fast_by_evaluator(const Program& program, std::ui
   return ok && evaluator.abort_ == Abort::None;
 }
 
+/// The fast pass from node `index`. A record needs none of an evaluator's
+/// state, so it is decided without making one: a small schema's validation
+/// is then mostly its own checks.
 template <typename In>
 inline bool fast_from(const Program& program, std::uint32_t index, typename In::Ref v) {
   const Node& n = program.nodes[index];

@@ -125,6 +125,8 @@ bool parse_atom(std::string_view p, std::size_t& i, Bits& bits) {
   return true;
 }
 
+bool is_quantifier(char c) { return c == '*' || c == '+' || c == '?' || c == '{'; }
+
 bool parse_number(std::string_view p, std::size_t& i, std::uint32_t& out) {
   std::size_t start = i;
   std::uint64_t v = 0;
@@ -178,7 +180,7 @@ std::optional<SimplePattern> parse_simple_pattern(std::string_view p) {
   if (!parse_atom(p, i, bits)) return std::nullopt;
   // Anchored at the start, atoms without a quantifier followed by more
   // pattern are the prefix: one character each.
-  while (sp.anchored_start && i < p.size() && std::string_view("*+?{").find(p[i]) == std::string_view::npos) {
+  while (sp.anchored_start && i < p.size() && !is_quantifier(p[i])) {
     sp.prefix.push_back({bits[0], bits[1]});
     bits[0] = bits[1] = 0;
     if (!parse_atom(p, i, bits)) return std::nullopt;
@@ -218,7 +220,7 @@ std::optional<SimplePattern> parse_simple_pattern(std::string_view p) {
   while (sp.anchored_end && i < p.size()) {
     Bits suffix = {0, 0};
     if (!parse_atom(p, i, suffix)) return std::nullopt;
-    if (i < p.size() && std::string_view("*+?{").find(p[i]) != std::string_view::npos) return std::nullopt;
+    if (i < p.size() && is_quantifier(p[i])) return std::nullopt;
     sp.suffix.push_back({suffix[0], suffix[1]});
   }
   if (i != p.size()) return std::nullopt;
@@ -288,17 +290,18 @@ __attribute__((always_inline)) inline int match_class(const SimplePattern& sp, s
 /// ends) or a suffix (the same from the end: ASCII bytes are whole
 /// characters, so the last bytes are the last characters).
 int match_affixes(const SimplePattern& sp, std::string_view s) {
+  // 1 when each byte from `text` on is ASCII and in its class, in order.
+  auto run = [](const std::vector<std::array<std::uint64_t, 2>>& classes, const char* text) {
+    for (std::size_t at = 0; at < classes.size(); ++at) {
+      if (!ascii(text[at])) return -1;
+      if (!test(classes[at].data(), static_cast<unsigned char>(text[at]))) return 0;
+    }
+    return 1;
+  };
   const std::size_t before = sp.prefix.size(), after = sp.suffix.size();
   if (s.size() < before + after) return 0;
-  for (std::size_t at = 0; at < before; ++at) {
-    if (!ascii(s[at])) return -1;
-    if (!test(sp.prefix[at].data(), static_cast<unsigned char>(s[at]))) return 0;
-  }
-  for (std::size_t at = 0; at < after; ++at) {
-    const char c = s[s.size() - after + at];
-    if (!ascii(c)) return -1;
-    if (!test(sp.suffix[at].data(), static_cast<unsigned char>(c))) return 0;
-  }
+  if (int r = run(sp.prefix, s.data()); r != 1) return r;
+  if (int r = run(sp.suffix, s.data() + s.size() - after); r != 1) return r;
   return match_class(sp, s.substr(before, s.size() - before - after));
 }
 

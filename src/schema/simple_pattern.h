@@ -5,9 +5,9 @@
 /// with a repetition (after, when anchored at the start, a run of single
 /// characters or classes: an identifier's first character, `#` before a
 /// colour's digits; before, when anchored at the end, another such run:
-/// `^\{\{\w[\w.-]*\}\}$`), or one literal, with optional anchors. Decided without
-/// the regex engine on ASCII subjects; anything else goes to
-/// weld::schema::Regex.
+/// `^\{\{\w[\w.-]*\}\}$`), or one literal, with optional anchors.
+/// Decided without the regex engine on ASCII subjects; anything else goes
+/// to weld::schema::Regex.
 
 #include <array>
 #include <cstdint>
